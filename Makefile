@@ -1,0 +1,31 @@
+# The two commands a newcomer needs: `make run` (a redlab-server on 127.0.0.1:6379) and
+# `make test` (install dependencies, build, run every test). Both install what they need.
+BUILD_DIR ?= build
+BUILD_TYPE ?= RelWithDebInfo
+JOBS ?= $(shell nproc)
+PORT ?= 6379
+
+.PHONY: all deps configure build test run bench clean
+
+all: build
+
+deps:
+	./tools/install-deps.sh
+
+configure: deps
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+
+build: configure
+	cmake --build $(BUILD_DIR) -j$(JOBS)
+
+test: build
+	cd $(BUILD_DIR) && ctest --output-on-failure -j$(JOBS)
+
+run: build
+	$(BUILD_DIR)/bin/redlab-server --port $(PORT)
+
+bench: build
+	$(BUILD_DIR)/bin/redlab-bench
+
+clean:
+	rm -rf $(BUILD_DIR)

@@ -1,0 +1,110 @@
+#include "conformance/harness/reply.h"
+
+#include <ostream>
+#include <stdexcept>
+
+namespace redlab::conformance {
+namespace {
+
+std::optional<size_t> Line(std::string_view buf, size_t pos, std::string_view* line) {
+  size_t end = buf.find("\r\n", pos);
+  if (end == std::string_view::npos) return std::nullopt;
+  *line = buf.substr(pos, end - pos);
+  return end + 2;
+}
+
+std::optional<size_t> ParseAt(std::string_view buf, size_t pos, Reply* out) {
+  if (pos >= buf.size()) return std::nullopt;
+  char prefix = buf[pos];
+  std::string_view line;
+  auto next = Line(buf, pos + 1, &line);
+  if (!next) return std::nullopt;
+  auto aggregate = [&](Reply::Type type, int64_t count) -> std::optional<size_t> {
+    out->type = type;
+    out->elements.clear();
+    size_t at = *next;
+    for (int64_t i = 0; i < count; ++i) {
+      Reply child;
+      auto used = ParseAt(buf, at, &child);
+      if (!used) return std::nullopt;
+      at = *used;
+      out->elements.push_back(std::move(child));
+    }
+    return at;
+  };
+  switch (prefix) {
+    case '+': out->type = Reply::Type::kStatus; out->str = line; return next;
+    case '-': out->type = Reply::Type::kError; out->str = line; return next;
+    case ':': out->type = Reply::Type::kInteger; out->integer = std::stoll(std::string(line)); return next;
+    case ',': out->type = Reply::Type::kDouble; out->str = line; return next;
+    case '(': out->type = Reply::Type::kBigNumber; out->str = line; return next;
+    case '#': out->type = Reply::Type::kBool; out->integer = line == "t"; return next;
+    case '_': out->type = Reply::Type::kNil; return next;
+    case '$':
+    case '=': {
+      int64_t len = std::stoll(std::string(line));
+      if (len < 0) {
+        out->type = Reply::Type::kNil;
+        return next;
+      }
+      if (buf.size() < *next + static_cast<size_t>(len) + 2) return std::nullopt;
+      out->type = prefix == '$' ? Reply::Type::kBulk : Reply::Type::kVerbatim;
+      out->str = buf.substr(*next, static_cast<size_t>(len));
+      return *next + static_cast<size_t>(len) + 2;
+    }
+    case '*': {
+      int64_t n = std::stoll(std::string(line));
+      if (n < 0) {
+        out->type = Reply::Type::kNil;
+        return next;
+      }
+      return aggregate(Reply::Type::kArray, n);
+    }
+    case '%': return aggregate(Reply::Type::kMap, 2 * std::stoll(std::string(line)));
+    case '~': return aggregate(Reply::Type::kSet, std::stoll(std::string(line)));
+    case '>': return aggregate(Reply::Type::kPush, std::stoll(std::string(line)));
+    default:
+      throw std::runtime_error(std::string("malformed reply, prefix '") + prefix + "'");
+  }
+}
+
+}  // namespace
+
+std::optional<size_t> ReplyReader::Parse(std::string_view buf, Reply* out) {
+  return ParseAt(buf, 0, out);
+}
+
+bool operator==(const Reply& a, const Reply& b) {
+  return a.type == b.type && a.str == b.str && a.integer == b.integer && a.elements == b.elements;
+}
+
+std::string Reply::Describe() const {
+  auto list = [&](std::string open, std::string close) {
+    std::string s = open;
+    for (size_t i = 0; i < elements.size(); ++i) {
+      if (i) s += ", ";
+      s += elements[i].Describe();
+    }
+    return s + close;
+  };
+  switch (type) {
+    case Type::kStatus: return str;
+    case Type::kError: return "(error) " + str;
+    case Type::kInteger: return "(integer) " + std::to_string(integer);
+    case Type::kBulk: return "\"" + str + "\"";
+    case Type::kNil: return "(nil)";
+    case Type::kArray: return list("[", "]");
+    case Type::kMap: return list("%{", "}");
+    case Type::kSet: return list("~{", "}");
+    case Type::kPush: return list(">[", "]");
+    case Type::kDouble: return "(double) " + str;
+    case Type::kBool: return integer ? "(true)" : "(false)";
+    case Type::kBigNumber: return "(big) " + str;
+    case Type::kVerbatim: return "(verbatim) " + str;
+  }
+  return "?";
+}
+
+std::ostream& operator<<(std::ostream& os, const Reply& r) { return os << r.Describe(); }
+
+}  // namespace redlab::conformance

@@ -1,0 +1,169 @@
+#include "conformance/harness/target.h"
+
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+#include "conformance/harness/client.h"
+#include "server/node.h"
+
+namespace redlab::conformance {
+namespace {
+
+class EmbeddedServer : public Server {
+ public:
+  explicit EmbeddedServer(const ServerOptions& options) {
+    server::NodeOptions node_options;
+    node_options.port = 0;
+    node_options.requirepass = options.requirepass;
+    node_options.loglevel = "warning";
+    node_ = server::Node::Start(node_options);
+    if (!options.config.empty()) {
+      Client c(node_->port());
+      if (!options.requirepass.empty()) c({"AUTH", options.requirepass});
+      for (const auto& [name, value] : options.config) {
+        Reply r = c({"CONFIG", "SET", name, value});
+        if (r.is_error()) throw std::runtime_error("CONFIG SET " + name + ": " + r.str);
+      }
+    }
+  }
+  int port() const override { return node_->port(); }
+  void Stop() override { node_->Stop(); }
+  bool WaitExited(std::chrono::milliseconds timeout) override {
+    return Eventually([&] { return node_->stopped(); }, timeout);
+  }
+
+ private:
+  std::unique_ptr<server::Node> node_;
+};
+
+class ProcessServer : public Server {
+ public:
+  ProcessServer(std::vector<std::string> argv, int port) : port_(port) {
+    std::vector<char*> cargv;
+    for (auto& a : argv) cargv.push_back(a.data());
+    cargv.push_back(nullptr);
+    pid_ = fork();
+    if (pid_ < 0) throw std::runtime_error("fork failed");
+    if (pid_ == 0) {
+      execvp(cargv[0], cargv.data());
+      _exit(127);
+    }
+    // Ready when it answers (a NOAUTH error is an answer too).
+    bool up = Eventually(
+        [&] {
+          try {
+            Client c(port_, std::chrono::milliseconds(500));
+            c({"PING"});
+            return true;
+          } catch (const std::exception&) {
+            return false;
+          }
+        },
+        std::chrono::seconds(10));
+    if (!up) {
+      Stop();
+      throw std::runtime_error("server " + argv[0] + " did not start on port " + std::to_string(port_));
+    }
+  }
+  ~ProcessServer() override { Stop(); }
+  int port() const override { return port_; }
+  void Stop() override {
+    if (pid_ <= 0) return;
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+  }
+  bool WaitExited(std::chrono::milliseconds timeout) override {
+    if (pid_ <= 0) return true;
+    bool exited = Eventually([&] { return waitpid(pid_, nullptr, WNOHANG) == pid_; }, timeout);
+    if (exited) pid_ = -1;
+    return exited;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int port_;
+};
+
+}  // namespace
+
+Target CurrentTarget() {
+  const char* env = std::getenv("REDLAB_TARGET");
+  if (env == nullptr || std::strcmp(env, "embedded") == 0) return Target::kEmbedded;
+  if (std::strcmp(env, "spawn") == 0) return Target::kSpawn;
+  if (std::strcmp(env, "redis") == 0) return Target::kRedis;
+  throw std::runtime_error(std::string("REDLAB_TARGET must be embedded, spawn or redis, not ") + env);
+}
+
+const char* TargetName(Target t) {
+  switch (t) {
+    case Target::kEmbedded: return "embedded";
+    case Target::kSpawn: return "spawn";
+    case Target::kRedis: return "redis";
+  }
+  return "?";
+}
+
+int FreePort() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = 0;
+  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
+  socklen_t len = sizeof(addr);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  close(fd);
+  return ntohs(addr.sin_port);
+}
+
+bool Eventually(const std::function<bool()>& condition, std::chrono::milliseconds timeout) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (true) {
+    if (condition()) return true;
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
+
+std::unique_ptr<Server> StartServer(const ServerOptions& options) {
+  Target target = CurrentTarget();
+  if (target == Target::kEmbedded) return std::make_unique<EmbeddedServer>(options);
+  int port = FreePort();
+  std::vector<std::string> argv;
+  if (target == Target::kSpawn) {
+    argv = {REDLAB_SERVER_PATH, "--port", std::to_string(port), "--loglevel", "warning"};
+    if (!options.requirepass.empty()) {
+      argv.push_back("--requirepass");
+      argv.push_back(options.requirepass);
+    }
+    auto server = std::make_unique<ProcessServer>(argv, port);
+    if (!options.config.empty()) {
+      Client c(port);
+      if (!options.requirepass.empty()) c({"AUTH", options.requirepass});
+      for (const auto& [name, value] : options.config) c({"CONFIG", "SET", name, value});
+    }
+    return server;
+  }
+  argv = {"redis-server", "--port", std::to_string(port), "--bind", "127.0.0.1", "--save", "",
+          "--appendonly", "no", "--loglevel", "warning", "--logfile", "/dev/null"};
+  if (!options.requirepass.empty()) {
+    argv.push_back("--requirepass");
+    argv.push_back(options.requirepass);
+  }
+  for (const auto& [name, value] : options.config) {
+    argv.push_back("--" + name);
+    argv.push_back(value);
+  }
+  return std::make_unique<ProcessServer>(argv, port);
+}
+
+}  // namespace redlab::conformance

@@ -1,0 +1,50 @@
+// What the conformance suite runs against, chosen by REDLAB_TARGET:
+//   embedded  redlab nodes started in this process (the default)
+//   spawn     redlab-server processes
+//   redis     real redis-server processes (Debian's 7.0), started on free ports and stopped
+// Every test runs unchanged on each; a test that real Redis fails is a wrong test.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace redlab::conformance {
+
+enum class Target { kEmbedded, kSpawn, kRedis };
+
+Target CurrentTarget();
+const char* TargetName(Target t);
+inline bool IsRealRedis() { return CurrentTarget() == Target::kRedis; }
+
+struct ServerOptions {
+  std::string requirepass;
+  // Further settings as Redis config names and values, applied at startup.
+  std::vector<std::pair<std::string, std::string>> config;
+};
+
+// A running server of the current target.
+class Server {
+ public:
+  virtual ~Server() = default;
+  virtual int port() const = 0;
+  // Stops the server (SIGKILL for processes); idempotent.
+  virtual void Stop() = 0;
+  // Whether the server has exited (e.g. after SHUTDOWN); waits up to `timeout`.
+  virtual bool WaitExited(std::chrono::milliseconds timeout) = 0;
+};
+
+std::unique_ptr<Server> StartServer(const ServerOptions& options = {});
+
+// A port no one listens on right now (for starting processes on it).
+int FreePort();
+
+// Polls `condition` until it holds or `timeout` passes; returns the last result. For state that
+// changes with time (expiry), where there is no event to wait on.
+bool Eventually(const std::function<bool()>& condition,
+                std::chrono::milliseconds timeout = std::chrono::seconds(5));
+
+}  // namespace redlab::conformance

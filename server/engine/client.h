@@ -1,0 +1,84 @@
+// A client of a node as the engine sees it: its selected database, protocol, name, auth state
+// and reply buffer. The connection behind it (a socket, a script, a replication link) is reached
+// only through the ClientIo interface, so the engine never touches libuv.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace redlab::server::engine {
+
+struct Command;
+
+// What the transport behind a client provides to the engine.
+class ClientIo {
+ public:
+  virtual ~ClientIo() = default;
+  // "ip:port" of the peer and of the local end, as CLIENT LIST prints them.
+  virtual std::string_view PeerAddress() const = 0;
+  virtual std::string_view LocalAddress() const = 0;
+  virtual int Fd() const = 0;
+  // The engine wrote to the client's reply buffer outside the client's own request (a pub/sub
+  // message, an unblocked command): send it when convenient.
+  virtual void RequestFlush() = 0;
+  // Close the connection as soon as possible, dropping pending replies (CLIENT KILL).
+  virtual void CloseAsap() = 0;
+  // Query buffer figures for CLIENT LIST (qbuf, qbuf-free) and INFO.
+  virtual size_t QueryBufferLength() const = 0;
+  virtual size_t QueryBufferFree() const = 0;
+  // Bytes of replies accepted by the transport but not yet written to the socket.
+  virtual size_t PendingOutputBytes() const = 0;
+};
+
+class Client {
+ public:
+  Client(uint64_t id, ClientIo* io, int64_t now_ms) : id_(id), io_(io), ctime_ms_(now_ms), last_interaction_ms_(now_ms) {}
+
+  uint64_t id() const { return id_; }
+  ClientIo* io() const { return io_; }
+
+  int db() const { return db_; }
+  void set_db(int db) { db_ = db; }
+  int protocol() const { return protocol_; }
+  void set_protocol(int protocol) { protocol_ = protocol; }
+
+  const std::string& name() const { return name_; }
+  void set_name(std::string name) { name_ = std::move(name); }
+
+  bool authenticated() const { return authenticated_; }
+  void set_authenticated(bool value) { authenticated_ = value; }
+
+  // Replies accumulate here; the transport drains it.
+  std::string& reply_buffer() { return reply_buffer_; }
+
+  // Close once the pending replies are written (QUIT, protocol errors).
+  bool close_after_reply() const { return close_after_reply_; }
+  void set_close_after_reply() { close_after_reply_ = true; }
+
+  int64_t ctime_ms() const { return ctime_ms_; }
+  int64_t last_interaction_ms() const { return last_interaction_ms_; }
+  void set_last_interaction_ms(int64_t ms) { last_interaction_ms_ = ms; }
+  const Command* last_command() const { return last_command_; }
+  void set_last_command(const Command* cmd) { last_command_ = cmd; }
+
+  // Memory of the arguments of the command being executed (CLIENT LIST argv-mem).
+  size_t argv_mem() const { return argv_mem_; }
+  void set_argv_mem(size_t bytes) { argv_mem_ = bytes; }
+
+ private:
+  uint64_t id_;
+  ClientIo* io_;
+  int db_ = 0;
+  int protocol_ = 2;
+  std::string name_;
+  bool authenticated_ = false;
+  bool close_after_reply_ = false;
+  std::string reply_buffer_;
+  int64_t ctime_ms_;
+  int64_t last_interaction_ms_;
+  const Command* last_command_ = nullptr;
+  size_t argv_mem_ = 0;
+};
+
+}  // namespace redlab::server::engine

@@ -1,0 +1,283 @@
+#include "server/engine/config.h"
+
+#include <algorithm>
+#include <cctype>
+#include <limits>
+#include <set>
+
+#include "server/engine/glob.h"
+#include "server/engine/numbers.h"
+#include "server/engine/text.h"
+
+namespace redlab::server::engine {
+namespace {
+
+enum class Kind { kBool, kInt, kMemory, kEnum, kString };
+
+// One parameter: Redis's name (and alias), its kind and bounds, and the field it lives in.
+struct Param {
+  std::string_view name;
+  std::string_view alias;
+  Kind kind;
+  bool ServerConfig::*bool_field = nullptr;
+  int64_t ServerConfig::*int_field = nullptr;
+  std::string ServerConfig::*string_field = nullptr;
+  int64_t min = 0;
+  int64_t max = std::numeric_limits<int64_t>::max();
+  std::vector<std::string_view> choices;  // kEnum
+  bool immutable = false;                 // set at startup only ("can't set immutable config")
+  int64_t clamp_max = 0;                  // > 0: larger values are silently lowered (hz)
+};
+
+constexpr int64_t kUint32Max = 4294967295LL;
+constexpr int64_t kIntMax = 2147483647LL;
+constexpr int64_t kLongMax = std::numeric_limits<int64_t>::max();
+
+Param Bool(std::string_view name, bool ServerConfig::*field, std::string_view alias = {}) {
+  Param p{name, alias, Kind::kBool};
+  p.bool_field = field;
+  return p;
+}
+Param Int(std::string_view name, int64_t ServerConfig::*field, int64_t min, int64_t max,
+          std::string_view alias = {}) {
+  Param p{name, alias, Kind::kInt};
+  p.int_field = field;
+  p.min = min;
+  p.max = max;
+  return p;
+}
+Param Memory(std::string_view name, int64_t ServerConfig::*field, int64_t min, int64_t max) {
+  Param p{name, {}, Kind::kMemory};
+  p.int_field = field;
+  p.min = min;
+  p.max = max;
+  return p;
+}
+Param Str(std::string_view name, std::string ServerConfig::*field) {
+  Param p{name, {}, Kind::kString};
+  p.string_field = field;
+  return p;
+}
+Param Enum(std::string_view name, std::string ServerConfig::*field,
+           std::vector<std::string_view> choices) {
+  Param p{name, {}, Kind::kEnum};
+  p.string_field = field;
+  p.choices = std::move(choices);
+  return p;
+}
+Param Immutable(Param p) {
+  p.immutable = true;
+  return p;
+}
+
+const std::vector<Param>& Params() {
+  static const std::vector<Param> params = [] {
+    std::vector<Param> v;
+    v.push_back(Immutable(Str("bind", &ServerConfig::bind)));
+    v.push_back(Immutable(Int("port", &ServerConfig::port, 0, 65535)));
+    v.push_back(Immutable(Int("databases", &ServerConfig::databases, 1, kIntMax)));
+    v.push_back(Str("requirepass", &ServerConfig::requirepass));
+    v.push_back(Int("maxclients", &ServerConfig::maxclients, 1, kUint32Max));
+    v.push_back(Int("timeout", &ServerConfig::timeout, 0, kIntMax));
+    Param hz = Int("hz", &ServerConfig::hz, 0, kIntMax);
+    hz.clamp_max = 500;  // Redis's CONFIG_MAX_HZ
+    v.push_back(hz);
+    v.push_back(Enum("loglevel", &ServerConfig::loglevel, {"debug", "verbose", "notice", "warning", "nothing"}));
+    v.push_back(Memory("maxmemory", &ServerConfig::maxmemory, 0, kLongMax));
+    v.push_back(Enum("maxmemory-policy", &ServerConfig::maxmemory_policy,
+                     {"volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl",
+                      "allkeys-lru", "allkeys-lfu", "allkeys-random", "noeviction"}));
+    v.push_back(Memory("proto-max-bulk-len", &ServerConfig::proto_max_bulk_len, 1024 * 1024, kLongMax));
+    v.push_back(Memory("client-query-buffer-limit", &ServerConfig::client_query_buffer_limit,
+                       1024 * 1024, kLongMax));
+    v.push_back(Int("busy-reply-threshold", &ServerConfig::busy_reply_threshold, 0, kLongMax,
+                    "lua-time-limit"));
+    v.push_back(Int("hash-max-listpack-entries", &ServerConfig::hash_max_listpack_entries, 0,
+                    kLongMax, "hash-max-ziplist-entries"));
+    v.push_back(Memory("hash-max-listpack-value", &ServerConfig::hash_max_listpack_value, 0, kLongMax));
+    v.back().alias = "hash-max-ziplist-value";
+    v.push_back(Int("set-max-intset-entries", &ServerConfig::set_max_intset_entries, 0, kLongMax));
+    v.push_back(Int("zset-max-listpack-entries", &ServerConfig::zset_max_listpack_entries, 0,
+                    kLongMax, "zset-max-ziplist-entries"));
+    v.push_back(Memory("zset-max-listpack-value", &ServerConfig::zset_max_listpack_value, 0, kLongMax));
+    v.back().alias = "zset-max-ziplist-value";
+    v.push_back(Int("list-max-listpack-size", &ServerConfig::list_max_listpack_size, kIntMax * -1 - 1,
+                    kIntMax, "list-max-ziplist-size"));
+    v.push_back(Int("list-compress-depth", &ServerConfig::list_compress_depth, 0, kIntMax));
+    v.push_back(Int("min-replicas-to-write", &ServerConfig::min_replicas_to_write, 0, kIntMax,
+                    "min-slaves-to-write"));
+    v.push_back(Int("min-replicas-max-lag", &ServerConfig::min_replicas_max_lag, 0, kIntMax,
+                    "min-slaves-max-lag"));
+    v.push_back(Bool("replica-read-only", &ServerConfig::replica_read_only, "slave-read-only"));
+    v.push_back(Bool("replica-serve-stale-data", &ServerConfig::replica_serve_stale_data,
+                     "slave-serve-stale-data"));
+    v.push_back(Int("tcp-keepalive", &ServerConfig::tcp_keepalive, 0, kIntMax));
+    v.push_back(Immutable(Int("tcp-backlog", &ServerConfig::tcp_backlog, 0, kIntMax)));
+    v.push_back(Int("active-expire-effort", &ServerConfig::active_expire_effort, 1, 10));
+    v.push_back(Bool("lazyfree-lazy-user-del", &ServerConfig::lazyfree_lazy_user_del));
+    v.push_back(Bool("lazyfree-lazy-user-flush", &ServerConfig::lazyfree_lazy_user_flush));
+    v.push_back(Bool("appendonly", &ServerConfig::appendonly));
+    v.push_back(Str("save", &ServerConfig::save));
+    v.push_back(Str("dir", &ServerConfig::dir));
+    v.push_back(Str("dbfilename", &ServerConfig::dbfilename));
+    v.push_back(Int("slowlog-log-slower-than", &ServerConfig::slowlog_log_slower_than,
+                    std::numeric_limits<int64_t>::min(), kLongMax));
+    v.push_back(Int("slowlog-max-len", &ServerConfig::slowlog_max_len, 0, kLongMax));
+    v.push_back(Int("latency-monitor-threshold", &ServerConfig::latency_monitor_threshold, 0, kLongMax));
+    v.push_back(Str("notify-keyspace-events", &ServerConfig::notify_keyspace_events));
+    v.push_back(Str("client-output-buffer-limit", &ServerConfig::client_output_buffer_limit));
+    return v;
+  }();
+  return params;
+}
+
+const Param* FindParam(std::string_view name) {
+  for (const Param& p : Params()) {
+    if (EqualsIgnoreCase(p.name, name) || (!p.alias.empty() && EqualsIgnoreCase(p.alias, name))) {
+      return &p;
+    }
+  }
+  return nullptr;
+}
+
+std::string Render(const Param& p, const ServerConfig& c) {
+  switch (p.kind) {
+    case Kind::kBool: return c.*p.bool_field ? "yes" : "no";
+    case Kind::kInt:
+    case Kind::kMemory: return Int64ToString(c.*p.int_field);
+    case Kind::kEnum:
+    case Kind::kString: return c.*p.string_field;
+  }
+  return {};
+}
+
+// Validates and converts `value` for `p`; on error returns Redis's reason text.
+std::optional<std::string> Apply(const Param& p, std::string_view value, ServerConfig* c) {
+  switch (p.kind) {
+    case Kind::kBool:
+      if (EqualsIgnoreCase(value, "yes")) {
+        c->*p.bool_field = true;
+      } else if (EqualsIgnoreCase(value, "no")) {
+        c->*p.bool_field = false;
+      } else {
+        return "argument must be 'yes' or 'no'";
+      }
+      return std::nullopt;
+    case Kind::kInt:
+    case Kind::kMemory: {
+      int64_t v = 0;
+      if (p.kind == Kind::kMemory) {
+        if (!ParseMemory(value, &v)) return "argument must be a memory value";
+      } else if (!ParseInt64(value, &v)) {
+        return "argument couldn't be parsed into an integer";
+      }
+      if (v < p.min || v > p.max) {
+        return "argument must be between " + Int64ToString(p.min) + " and " + Int64ToString(p.max) +
+               " inclusive";
+      }
+      if (p.clamp_max > 0 && v > p.clamp_max) v = p.clamp_max;
+      c->*p.int_field = v;
+      return std::nullopt;
+    }
+    case Kind::kEnum: {
+      for (std::string_view choice : p.choices) {
+        if (EqualsIgnoreCase(choice, value)) {
+          c->*p.string_field = std::string(choice);
+          return std::nullopt;
+        }
+      }
+      std::string msg = "argument(s) must be one of the following: ";
+      for (size_t i = 0; i < p.choices.size(); ++i) {
+        if (i > 0) msg += ", ";
+        msg += p.choices[i];
+      }
+      return msg;
+    }
+    case Kind::kString:
+      c->*p.string_field = std::string(value);
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool ParseMemory(std::string_view s, int64_t* out) {
+  // memtoull: digits followed by an optional unit b, k, kb, m, mb, g, gb (any case).
+  size_t digits = 0;
+  while (digits < s.size() && std::isdigit(static_cast<unsigned char>(s[digits]))) ++digits;
+  std::string_view unit = s.substr(digits);
+  int64_t mul = 1;
+  if (unit.empty() || EqualsIgnoreCase(unit, "b")) {
+    mul = 1;
+  } else if (EqualsIgnoreCase(unit, "k")) {
+    mul = 1000;
+  } else if (EqualsIgnoreCase(unit, "kb")) {
+    mul = 1024;
+  } else if (EqualsIgnoreCase(unit, "m")) {
+    mul = 1000 * 1000;
+  } else if (EqualsIgnoreCase(unit, "mb")) {
+    mul = 1024 * 1024;
+  } else if (EqualsIgnoreCase(unit, "g")) {
+    mul = 1000LL * 1000 * 1000;
+  } else if (EqualsIgnoreCase(unit, "gb")) {
+    mul = 1024LL * 1024 * 1024;
+  } else {
+    return false;
+  }
+  if (digits == 0 || digits > 19) return false;
+  uint64_t v = 0;
+  for (size_t i = 0; i < digits; ++i) v = v * 10 + static_cast<uint64_t>(s[i] - '0');
+  if (v > static_cast<uint64_t>(kLongMax) / static_cast<uint64_t>(mul)) return false;
+  *out = static_cast<int64_t>(v) * mul;
+  return true;
+}
+
+std::vector<std::pair<std::string, std::string>> ConfigRegistry::Get(
+    const std::vector<std::string_view>& patterns) const {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::set<std::string_view> seen;
+  for (std::string_view pattern : patterns) {
+    for (const Param& p : Params()) {
+      for (std::string_view name : {p.name, p.alias}) {
+        if (name.empty() || seen.count(name)) continue;
+        if (GlobMatch(pattern, name, /*nocase=*/true)) {
+          seen.insert(name);
+          out.emplace_back(std::string(name), Render(p, *config_));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+std::optional<std::string> ConfigRegistry::Set(
+    const std::vector<std::pair<std::string_view, std::string_view>>& pairs) {
+  std::vector<const Param*> params;
+  for (const auto& [name, value] : pairs) {
+    const Param* p = FindParam(name);
+    if (p == nullptr) {
+      return "Unknown option or number of arguments for CONFIG SET - '" + std::string(name) + "'";
+    }
+    if (p->immutable) {
+      return "CONFIG SET failed (possibly related to argument '" + std::string(name) +
+             "') - can't set immutable config";
+    }
+    if (std::find(params.begin(), params.end(), p) != params.end()) {
+      return "CONFIG SET failed (possibly related to argument '" + std::string(name) +
+             "') - duplicate parameter";
+    }
+    params.push_back(p);
+  }
+  ServerConfig updated = *config_;
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    if (auto err = Apply(*params[i], pairs[i].second, &updated)) {
+      return "CONFIG SET failed (possibly related to argument '" + std::string(pairs[i].first) +
+             "') - " + *err;
+    }
+  }
+  *config_ = std::move(updated);
+  return std::nullopt;
+}
+
+}  // namespace redlab::server::engine

@@ -1,0 +1,74 @@
+// A node's configuration: the parameters redlab honours, under Redis's names and with Redis's
+// defaults, bounds and CONFIG SET error texts. Each parameter is described once in config.cc.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace redlab::server::engine {
+
+struct ServerConfig {
+  std::string bind = "127.0.0.1";
+  int64_t port = 6379;
+  std::string requirepass;                            // empty: no password
+  int64_t maxclients = 10000;
+  int64_t timeout = 0;                                // idle seconds before closing; 0 = never
+  int64_t databases = 16;
+  int64_t hz = 10;                                    // background task frequency
+  std::string loglevel = "notice";
+  int64_t maxmemory = 0;                              // bytes; 0 = no limit
+  std::string maxmemory_policy = "noeviction";
+  int64_t proto_max_bulk_len = 512LL * 1024 * 1024;
+  int64_t client_query_buffer_limit = 1024LL * 1024 * 1024;
+  int64_t busy_reply_threshold = 5000;                // ms; alias lua-time-limit
+  int64_t hash_max_listpack_entries = 512;
+  int64_t hash_max_listpack_value = 64;
+  int64_t set_max_intset_entries = 512;
+  int64_t zset_max_listpack_entries = 128;
+  int64_t zset_max_listpack_value = 64;
+  int64_t list_max_listpack_size = -2;
+  int64_t list_compress_depth = 0;
+  int64_t min_replicas_to_write = 0;
+  int64_t min_replicas_max_lag = 10;
+  bool replica_read_only = true;
+  bool replica_serve_stale_data = true;
+  std::string notify_keyspace_events;
+  int64_t tcp_keepalive = 300;
+  int64_t tcp_backlog = 511;
+  int64_t active_expire_effort = 1;
+  bool lazyfree_lazy_user_del = false;
+  bool lazyfree_lazy_user_flush = false;
+  bool appendonly = false;                            // accepted for harnesses; nothing persists
+  std::string save;                                   // ditto: "" (redlab never writes RDB files)
+  std::string dir = ".";
+  std::string dbfilename = "dump.rdb";
+  int64_t slowlog_log_slower_than = 10000;
+  int64_t slowlog_max_len = 128;
+  int64_t latency_monitor_threshold = 0;
+  std::string client_output_buffer_limit = "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60";
+};
+
+class ConfigRegistry {
+ public:
+  explicit ConfigRegistry(ServerConfig* config) : config_(config) {}
+
+  // CONFIG GET: every (name, value) pair whose name or alias matches one of the glob patterns,
+  // each parameter once, under the name that matched.
+  std::vector<std::pair<std::string, std::string>> Get(const std::vector<std::string_view>& patterns) const;
+
+  // CONFIG SET of name/value pairs, all or nothing. On failure returns Redis's error text
+  // (without "ERR ") and changes nothing.
+  std::optional<std::string> Set(const std::vector<std::pair<std::string_view, std::string_view>>& pairs);
+
+ private:
+  ServerConfig* config_;
+};
+
+// Parses a Redis memory value ("100", "1kb", "5M", "1gb"...), as memtoull.
+bool ParseMemory(std::string_view s, int64_t* out);
+
+}  // namespace redlab::server::engine

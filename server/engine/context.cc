@@ -1,0 +1,71 @@
+#include "server/engine/context.h"
+
+#include "server/engine/engine.h"
+#include "server/engine/errors.h"
+#include "server/engine/numbers.h"
+#include "server/engine/text.h"
+
+namespace redlab::server::engine {
+
+Keyspace& CommandContext::keyspace() { return engine_.keyspace(); }
+Db& CommandContext::db() { return engine_.keyspace().db(client_.db()); }
+int64_t CommandContext::now_ms() { return engine_.keyspace().now_ms(); }
+
+bool CommandContext::IntArg(size_t i, int64_t* out) { return IntArg(i, out, err::kNotInteger); }
+
+bool CommandContext::IntArg(size_t i, int64_t* out, std::string_view error) {
+  if (ParseInt64(args_[i], out)) return true;
+  reply_.Error(error);
+  return false;
+}
+
+bool CommandContext::RangeIntArg(size_t i, int64_t min, int64_t max, int64_t* out) {
+  if (!IntArg(i, out)) return false;
+  if (*out < min || *out > max) {
+    reply_.Error("value is out of range, value must between " + Int64ToString(min) + " and " +
+                 Int64ToString(max));
+    return false;
+  }
+  return true;
+}
+
+bool CommandContext::DoubleArg(size_t i, double* out) {
+  if (ParseDouble(args_[i], out)) return true;
+  reply_.Error(err::kNotFloat);
+  return false;
+}
+
+bool CommandContext::LongDoubleArg(size_t i, long double* out) {
+  if (ParseLongDouble(args_[i], out)) return true;
+  reply_.Error(err::kNotFloat);
+  return false;
+}
+
+bool CommandContext::ArgIs(size_t i, std::string_view word) const {
+  return i < args_.size() && EqualsIgnoreCase(args_[i], word);
+}
+
+bool CommandContext::LookupRead(std::string_view key, ObjectType type, Db::Node** node) {
+  *node = db().LookupRead(key);
+  if (*node != nullptr && !(*node)->value.value.is(type)) {
+    ReplyWrongType();
+    return false;
+  }
+  return true;
+}
+
+bool CommandContext::LookupWrite(std::string_view key, ObjectType type, Db::Node** node) {
+  *node = db().LookupWrite(key);
+  if (*node != nullptr && !(*node)->value.value.is(type)) {
+    ReplyWrongType();
+    return false;
+  }
+  return true;
+}
+
+void CommandContext::MarkDirty(uint64_t changes) { engine_.stats().dirty += changes; }
+
+void CommandContext::ReplyWrongType() { reply_.Error(err::kWrongType); }
+void CommandContext::ReplySyntaxError() { reply_.Error(err::kSyntax); }
+
+}  // namespace redlab::server::engine

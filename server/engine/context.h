@@ -1,0 +1,69 @@
+// What a command procedure works with: the node's engine, the calling client, the arguments and
+// a reply writer, plus the argument-parsing helpers that reply Redis's errors on bad input.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "server/engine/client.h"
+#include "server/engine/command_table.h"
+#include "server/engine/keyspace.h"
+#include "server/resp/writer.h"
+
+namespace redlab::server::engine {
+
+class Engine;
+
+class CommandContext {
+ public:
+  CommandContext(Engine& engine, Client& client, std::span<std::string> args, const Command& cmd,
+                 resp::ReplyWriter& reply)
+      : engine_(engine), client_(client), args_(args), cmd_(cmd), reply_(reply) {}
+
+  Engine& engine() { return engine_; }
+  Client& client() { return client_; }
+  const Command& command() const { return cmd_; }
+  resp::ReplyWriter& reply() { return reply_; }
+  Keyspace& keyspace();
+  Db& db();
+  int64_t now_ms();
+
+  size_t argc() const { return args_.size(); }
+  const std::string& arg(size_t i) const { return args_[i]; }
+  std::string& mutable_arg(size_t i) { return args_[i]; }
+  std::span<std::string> args() { return args_; }
+
+  // Argument parsing: on failure these reply Redis's error and return false.
+  bool IntArg(size_t i, int64_t* out);                   // "value is not an integer or out of range"
+  bool IntArg(size_t i, int64_t* out, std::string_view error);  // the same with another text
+  // getRangeLongFromObjectOrReply: an integer within [min, max], else Redis's range error.
+  bool RangeIntArg(size_t i, int64_t min, int64_t max, int64_t* out);
+  bool DoubleArg(size_t i, double* out);                 // "value is not a valid float"
+  bool LongDoubleArg(size_t i, long double* out);
+  // Is argument i equal to `word`, ignoring case?
+  bool ArgIs(size_t i, std::string_view word) const;
+
+  // Looks `key` up for reading or writing and checks its type. Returns false after replying
+  // WRONGTYPE when the key holds another type; *node is nullptr when the key does not exist.
+  bool LookupRead(std::string_view key, ObjectType type, Db::Node** node);
+  bool LookupWrite(std::string_view key, ObjectType type, Db::Node** node);
+
+  // Counts a change to the dataset (Redis's server.dirty, INFO rdb_changes_since_last_save).
+  void MarkDirty(uint64_t changes = 1);
+
+  void ReplyOk() { reply_.Status("OK"); }
+  void ReplyError(std::string_view message) { reply_.Error(message); }
+  void ReplyWrongType();
+  void ReplySyntaxError();
+
+ private:
+  Engine& engine_;
+  Client& client_;
+  std::span<std::string> args_;
+  const Command& cmd_;
+  resp::ReplyWriter& reply_;
+};
+
+}  // namespace redlab::server::engine

@@ -1,0 +1,59 @@
+#include "server/engine/dict.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+#include <string>
+
+namespace redlab::server::engine {
+namespace {
+
+TEST(DictTest, InsertFindErase) {
+  Dict<int> d;
+  for (int i = 0; i < 1000; ++i) d.Insert("k" + std::to_string(i), i);
+  EXPECT_EQ(d.size(), 1000u);
+  for (int i = 0; i < 1000; ++i) {
+    auto* n = d.Find("k" + std::to_string(i));
+    ASSERT_NE(n, nullptr);
+    EXPECT_EQ(n->value, i);
+  }
+  EXPECT_EQ(d.Find("missing"), nullptr);
+  for (int i = 0; i < 990; ++i) EXPECT_TRUE(d.Erase("k" + std::to_string(i)));
+  EXPECT_FALSE(d.Erase("k0"));
+  EXPECT_EQ(d.size(), 10u);
+  EXPECT_LE(d.bucket_count(), 32u);  // shrank
+}
+
+TEST(DictTest, ScanVisitsEveryKeyEvenAcrossResizes) {
+  Dict<int> d;
+  for (int i = 0; i < 500; ++i) d.Insert(std::to_string(i), i);
+  std::set<std::string> seen;
+  uint64_t cursor = 0;
+  int steps = 0;
+  do {
+    cursor = d.Scan(cursor, [&](const Dict<int>::Node* n) { seen.insert(n->key); });
+    // Grow the table in the middle of the scan, then shrink it: nothing present throughout may
+    // be missed.
+    if (++steps == 50) {
+      for (int i = 500; i < 3000; ++i) d.Insert(std::to_string(i), i);
+    }
+    if (steps == 200) {
+      for (int i = 500; i < 3000; ++i) d.Erase(std::to_string(i));
+    }
+  } while (cursor != 0);
+  for (int i = 0; i < 500; ++i) EXPECT_TRUE(seen.count(std::to_string(i))) << i;
+}
+
+TEST(DictTest, RandomReturnsMembers) {
+  Dict<int> d;
+  std::mt19937_64 rng(1);
+  EXPECT_EQ(d.Random(rng), nullptr);
+  for (int i = 0; i < 20; ++i) d.Insert(std::to_string(i), i);
+  std::set<int> seen;
+  for (int i = 0; i < 2000; ++i) seen.insert(d.Random(rng)->value);
+  EXPECT_EQ(seen.size(), 20u);
+}
+
+}  // namespace
+}  // namespace redlab::server::engine

@@ -1,0 +1,206 @@
+#include "server/engine/engine.h"
+
+#include <chrono>
+#include <random>
+
+#include "server/engine/context.h"
+#include "server/engine/errors.h"
+
+namespace redlab::server::engine {
+namespace {
+
+int64_t SteadyUs() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string RandomHex(size_t length) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::random_device rd;
+  std::mt19937_64 gen((static_cast<uint64_t>(rd()) << 32) ^ rd());
+  std::string out(length, '0');
+  for (char& c : out) c = kHex[gen() & 0xf];
+  return out;
+}
+
+// Redis's printf("%.128s") stops at a NUL byte as well as at the precision.
+std::string_view CString(std::string_view s, size_t precision) {
+  size_t nul = s.find('\0');
+  if (nul != std::string_view::npos) s = s.substr(0, nul);
+  return s.substr(0, precision);
+}
+
+// commandCheckExistence's text for an unknown command or subcommand.
+std::string UnknownCommandError(const CommandTable& table, std::span<const std::string> args) {
+  const Command* container = table.Find(args[0]);
+  if (container != nullptr && !container->subcommands.empty()) {
+    std::string upper(args[0]);
+    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return "unknown subcommand '" + std::string(CString(args[1], 128)) + "'. Try " +
+           std::string(CString(upper, std::string::npos)) + " HELP.";
+  }
+  std::string list;
+  for (size_t i = 1; i < args.size() && list.size() < 128; ++i) {
+    std::string_view arg = CString(args[i], 128 - list.size());
+    list += '\'';
+    list += arg;
+    list += "' ";
+  }
+  return "unknown command '" + std::string(CString(args[0], 128)) +
+         "', with args beginning with: " + list;
+}
+
+}  // namespace
+
+Engine::Engine(ServerConfig config, EngineHost* host)
+    : config_(std::move(config)),
+      config_registry_(&config_),
+      host_(host),
+      keyspace_(&clock_, static_cast<int>(config_.databases)),
+      run_id_(RandomHex(40)),
+      start_time_ms_(clock_.NowMs()) {
+  command_stats_.resize(commands_.total_ids());
+}
+
+Engine::~Engine() = default;
+
+Client* Engine::CreateClient(ClientIo* io) {
+  uint64_t id = next_client_id_++;
+  auto client = std::make_unique<Client>(id, io, clock_.NowMs());
+  // As in Redis, a client starts authenticated when the default user needs no password; it
+  // stays so if a password is configured later.
+  client->set_authenticated(!auth_required());
+  Client* raw = client.get();
+  clients_.emplace(id, std::move(client));
+  ++stats_.total_connections_received;
+  return raw;
+}
+
+void Engine::DestroyClient(Client* client) { clients_.erase(client->id()); }
+
+Client* Engine::FindClient(uint64_t id) {
+  auto it = clients_.find(id);
+  return it == clients_.end() ? nullptr : it->second.get();
+}
+
+bool Engine::AtClientLimit() const {
+  return clients_.size() >= static_cast<size_t>(config_.maxclients);
+}
+
+void Engine::OnErrorReply(std::string_view text) {
+  ++stats_.total_error_replies;
+  std::string_view code = text.substr(0, text.find(' '));
+  auto it = stats_.errors.find(code);
+  if (it == stats_.errors.end()) {
+    // Redis stops tracking new error codes past 128 of them (ERROR_STATS_NUMBER).
+    if (stats_.errors.size() >= 128) return;
+    it = stats_.errors.emplace(std::string(code), 0).first;
+  }
+  ++it->second;
+}
+
+void Engine::Reject(Client& client, const Command* cmd, resp::ReplyWriter& reply,
+                    std::string_view error) {
+  if (cmd != nullptr) ++command_stats_[cmd->id].rejected_calls;
+  reply.Error(error);
+}
+
+void Engine::Execute(Client& client, std::span<std::string> args) {
+  keyspace_.SnapshotTime();
+  client.set_last_interaction_ms(keyspace_.now_ms());
+  resp::ReplyWriter reply(&client.reply_buffer(), client.protocol());
+  reply.set_error_listener(this);
+
+  const Command* cmd = commands_.Resolve(args);
+  if (cmd == nullptr) {
+    Reject(client, nullptr, reply, UnknownCommandError(commands_, args));
+    return;
+  }
+  int arity = cmd->arity();
+  int argc = static_cast<int>(args.size());
+  if ((arity > 0 && arity != argc) || argc < -arity) {
+    Reject(client, cmd, reply, "wrong number of arguments for '" + cmd->full_name + "' command");
+    return;
+  }
+  if (!client.authenticated() && auth_required() && !cmd->has(kCmdNoAuth)) {
+    Reject(client, cmd, reply, err::kNoAuth);
+    return;
+  }
+  Call(client, *cmd, args, reply);
+}
+
+void Engine::Call(Client& client, const Command& cmd, std::span<std::string> args,
+                  resp::ReplyWriter& reply) {
+  uint64_t errors_before = stats_.total_error_replies;
+  int64_t start = SteadyUs();
+  client.set_last_command(&cmd);  // CLIENT LIST shows the running command as cmd=
+  CommandContext ctx(*this, client, args, cmd, reply);
+  cmd.spec->proc(ctx);
+  int64_t duration = SteadyUs() - start;
+  CommandStats& cs = command_stats_[cmd.id];
+  ++cs.calls;
+  cs.usec += static_cast<uint64_t>(duration);
+  if (stats_.total_error_replies != errors_before) ++cs.failed_calls;
+  ++stats_.total_commands_processed;
+}
+
+int64_t Engine::CronIntervalMs() const {
+  int64_t hz = config_.hz < 1 ? 1 : config_.hz;
+  return 1000 / hz;
+}
+
+void Engine::Cron() {
+  // Redis's slow expire cycle takes up to 25% of each cron period.
+  int64_t budget_us = CronIntervalMs() * 1000 * 25 / 100;
+  keyspace_.ActiveExpireCycle(budget_us);
+  CloseIdleClients();
+  SampleOps();
+}
+
+void Engine::CloseIdleClients() {
+  if (config_.timeout <= 0) return;
+  int64_t now = clock_.NowMs();
+  for (auto& [id, client] : clients_) {
+    if (client->io() == nullptr) continue;
+    if (now - client->last_interaction_ms() > config_.timeout * 1000) client->io()->CloseAsap();
+  }
+}
+
+void Engine::SampleOps() {
+  int64_t now = clock_.NowMs();
+  if (stats_.ops_last_time_ms != 0 && now > stats_.ops_last_time_ms) {
+    uint64_t ops = stats_.total_commands_processed - stats_.ops_last_count;
+    stats_.ops_samples[stats_.ops_sample_index] =
+        ops * 1000 / static_cast<uint64_t>(now - stats_.ops_last_time_ms);
+    stats_.ops_sample_index = (stats_.ops_sample_index + 1) % ServerStats::kOpsSamples;
+  }
+  stats_.ops_last_time_ms = now;
+  stats_.ops_last_count = stats_.total_commands_processed;
+}
+
+void Engine::ResetStats() {
+  for (CommandStats& cs : command_stats_) cs = CommandStats{};
+  uint64_t dirty = stats_.dirty;
+  stats_ = ServerStats{};
+  stats_.dirty = dirty;
+  keyspace_.stats() = KeyspaceStats{};
+}
+
+size_t Engine::UsedMemory() const {
+  size_t bytes = 0;
+  auto& ks = const_cast<Keyspace&>(keyspace_);
+  for (int i = 0; i < ks.num_dbs(); ++i) {
+    Db& db = ks.db(i);
+    bytes += db.OverheadBytes();
+    db.ForEach([&](const Db::Node* n) {
+      bytes += n->value.value.MemoryBytes() + (n->key.size() > 15 ? n->key.capacity() + 1 : 0);
+    });
+  }
+  for (const auto& [id, client] : clients_) {
+    bytes += sizeof(Client) + client->reply_buffer().capacity();
+  }
+  return bytes;
+}
+
+}  // namespace redlab::server::engine

@@ -1,0 +1,128 @@
+// The engine of one node: configuration, clock, keyspace, command table, clients and
+// statistics, and Execute(), which runs one request the way Redis's processCommand and call()
+// do (lookup, arity, auth, dispatch, stats). It never touches the network.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "server/engine/client.h"
+#include "server/engine/clock.h"
+#include "server/engine/command_table.h"
+#include "server/engine/config.h"
+#include "server/engine/keyspace.h"
+#include "server/resp/writer.h"
+
+namespace redlab::server::engine {
+
+// What the engine needs from the node hosting it.
+class EngineHost {
+ public:
+  virtual ~EngineHost() = default;
+  // SHUTDOWN: stop the node once the current request is done.
+  virtual void RequestShutdown() = 0;
+  // The port the node listens on (INFO tcp_port).
+  virtual int TcpPort() const = 0;
+};
+
+struct CommandStats {
+  uint64_t calls = 0;
+  uint64_t usec = 0;
+  uint64_t rejected_calls = 0;
+  uint64_t failed_calls = 0;
+};
+
+struct ServerStats {
+  uint64_t total_connections_received = 0;
+  uint64_t total_commands_processed = 0;
+  uint64_t rejected_connections = 0;
+  uint64_t total_net_input_bytes = 0;
+  uint64_t total_net_output_bytes = 0;
+  uint64_t total_reads_processed = 0;
+  uint64_t total_writes_processed = 0;
+  uint64_t total_error_replies = 0;
+  uint64_t dirty = 0;  // changes since the last save (no saves happen: since start or FLUSHALL)
+  std::map<std::string, uint64_t, std::less<>> errors;  // by error code, for INFO errorstats
+  // instantaneous_ops_per_sec: ops counted over the last samples (one per cron tick)
+  static constexpr size_t kOpsSamples = 16;
+  uint64_t ops_samples[kOpsSamples] = {};
+  size_t ops_sample_index = 0;
+  uint64_t ops_last_count = 0;
+  int64_t ops_last_time_ms = 0;
+};
+
+class Engine : private resp::ErrorListener {
+ public:
+  Engine(ServerConfig config, EngineHost* host);
+  ~Engine() override;
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Clients. The transport creates one per connection and destroys it when the connection ends.
+  Client* CreateClient(ClientIo* io);
+  void DestroyClient(Client* client);
+  const std::map<uint64_t, std::unique_ptr<Client>>& clients() const { return clients_; }
+  Client* FindClient(uint64_t id);
+  // Whether another client would exceed maxclients (the transport refuses it then).
+  bool AtClientLimit() const;
+
+  // Runs one request from `client`; the reply is appended to its reply buffer.
+  void Execute(Client& client, std::span<std::string> args);
+
+  // Background work, called every 1000/hz ms: active expiry, idle timeouts, statistics.
+  void Cron();
+  int64_t CronIntervalMs() const;
+
+  Clock& clock() { return clock_; }
+  Keyspace& keyspace() { return keyspace_; }
+  ServerConfig& config() { return config_; }
+  ConfigRegistry& config_registry() { return config_registry_; }
+  const CommandTable& commands() const { return commands_; }
+  CommandStats& command_stats(const Command& cmd) { return command_stats_[cmd.id]; }
+  ServerStats& stats() { return stats_; }
+  EngineHost* host() { return host_; }
+
+  const std::string& run_id() const { return run_id_; }
+  int64_t start_time_ms() const { return start_time_ms_; }
+  int64_t uptime_seconds() { return (clock_.NowMs() - start_time_ms_) / 1000; }
+
+  // Whether clients must authenticate (requirepass set).
+  bool auth_required() const { return !config_.requirepass.empty(); }
+  ListpackLimits hash_limits() const {
+    return {static_cast<size_t>(config_.hash_max_listpack_entries),
+            static_cast<size_t>(config_.hash_max_listpack_value)};
+  }
+
+  // CONFIG RESETSTAT: zeroes command, error and keyspace statistics.
+  void ResetStats();
+
+  // Approximate bytes used by the dataset and clients (INFO memory, MEMORY USAGE).
+  size_t UsedMemory() const;
+
+ private:
+  void OnErrorReply(std::string_view text) override;
+  void Reject(Client& client, const Command* cmd, resp::ReplyWriter& reply, std::string_view error);
+  void Call(Client& client, const Command& cmd, std::span<std::string> args, resp::ReplyWriter& reply);
+  void CloseIdleClients();
+  void SampleOps();
+
+  ServerConfig config_;
+  ConfigRegistry config_registry_;
+  EngineHost* host_;
+  Clock clock_;
+  Keyspace keyspace_;
+  CommandTable commands_;
+  std::vector<CommandStats> command_stats_;
+  ServerStats stats_;
+  std::map<uint64_t, std::unique_ptr<Client>> clients_;
+  uint64_t next_client_id_ = 1;
+  std::string run_id_;
+  int64_t start_time_ms_;
+};
+
+}  // namespace redlab::server::engine

@@ -1,0 +1,25 @@
+// Redis's shared error texts (server.c createSharedObjects and friends). Texts starting with
+// '-' carry their own error code; the others get "-ERR " (see ReplyWriter::Error).
+#pragma once
+
+#include <string_view>
+
+namespace redlab::server::engine::err {
+
+inline constexpr std::string_view kWrongType =
+    "-WRONGTYPE Operation against a key holding the wrong kind of value";
+inline constexpr std::string_view kSyntax = "syntax error";
+inline constexpr std::string_view kNotInteger = "value is not an integer or out of range";
+inline constexpr std::string_view kNotFloat = "value is not a valid float";
+inline constexpr std::string_view kOverflow = "increment or decrement would overflow";
+inline constexpr std::string_view kNoSuchKey = "no such key";
+inline constexpr std::string_view kOutOfRange = "index out of range";
+inline constexpr std::string_view kNoAuth = "-NOAUTH Authentication required.";
+inline constexpr std::string_view kWrongPass =
+    "-WRONGPASS invalid username-password pair or user is disabled.";
+inline constexpr std::string_view kOom =
+    "-OOM command not allowed when used memory > 'maxmemory'.";
+inline constexpr std::string_view kDbIndexOutOfRange = "DB index is out of range";
+inline constexpr std::string_view kMaxClients = "max number of clients reached";
+
+}  // namespace redlab::server::engine::err

@@ -1,0 +1,17 @@
+#include "server/engine/help.h"
+
+#include "server/engine/context.h"
+#include "server/engine/text.h"
+
+namespace redlab::server::engine {
+
+void ReplyHelp(CommandContext& ctx, std::span<const std::string_view> lines) {
+  resp::ReplyWriter& r = ctx.reply();
+  r.ArrayHeader(lines.size() + 3);
+  r.Status(ToUpper(ctx.arg(0)) + " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:");
+  for (std::string_view line : lines) r.Status(line);
+  r.Status("HELP");
+  r.Status("    Prints this help.");
+}
+
+}  // namespace redlab::server::engine

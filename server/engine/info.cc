@@ -1,0 +1,232 @@
+#include "server/engine/info.h"
+
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "server/engine/engine.h"
+#include "server/engine/help.h"
+#include "server/engine/text.h"
+
+namespace redlab::server::engine {
+namespace {
+
+// Sections in Redis's order; `in_default` marks those INFO prints with no argument.
+struct Section {
+  std::string_view name;
+  bool in_default;
+  bool in_all;
+};
+constexpr Section kSections[] = {
+    {"server", true, true},        {"clients", true, true},     {"memory", true, true},
+    {"persistence", true, true},   {"stats", true, true},       {"replication", true, true},
+    {"cpu", true, true},           {"modules", true, true},     {"commandstats", false, true},
+    {"errorstats", true, true},    {"latencystats", false, true}, {"cluster", true, true},
+    {"keyspace", true, true},
+};
+
+// bytesToHuman: B, K, M, G... with two decimals.
+std::string Human(uint64_t n) {
+  double d = static_cast<double>(n);
+  if (n < 1024) return fmt::format("{}B", n);
+  if (n < 1024ULL * 1024) return fmt::format("{:.2f}K", d / 1024);
+  if (n < 1024ULL * 1024 * 1024) return fmt::format("{:.2f}M", d / (1024 * 1024));
+  if (n < 1024ULL * 1024 * 1024 * 1024) return fmt::format("{:.2f}G", d / (1024.0 * 1024 * 1024));
+  return fmt::format("{:.2f}T", d / (1024.0 * 1024 * 1024 * 1024));
+}
+
+uint64_t ProcessRss() {
+  std::ifstream statm("/proc/self/statm");
+  uint64_t size = 0, resident = 0;
+  statm >> size >> resident;
+  return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+uint64_t TotalSystemMemory() {
+  return static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+void ServerSection(Engine& e, std::string& out) {
+  utsname name{};
+  uname(&name);
+  int64_t uptime = e.uptime_seconds();
+  out += "# Server\r\n";
+  out += fmt::format("redis_version:{}\r\n", kRedisVersion);
+  out += "redis_git_sha1:00000000\r\nredis_git_dirty:0\r\nredis_build_id:0\r\n";
+  out += "redis_mode:standalone\r\n";
+  out += fmt::format("os:{} {} {}\r\n", name.sysname, name.release, name.machine);
+  out += fmt::format("arch_bits:{}\r\n", sizeof(void*) * 8);
+  out += "monotonic_clock:POSIX clock_gettime\r\nmultiplexing_api:epoll\r\n";
+  out += "atomicvar_api:c11-builtin\r\n";
+  out += fmt::format("gcc_version:{}.{}.{}\r\n", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
+  out += fmt::format("process_id:{}\r\n", getpid());
+  out += "process_supervised:no\r\n";
+  out += fmt::format("run_id:{}\r\n", e.run_id());
+  out += fmt::format("tcp_port:{}\r\n", e.host() ? e.host()->TcpPort() : 0);
+  out += fmt::format("server_time_usec:{}\r\n", e.clock().NowUs());
+  out += fmt::format("uptime_in_seconds:{}\r\n", uptime);
+  out += fmt::format("uptime_in_days:{}\r\n", uptime / 86400);
+  out += fmt::format("hz:{}\r\nconfigured_hz:{}\r\n", e.config().hz, e.config().hz);
+  out += fmt::format("lru_clock:{}\r\n", (e.clock().NowMs() / 1000) & ((1 << 24) - 1));
+  out += "executable:\r\nconfig_file:\r\nio_threads_active:0\r\n";
+  out += "redlab_version:0.1.0\r\n";  // lets tools tell redlab from redis-server
+}
+
+void ClientsSection(Engine& e, std::string& out) {
+  out += "# Clients\r\n";
+  out += fmt::format("connected_clients:{}\r\n", e.clients().size());
+  out += "cluster_connections:0\r\n";
+  out += fmt::format("maxclients:{}\r\n", e.config().maxclients);
+  out += "client_recent_max_input_buffer:0\r\nclient_recent_max_output_buffer:0\r\n";
+  out += "blocked_clients:0\r\ntracking_clients:0\r\nclients_in_timeout_table:0\r\n";
+}
+
+void MemorySection(Engine& e, std::string& out) {
+  uint64_t used = e.UsedMemory();
+  uint64_t rss = ProcessRss();
+  uint64_t total = TotalSystemMemory();
+  const ServerConfig& c = e.config();
+  out += "# Memory\r\n";
+  out += fmt::format("used_memory:{}\r\nused_memory_human:{}\r\n", used, Human(used));
+  out += fmt::format("used_memory_rss:{}\r\nused_memory_rss_human:{}\r\n", rss, Human(rss));
+  out += fmt::format("used_memory_peak:{}\r\nused_memory_peak_human:{}\r\n", used, Human(used));
+  out += fmt::format("total_system_memory:{}\r\ntotal_system_memory_human:{}\r\n", total, Human(total));
+  out += fmt::format("maxmemory:{}\r\nmaxmemory_human:{}\r\n", c.maxmemory, Human(static_cast<uint64_t>(c.maxmemory)));
+  out += fmt::format("maxmemory_policy:{}\r\n", c.maxmemory_policy);
+  out += "mem_allocator:libc\r\n";
+}
+
+void PersistenceSection(Engine& e, std::string& out) {
+  out += "# Persistence\r\n";
+  out += "loading:0\r\nasync_loading:0\r\n";
+  out += fmt::format("rdb_changes_since_last_save:{}\r\n", e.stats().dirty);
+  out += "rdb_bgsave_in_progress:0\r\n";
+  out += fmt::format("rdb_last_save_time:{}\r\n", e.start_time_ms() / 1000);
+  out += "rdb_last_bgsave_status:ok\r\nrdb_last_bgsave_time_sec:-1\r\n";
+  out += "rdb_current_bgsave_time_sec:-1\r\nrdb_saves:0\r\n";
+  out += "aof_enabled:0\r\naof_rewrite_in_progress:0\r\naof_rewrite_scheduled:0\r\n";
+  out += "aof_last_rewrite_time_sec:-1\r\naof_current_rewrite_time_sec:-1\r\n";
+  out += "aof_last_bgrewrite_status:ok\r\naof_rewrites:0\r\naof_last_write_status:ok\r\n";
+}
+
+void StatsSection(Engine& e, std::string& out) {
+  const ServerStats& s = e.stats();
+  const KeyspaceStats& k = e.keyspace().stats();
+  uint64_t ops = 0;
+  for (uint64_t sample : s.ops_samples) ops += sample;
+  ops /= ServerStats::kOpsSamples;
+  out += "# Stats\r\n";
+  out += fmt::format("total_connections_received:{}\r\n", s.total_connections_received);
+  out += fmt::format("total_commands_processed:{}\r\n", s.total_commands_processed);
+  out += fmt::format("instantaneous_ops_per_sec:{}\r\n", ops);
+  out += fmt::format("total_net_input_bytes:{}\r\n", s.total_net_input_bytes);
+  out += fmt::format("total_net_output_bytes:{}\r\n", s.total_net_output_bytes);
+  out += "total_net_repl_input_bytes:0\r\ntotal_net_repl_output_bytes:0\r\n";
+  out += fmt::format("rejected_connections:{}\r\n", s.rejected_connections);
+  out += "sync_full:0\r\nsync_partial_ok:0\r\nsync_partial_err:0\r\n";
+  out += fmt::format("expired_keys:{}\r\n", k.expired_keys);
+  out += fmt::format("expired_stale_perc:{:.2f}\r\n", k.expired_stale_perc);
+  out += fmt::format("expired_time_cap_reached_count:{}\r\n", k.expired_time_cap_reached_count);
+  out += fmt::format("expire_cycle_cpu_milliseconds:{}\r\n", k.expire_cycle_cpu_us / 1000);
+  out += "evicted_keys:0\r\nevicted_clients:0\r\n";
+  out += fmt::format("keyspace_hits:{}\r\nkeyspace_misses:{}\r\n", k.keyspace_hits, k.keyspace_misses);
+  out += "pubsub_channels:0\r\npubsub_patterns:0\r\npubsubshard_channels:0\r\n";
+  out += "latest_fork_usec:0\r\ntotal_forks:0\r\n";
+  out += fmt::format("total_error_replies:{}\r\n", s.total_error_replies);
+  out += fmt::format("total_reads_processed:{}\r\n", s.total_reads_processed);
+  out += fmt::format("total_writes_processed:{}\r\n", s.total_writes_processed);
+}
+
+void ReplicationSection(Engine& e, std::string& out) {
+  out += "# Replication\r\n";
+  out += "role:master\r\nconnected_slaves:0\r\nmaster_failover_state:no-failover\r\n";
+  out += fmt::format("master_replid:{}\r\n", e.run_id());
+  out += "master_replid2:0000000000000000000000000000000000000000\r\n";
+  out += "master_repl_offset:0\r\nsecond_repl_offset:-1\r\nrepl_backlog_active:0\r\n";
+  out += "repl_backlog_size:1048576\r\nrepl_backlog_first_byte_offset:0\r\nrepl_backlog_histlen:0\r\n";
+}
+
+void CpuSection(std::string& out) {
+  rusage self{}, children{};
+  getrusage(RUSAGE_SELF, &self);
+  getrusage(RUSAGE_CHILDREN, &children);
+  auto secs = [](const timeval& tv) { return static_cast<double>(tv.tv_sec) + tv.tv_usec / 1e6; };
+  out += "# CPU\r\n";
+  out += fmt::format("used_cpu_sys:{:.6f}\r\nused_cpu_user:{:.6f}\r\n", secs(self.ru_stime), secs(self.ru_utime));
+  out += fmt::format("used_cpu_sys_children:{:.6f}\r\nused_cpu_user_children:{:.6f}\r\n",
+                     secs(children.ru_stime), secs(children.ru_utime));
+}
+
+void CommandStatsSection(Engine& e, std::string& out) {
+  out += "# Commandstats\r\n";
+  auto emit = [&](const Command& cmd) {
+    const CommandStats& s = e.command_stats(cmd);
+    if (s.calls == 0 && s.rejected_calls == 0 && s.failed_calls == 0) return;
+    double per_call = s.calls ? static_cast<double>(s.usec) / static_cast<double>(s.calls) : 0;
+    out += fmt::format("cmdstat_{}:calls={},usec={},usec_per_call={:.2f},rejected_calls={},failed_calls={}\r\n",
+                       cmd.full_name, s.calls, s.usec, per_call, s.rejected_calls, s.failed_calls);
+  };
+  for (const auto& cmd : e.commands().all()) {
+    emit(*cmd);
+    for (const auto& sub : cmd->subcommands) emit(*sub);
+  }
+}
+
+void ErrorStatsSection(Engine& e, std::string& out) {
+  out += "# Errorstats\r\n";
+  for (const auto& [code, count] : e.stats().errors) {
+    out += fmt::format("errorstat_{}:count={}\r\n", code, count);
+  }
+}
+
+void KeyspaceSection(Engine& e, std::string& out) {
+  out += "# Keyspace\r\n";
+  Keyspace& ks = e.keyspace();
+  for (int i = 0; i < ks.num_dbs(); ++i) {
+    Db& db = ks.db(i);
+    if (db.size() == 0) continue;
+    out += fmt::format("db{}:keys={},expires={},avg_ttl={}\r\n", i, db.size(), db.expires_size(),
+                       db.avg_ttl());
+  }
+}
+
+}  // namespace
+
+std::string GenerateInfo(Engine& engine, const std::vector<std::string_view>& requested) {
+  std::set<std::string, std::less<>> wanted;
+  bool everything = false;
+  if (requested.empty()) wanted.insert("default");
+  for (std::string_view r : requested) wanted.insert(ToLower(r));
+  if (wanted.count("everything")) everything = true;
+  bool all = everything || wanted.count("all");
+  bool defaults = wanted.count("default");
+
+  std::string out;
+  for (const Section& s : kSections) {
+    bool include = wanted.count(s.name) || (all && s.in_all) || (defaults && s.in_default);
+    if (!include) continue;
+    if (!out.empty()) out += "\r\n";
+    if (s.name == "server") ServerSection(engine, out);
+    else if (s.name == "clients") ClientsSection(engine, out);
+    else if (s.name == "memory") MemorySection(engine, out);
+    else if (s.name == "persistence") PersistenceSection(engine, out);
+    else if (s.name == "stats") StatsSection(engine, out);
+    else if (s.name == "replication") ReplicationSection(engine, out);
+    else if (s.name == "cpu") CpuSection(out);
+    else if (s.name == "modules") out += "# Modules\r\n";
+    else if (s.name == "commandstats") CommandStatsSection(engine, out);
+    else if (s.name == "errorstats") ErrorStatsSection(engine, out);
+    else if (s.name == "latencystats") out += "# Latencystats\r\n";
+    else if (s.name == "cluster") out += "# Cluster\r\ncluster_enabled:0\r\n";
+    else if (s.name == "keyspace") KeyspaceSection(engine, out);
+  }
+  return out;
+}
+
+}  // namespace redlab::server::engine

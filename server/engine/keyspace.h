@@ -1,0 +1,143 @@
+// The keyspace of a node: its numbered databases, each a Dict of keys with optional expiry
+// times. Expiry is lazy on access and active in a sampled cycle, as in Redis's db.c and
+// expire.c; every time is the node's command-time snapshot, read through its Clock.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string_view>
+#include <vector>
+
+#include "server/engine/clock.h"
+#include "server/engine/dict.h"
+#include "server/engine/object.h"
+
+namespace redlab::server::engine {
+
+inline constexpr int64_t kNoExpire = -1;
+
+struct DbEntry {
+  Object value;
+  int64_t expire_ms = kNoExpire;  // absolute unix time in ms, or kNoExpire
+  uint32_t expire_slot = 0;       // position in Db::expiring_ while expire_ms is set
+};
+
+struct KeyspaceStats {
+  uint64_t keyspace_hits = 0;
+  uint64_t keyspace_misses = 0;
+  uint64_t expired_keys = 0;
+  uint64_t expired_time_cap_reached_count = 0;
+  uint64_t expire_cycle_cpu_us = 0;
+  double expired_stale_perc = 0;
+};
+
+class Keyspace;
+
+class Db {
+ public:
+  using Node = Dict<DbEntry>::Node;
+
+  Db(Keyspace* owner, int id) : owner_(owner), id_(id) {}
+
+  int id() const { return id_; }
+  size_t size() const { return dict_.size(); }
+  size_t expires_size() const { return expiring_.size(); }
+
+  // Finds `key`, applying lazy expiry first: an expired key is deleted (unless this node is a
+  // replica, which only hides it) and reported missing. Read lookups count keyspace hits/misses.
+  Node* LookupRead(std::string_view key);
+  Node* LookupWrite(std::string_view key);
+  // As LookupRead without touching the hit/miss counters (TYPE, EXISTS use the read path; this
+  // is for internal checks such as SCAN's type filter).
+  Node* LookupQuiet(std::string_view key);
+
+  // Adds a key that must not exist (after a lookup returned nullptr).
+  Node* Add(std::string_view key, Object value);
+  // Sets `key` to `value`, replacing any value; the old TTL is dropped unless `keep_ttl`.
+  Node* Set(std::string_view key, Object value, bool keep_ttl = false);
+  // Deletes `key` if present (expired or not); returns whether it was there.
+  bool Delete(std::string_view key);
+  void Delete(Node* node);
+  // Moves the entry to `to` under `new_key` (RENAME); `to` must not hold new_key.
+  Node* Move(Node* node, Db& to, std::string_view new_key);
+
+  void SetExpire(Node* node, int64_t when_ms);
+  bool RemoveExpire(Node* node);  // returns whether there was a TTL
+
+  bool IsExpired(const Node* node) const;
+  void Clear();
+
+  // A random live key; expired ones met on the way are deleted (on a master).
+  Node* RandomKey();
+  // One SCAN step over the keys (see Dict::Scan).
+  template <typename Fn>
+  uint64_t Scan(uint64_t cursor, Fn&& fn) const {
+    return dict_.Scan(cursor, std::forward<Fn>(fn));
+  }
+  template <typename Fn>
+  void ForEach(Fn&& fn) const {
+    dict_.ForEach(std::forward<Fn>(fn));
+  }
+
+  // Samples keys with a TTL and deletes the expired ones, like one database pass of Redis's
+  // activeExpireCycle. Returns false when the time budget ran out.
+  bool ActiveExpire(int64_t deadline_us);
+
+  size_t OverheadBytes() const;
+  // The running estimate of the TTL of keys with one, kept by the expire cycle (INFO avg_ttl).
+  int64_t avg_ttl() const { return avg_ttl_; }
+
+ private:
+  Node* Lookup(std::string_view key, bool count_stats);
+  void TrackExpire(Node* node);
+  void UntrackExpire(Node* node);
+
+  Keyspace* owner_;
+  int id_;
+  Dict<DbEntry> dict_;
+  std::vector<Node*> expiring_;  // keys with a TTL, sampled by the active expire cycle
+  int64_t avg_ttl_ = 0;
+};
+
+class Keyspace {
+ public:
+  static constexpr int kDefaultDatabases = 16;
+
+  explicit Keyspace(Clock* clock, int databases = kDefaultDatabases);
+
+  int num_dbs() const { return static_cast<int>(dbs_.size()); }
+  Db& db(int index) { return *dbs_[static_cast<size_t>(index)]; }
+
+  // The command-time snapshot: taken once per command (and once per script), so a command sees
+  // one instant, as Redis's server.mstime / cmd_time_snapshot.
+  int64_t now_ms() const { return now_ms_; }
+  void SnapshotTime() { now_ms_ = clock_->NowMs(); }
+  Clock& clock() { return *clock_; }
+
+  // A replica never expires keys itself: it hides them until the master's DEL arrives.
+  bool replica() const { return replica_; }
+  void set_replica(bool replica) { replica_ = replica; }
+  bool active_expire_enabled() const { return active_expire_enabled_; }
+  void set_active_expire_enabled(bool enabled) { active_expire_enabled_ = enabled; }
+
+  KeyspaceStats& stats() { return stats_; }
+  std::mt19937_64& rng() { return rng_; }
+
+  // One run of the active expire cycle over every database, within `budget_us`.
+  void ActiveExpireCycle(int64_t budget_us);
+  void FlushAll();
+
+ private:
+  Clock* clock_;
+  int64_t now_ms_ = 0;
+  bool replica_ = false;
+  bool active_expire_enabled_ = true;
+  KeyspaceStats stats_;
+  std::mt19937_64 rng_;
+  std::vector<std::unique_ptr<Db>> dbs_;
+  int expire_next_db_ = 0;  // where the next cycle starts, so every database gets its turn
+};
+
+}  // namespace redlab::server::engine

@@ -1,0 +1,53 @@
+#include "server/engine/object.h"
+
+#include "server/engine/numbers.h"
+
+namespace redlab::server::engine {
+namespace {
+
+// Redis stores strings up to this length in one allocation with their object ("embstr").
+constexpr size_t kEmbstrMaxLength = 44;
+
+}  // namespace
+
+std::string_view TypeName(ObjectType type) {
+  switch (type) {
+    case ObjectType::kString: return "string";
+    case ObjectType::kList: return "list";
+    case ObjectType::kSet: return "set";
+    case ObjectType::kZset: return "zset";
+    case ObjectType::kHash: return "hash";
+  }
+  return "none";
+}
+
+std::string_view Object::EncodingName() const {
+  switch (type()) {
+    case ObjectType::kString: {
+      const std::string& s = str();
+      if (raw_string_) return "raw";
+      int64_t unused;
+      if (s.size() <= 20 && ParseInt64(s, &unused)) return "int";
+      return s.size() <= kEmbstrMaxLength ? "embstr" : "raw";
+    }
+    case ObjectType::kHash:
+      return hash().encoding() == HashValue::Encoding::kListpack ? "listpack" : "hashtable";
+    default:
+      return "unknown";
+  }
+}
+
+size_t Object::MemoryBytes() const {
+  switch (type()) {
+    case ObjectType::kString: {
+      const std::string& s = str();
+      return sizeof(Object) + (s.size() > 15 ? s.capacity() + 1 : 0);
+    }
+    case ObjectType::kHash:
+      return sizeof(Object) + hash().MemoryBytes();
+    default:
+      return sizeof(Object);
+  }
+}
+
+}  // namespace redlab::server::engine

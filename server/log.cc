@@ -1,0 +1,34 @@
+#include "server/log.h"
+
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <ctime>
+
+namespace redlab::server {
+
+LogLevel ParseLogLevel(std::string_view name) {
+  if (name == "debug") return LogLevel::kDebug;
+  if (name == "verbose") return LogLevel::kVerbose;
+  if (name == "warning") return LogLevel::kWarning;
+  if (name == "nothing") return LogLevel::kNothing;
+  return LogLevel::kNotice;
+}
+
+void Logger::Log(LogLevel level, std::string_view message) const {
+  if (level < level_ || level_ == LogLevel::kNothing) return;
+  static constexpr char kMarks[] = {'.', '-', '*', '#'};
+  timeval tv;
+  gettimeofday(&tv, nullptr);
+  tm local;
+  localtime_r(&tv.tv_sec, &local);
+  char stamp[64];
+  size_t n = strftime(stamp, sizeof(stamp), "%d %b %Y %H:%M:%S.", &local);
+  std::snprintf(stamp + n, sizeof(stamp) - n, "%03d", static_cast<int>(tv.tv_usec / 1000));
+  std::fprintf(stderr, "%d:%c %s %c [%d] %.*s\n", static_cast<int>(getpid()), role_, stamp,
+               kMarks[static_cast<int>(level)], port_, static_cast<int>(message.size()),
+               message.data());
+}
+
+}  // namespace redlab::server

@@ -1,0 +1,32 @@
+// Log lines in Redis's format ("pid:M 22 Nov 2026 10:00:00.123 * message"), filtered by the
+// node's loglevel. Each node logs with its own port so lines of several nodes can be told apart.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace redlab::server {
+
+enum class LogLevel { kDebug, kVerbose, kNotice, kWarning, kNothing };
+
+LogLevel ParseLogLevel(std::string_view name);  // Redis's names; unknown -> kNotice
+
+class Logger {
+ public:
+  explicit Logger(std::string_view level = "notice") : level_(ParseLogLevel(level)) {}
+  void set_level(std::string_view level) { level_ = ParseLogLevel(level); }
+  void set_role(char role) { role_ = role; }
+  void set_port(int port) { port_ = port; }
+
+  void Log(LogLevel level, std::string_view message) const;
+  void Notice(std::string_view message) const { Log(LogLevel::kNotice, message); }
+  void Warning(std::string_view message) const { Log(LogLevel::kWarning, message); }
+  void Verbose(std::string_view message) const { Log(LogLevel::kVerbose, message); }
+
+ private:
+  LogLevel level_;
+  char role_ = 'M';
+  int port_ = 0;
+};
+
+}  // namespace redlab::server

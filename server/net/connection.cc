@@ -1,0 +1,192 @@
+#include "server/net/connection.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include <cstring>
+
+#include "server/net/listener.h"
+
+namespace redlab::server::net {
+namespace {
+
+// How much a read asks for, and what an idle connection keeps (Redis's PROTO_IOBUF_LEN).
+constexpr size_t kReadChunk = 16 * 1024;
+// Reply buffers larger than this are released once drained.
+constexpr size_t kMaxIdleReplyBuffer = 64 * 1024;
+// Argument buffers larger than this are released after the request (one huge SET should not pin
+// its memory on the connection).
+constexpr size_t kMaxRetainedArg = 64 * 1024;
+
+std::string FormatAddress(const sockaddr_storage& addr) {
+  char ip[INET6_ADDRSTRLEN] = {0};
+  int port = 0;
+  if (addr.ss_family == AF_INET) {
+    const auto* in = reinterpret_cast<const sockaddr_in*>(&addr);
+    inet_ntop(AF_INET, &in->sin_addr, ip, sizeof(ip));
+    port = ntohs(in->sin_port);
+    return std::string(ip) + ":" + std::to_string(port);
+  }
+  const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&addr);
+  inet_ntop(AF_INET6, &in6->sin6_addr, ip, sizeof(ip));
+  port = ntohs(in6->sin6_port);
+  return std::string(ip) + ":" + std::to_string(port);
+}
+
+}  // namespace
+
+Connection::Connection(Listener* listener, engine::Engine* engine)
+    : listener_(listener), engine_(engine) {
+  handle_.data = this;
+  write_req_.data = this;
+}
+
+int Connection::Fd() const {
+  uv_os_fd_t fd = -1;
+  uv_fileno(reinterpret_cast<const uv_handle_t*>(&handle_), &fd);
+  return fd;
+}
+
+void Connection::Start() {
+  sockaddr_storage addr{};
+  int len = sizeof(addr);
+  if (uv_tcp_getpeername(&handle_, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
+    peer_ = FormatAddress(addr);
+  }
+  len = sizeof(addr);
+  if (uv_tcp_getsockname(&handle_, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
+    local_ = FormatAddress(addr);
+  }
+  uv_tcp_nodelay(&handle_, 1);
+  client_ = engine_->CreateClient(this);
+  reading_ = uv_read_start(reinterpret_cast<uv_stream_t*>(&handle_), OnAlloc, OnRead) == 0;
+  if (!reading_) Close();
+}
+
+void Connection::OnAlloc(uv_handle_t* handle, size_t, uv_buf_t* buf) {
+  auto* self = static_cast<Connection*>(handle->data);
+  // A big bulk argument in progress gets room for all of it, so it arrives in few reads.
+  size_t want = kReadChunk;
+  int64_t pending = self->parser_.PendingBulkBytes();
+  if (pending > static_cast<int64_t>(kReadChunk)) want = static_cast<size_t>(pending) + 2;
+  buf->base = self->query_.PrepareWrite(want);
+  buf->len = want;
+}
+
+void Connection::OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t*) {
+  auto* self = static_cast<Connection*>(stream->data);
+  if (nread < 0) {
+    self->Close();  // EOF or error
+    return;
+  }
+  if (nread == 0 || self->closing_) return;
+  self->query_.CommitWrite(static_cast<size_t>(nread));
+  engine::ServerStats& stats = self->engine_->stats();
+  stats.total_net_input_bytes += static_cast<uint64_t>(nread);
+  ++stats.total_reads_processed;
+  // Redis closes, without a reply, a client whose unparsed input passes the limit.
+  if (self->query_.size() > static_cast<size_t>(self->engine_->config().client_query_buffer_limit)) {
+    self->Close();
+    return;
+  }
+  self->ProcessInput();
+  if (!self->closing_) self->Flush();
+}
+
+void Connection::ProcessInput() {
+  while (!closing_ && !client_->close_after_reply() && query_.size() > 0) {
+    resp::ParseLimits limits;
+    limits.proto_max_bulk_len = engine_->config().proto_max_bulk_len;
+    limits.auth_required = engine_->auth_required() && !client_->authenticated();
+    size_t consumed = 0;
+    resp::ParseStatus status = parser_.Parse(query_.data(), limits, &consumed, &args_);
+    query_.Consume(consumed);
+    if (status == resp::ParseStatus::kNeedMore) break;
+    if (status == resp::ParseStatus::kError) {
+      ProtocolError(parser_.error());
+      break;
+    }
+    if (args_.empty()) continue;
+    engine_->Execute(*client_, args_.span());
+    args_.ShrinkIfLarge(kMaxRetainedArg);
+  }
+  query_.ShrinkIfIdle(kReadChunk);
+}
+
+void Connection::ProtocolError(const std::string& message) {
+  // Redis replies the error, discards the rest of the input and closes after the reply.
+  resp::ReplyWriter reply(&client_->reply_buffer(), client_->protocol());
+  reply.Error(message);
+  client_->set_close_after_reply();
+  query_.Consume(query_.size());
+}
+
+void Connection::Flush() {
+  if (closing_ || client_ == nullptr || write_in_flight_) return;
+  std::string& out = client_->reply_buffer();
+  if (out.empty()) {
+    FinishIfDone();
+    return;
+  }
+  uv_buf_t buf = uv_buf_init(out.data(), static_cast<unsigned>(out.size()));
+  int written = uv_try_write(reinterpret_cast<uv_stream_t*>(&handle_), &buf, 1);
+  if (written == UV_EAGAIN) written = 0;
+  if (written < 0) {
+    Close();
+    return;
+  }
+  engine_->stats().total_net_output_bytes += static_cast<uint64_t>(written);
+  ++engine_->stats().total_writes_processed;
+  if (static_cast<size_t>(written) == out.size()) {
+    out.clear();
+    if (out.capacity() > kMaxIdleReplyBuffer) std::string().swap(out);
+    FinishIfDone();
+    return;
+  }
+  // The rest goes out asynchronously from writing_, while new replies gather in `out`.
+  writing_.assign(out, static_cast<size_t>(written), std::string::npos);
+  out.clear();
+  buf = uv_buf_init(writing_.data(), static_cast<unsigned>(writing_.size()));
+  if (uv_write(&write_req_, reinterpret_cast<uv_stream_t*>(&handle_), &buf, 1, OnWrite) != 0) {
+    Close();
+    return;
+  }
+  write_in_flight_ = true;
+}
+
+void Connection::OnWrite(uv_write_t* req, int status) {
+  auto* self = static_cast<Connection*>(req->data);
+  self->write_in_flight_ = false;
+  if (status < 0) {
+    self->Close();
+    return;
+  }
+  self->engine_->stats().total_net_output_bytes += self->writing_.size();
+  self->writing_.clear();
+  if (self->writing_.capacity() > kMaxIdleReplyBuffer) std::string().swap(self->writing_);
+  self->Flush();
+}
+
+void Connection::FinishIfDone() {
+  if (client_ != nullptr && client_->close_after_reply() && !write_in_flight_ &&
+      client_->reply_buffer().empty()) {
+    Close();
+  }
+}
+
+void Connection::Close() {
+  if (closing_) return;
+  closing_ = true;
+  if (reading_) uv_read_stop(reinterpret_cast<uv_stream_t*>(&handle_));
+  listener_->Forget(this);
+  // A write in flight is cancelled by uv_close; its callback runs before OnClose.
+  uv_close(reinterpret_cast<uv_handle_t*>(&handle_), OnClose);
+}
+
+void Connection::OnClose(uv_handle_t* handle) {
+  auto* self = static_cast<Connection*>(handle->data);
+  if (self->client_ != nullptr) self->engine_->DestroyClient(self->client_);
+  delete self;
+}
+
+}  // namespace redlab::server::net

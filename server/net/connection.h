@@ -1,0 +1,70 @@
+// One client connection: reads bytes from its socket, feeds them to the request parser, runs
+// each request on the engine and writes the replies back. It owns its libuv handle and frees
+// itself in the handle's close callback, as libuv requires.
+#pragma once
+
+#include <uv.h>
+
+#include <cstdint>
+#include <string>
+
+#include "server/engine/client.h"
+#include "server/engine/engine.h"
+#include "server/net/query_buffer.h"
+#include "server/resp/arg_list.h"
+#include "server/resp/parser.h"
+
+namespace redlab::server::net {
+
+class Listener;
+
+class Connection final : public engine::ClientIo {
+ public:
+  // Takes an accepted socket; starts reading.
+  Connection(Listener* listener, engine::Engine* engine);
+  uv_tcp_t* handle() { return &handle_; }
+  void Start();
+
+  // Closes the socket and, once libuv is done with it, destroys the connection.
+  void Close();
+  bool closing() const { return closing_; }
+
+  // Sends whatever the engine has put in the client's reply buffer.
+  void Flush();
+
+  // ClientIo
+  std::string_view PeerAddress() const override { return peer_; }
+  std::string_view LocalAddress() const override { return local_; }
+  int Fd() const override;
+  void RequestFlush() override { Flush(); }
+  void CloseAsap() override { Close(); }
+  size_t QueryBufferLength() const override { return query_.size(); }
+  size_t QueryBufferFree() const override { return query_.free_space(); }
+  size_t PendingOutputBytes() const override { return writing_.size(); }
+
+ private:
+  static void OnAlloc(uv_handle_t* handle, size_t suggested, uv_buf_t* buf);
+  static void OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf);
+  static void OnWrite(uv_write_t* req, int status);
+  static void OnClose(uv_handle_t* handle);
+
+  void ProcessInput();
+  void ProtocolError(const std::string& message);
+  void FinishIfDone();
+
+  Listener* listener_;
+  engine::Engine* engine_;
+  engine::Client* client_ = nullptr;
+  uv_tcp_t handle_;
+  uv_write_t write_req_;
+  QueryBuffer query_;
+  resp::RequestParser parser_;
+  resp::ArgList args_;
+  std::string writing_;  // the bytes of the write in flight; must live until OnWrite
+  bool write_in_flight_ = false;
+  bool reading_ = false;
+  bool closing_ = false;
+  std::string peer_, local_;
+};
+
+}  // namespace redlab::server::net

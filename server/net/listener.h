@@ -1,0 +1,48 @@
+// A node's listening socket: accepts connections (refusing them past maxclients, as Redis does)
+// and keeps track of the live ones so the node can close them all on shutdown or crash.
+#pragma once
+
+#include <uv.h>
+
+#include <functional>
+#include <string>
+#include <unordered_set>
+
+#include "server/engine/engine.h"
+
+namespace redlab::server::net {
+
+class Connection;
+
+class Listener {
+ public:
+  Listener(uv_loop_t* loop, engine::Engine* engine);
+  ~Listener();
+
+  // Binds and listens; returns a libuv error code (0 on success).
+  int Listen(const std::string& host, int port, int backlog);
+  int port() const { return port_; }
+
+  // Stops accepting and closes every connection; `done` runs once all handles are closed.
+  void CloseAll(std::function<void()> done);
+
+  void Forget(Connection* connection);
+  size_t size() const { return connections_.size(); }
+
+ private:
+  static void OnConnection(uv_stream_t* server, int status);
+  static void OnListenerClosed(uv_handle_t* handle);
+  void MaybeDone();
+
+  uv_loop_t* loop_;
+  engine::Engine* engine_;
+  uv_tcp_t server_;
+  bool listening_ = false;
+  bool server_open_ = false;
+  int port_ = 0;
+  std::unordered_set<Connection*> connections_;
+  std::function<void()> on_closed_;
+  bool closing_ = false;
+};
+
+}  // namespace redlab::server::net

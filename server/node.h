@@ -1,0 +1,72 @@
+// The in-process API of redlab-server: a Node is one Redis-compatible server (an event-loop
+// thread with its own keyspace, command table, clock and clients) listening on its own port.
+// A process may run many nodes.
+//
+//   auto node = redlab::server::Node::Start({.port = 0});   // returns once it accepts clients
+//   connect to 127.0.0.1:node->port() ...
+//   node->Stop();
+#pragma once
+
+#include <functional>
+#include <future>
+#include <memory>
+#include <string>
+#include <type_traits>
+
+#include "server/engine/config.h"
+
+namespace redlab::server {
+
+namespace engine {
+class Engine;
+}
+
+struct NodeOptions {
+  std::string bind = "127.0.0.1";
+  int port = 6379;           // 0 binds an ephemeral port; see Node::port()
+  std::string requirepass;   // empty: no password
+  std::string loglevel = "notice";
+  // Further settings, under Redis's CONFIG names; bind/port/requirepass/loglevel above win.
+  engine::ServerConfig config;
+};
+
+class Node {
+ public:
+  // Starts the node and returns once it is listening. Throws std::runtime_error when it cannot
+  // bind (the message says why, as Redis's startup error would).
+  static std::unique_ptr<Node> Start(const NodeOptions& options);
+  ~Node();  // stops the node if it is running
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+
+  int port() const;
+  // Stops the node: closes its port and connections and joins its thread. Idempotent; callable
+  // from any thread but the node's own.
+  void Stop();
+  // Asks the node to stop without waiting for it (safe from any thread, signal threads too).
+  void RequestStop();
+  // Blocks until the node has stopped (by Stop(), or SHUTDOWN from a client).
+  void WaitUntilStopped();
+  bool stopped() const;
+
+  // Runs `fn(engine)` on the node's loop thread and returns its result: the way tests and
+  // tools reach a node's internals safely. Must not be called from the node's own thread.
+  template <typename Fn>
+  auto Call(Fn&& fn) -> std::invoke_result_t<Fn, engine::Engine&> {
+    using R = std::invoke_result_t<Fn, engine::Engine&>;
+    auto task = std::make_shared<std::packaged_task<R(engine::Engine&)>>(std::forward<Fn>(fn));
+    std::future<R> result = task->get_future();
+    Post([task](engine::Engine& e) { (*task)(e); });
+    return result.get();
+  }
+
+  class Impl;
+
+ private:
+  explicit Node(std::unique_ptr<Impl> impl);
+  void Post(std::function<void(engine::Engine&)> task);
+
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace redlab::server

@@ -1,0 +1,222 @@
+#include "server/resp/parser.h"
+
+#include <climits>
+#include <cstring>
+
+namespace redlab::server::resp {
+namespace {
+
+// Redis refuses unauthenticated requests bigger than these before it has read them.
+constexpr int64_t kUnauthMultibulkMax = 10;
+constexpr int64_t kUnauthBulkMax = 16384;
+
+bool IsSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+bool IsHexDigit(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return c - 'A' + 10;
+}
+
+}  // namespace
+
+bool ParseInt64(std::string_view s, int64_t* out) {
+  // Longer than "-9223372036854775808" cannot be valid (Redis's LONG_STR_SIZE check).
+  if (s.empty() || s.size() >= 21) return false;
+  if (s.size() == 1 && s[0] == '0') {
+    *out = 0;
+    return true;
+  }
+  size_t i = 0;
+  bool negative = false;
+  if (s[0] == '-') {
+    negative = true;
+    if (++i == s.size()) return false;
+  }
+  if (s[i] < '1' || s[i] > '9') return false;
+  uint64_t v = static_cast<uint64_t>(s[i++] - '0');
+  for (; i < s.size(); ++i) {
+    if (s[i] < '0' || s[i] > '9') return false;
+    uint64_t digit = static_cast<uint64_t>(s[i] - '0');
+    if (v > UINT64_MAX / 10) return false;
+    v *= 10;
+    if (v > UINT64_MAX - digit) return false;
+    v += digit;
+  }
+  if (negative) {
+    if (v > static_cast<uint64_t>(INT64_MAX) + 1) return false;
+    *out = static_cast<int64_t>(0 - v);
+  } else {
+    if (v > static_cast<uint64_t>(INT64_MAX)) return false;
+    *out = static_cast<int64_t>(v);
+  }
+  return true;
+}
+
+bool SplitInlineArgs(std::string_view line, ArgList* args) {
+  // Redis splits a C string: a NUL byte ends the line.
+  if (size_t nul = line.find('\0'); nul != std::string_view::npos) line = line.substr(0, nul);
+  const char* p = line.data();
+  const char* end = p + line.size();
+  auto at = [&](const char* q) { return q < end ? *q : '\0'; };
+  args->Clear();
+  while (true) {
+    while (p < end && IsSpace(*p)) ++p;
+    if (p >= end) return true;
+    std::string& current = args->AppendEmpty();
+    bool in_double = false, in_single = false, done = false;
+    while (!done) {
+      char c = at(p);
+      if (in_double) {
+        if (c == '\\' && at(p + 1) == 'x' && IsHexDigit(at(p + 2)) && IsHexDigit(at(p + 3))) {
+          current.push_back(static_cast<char>(HexValue(at(p + 2)) * 16 + HexValue(at(p + 3))));
+          p += 3;
+        } else if (c == '\\' && at(p + 1) != '\0') {
+          ++p;
+          switch (*p) {
+            case 'n': current.push_back('\n'); break;
+            case 'r': current.push_back('\r'); break;
+            case 't': current.push_back('\t'); break;
+            case 'b': current.push_back('\b'); break;
+            case 'a': current.push_back('\a'); break;
+            default: current.push_back(*p); break;
+          }
+        } else if (c == '"') {
+          // A closing quote must be followed by a space or the end of the line.
+          if (at(p + 1) != '\0' && !IsSpace(at(p + 1))) return false;
+          done = true;
+        } else if (c == '\0') {
+          return false;  // unterminated quotes
+        } else {
+          current.push_back(c);
+        }
+      } else if (in_single) {
+        if (c == '\\' && at(p + 1) == '\'') {
+          ++p;
+          current.push_back('\'');
+        } else if (c == '\'') {
+          if (at(p + 1) != '\0' && !IsSpace(at(p + 1))) return false;
+          done = true;
+        } else if (c == '\0') {
+          return false;
+        } else {
+          current.push_back(c);
+        }
+      } else {
+        switch (c) {
+          case ' ': case '\n': case '\r': case '\t': case '\0':
+            done = true;
+            break;
+          case '"': in_double = true; break;
+          case '\'': in_single = true; break;
+          default: current.push_back(c); break;
+        }
+      }
+      if (p < end) ++p;
+    }
+  }
+}
+
+void RequestParser::Reset() {
+  multibulk_left_ = 0;
+  bulk_len_ = -1;
+  error_.clear();
+}
+
+ParseStatus RequestParser::Fail(std::string message) {
+  error_ = std::move(message);
+  multibulk_left_ = 0;
+  bulk_len_ = -1;
+  return ParseStatus::kError;
+}
+
+ParseStatus RequestParser::Parse(std::string_view input, const ParseLimits& limits,
+                                 size_t* consumed, ArgList* args) {
+  *consumed = 0;
+  if (multibulk_left_ > 0) return ParseMultibulk(input, limits, consumed, args);
+  if (input.empty()) return ParseStatus::kNeedMore;
+  if (input[0] == '*') return ParseMultibulk(input, limits, consumed, args);
+  return ParseInline(input, consumed, args);
+}
+
+ParseStatus RequestParser::ParseInline(std::string_view input, size_t* consumed, ArgList* args) {
+  size_t newline = input.find('\n');
+  if (newline == std::string_view::npos) {
+    if (input.size() > kInlineMaxSize) return Fail("Protocol error: too big inline request");
+    return ParseStatus::kNeedMore;
+  }
+  size_t line_end = newline;
+  if (line_end > 0 && input[line_end - 1] == '\r') --line_end;
+  if (!SplitInlineArgs(input.substr(0, line_end), args)) {
+    return Fail("Protocol error: unbalanced quotes in request");
+  }
+  *consumed = newline + 1;
+  return ParseStatus::kCommand;
+}
+
+ParseStatus RequestParser::ParseMultibulk(std::string_view input, const ParseLimits& limits,
+                                          size_t* consumed, ArgList* args) {
+  size_t pos = 0;
+  if (multibulk_left_ == 0) {
+    args->Clear();
+    size_t cr = input.find('\r');
+    if (cr == std::string_view::npos) {
+      if (input.size() > kInlineMaxSize) return Fail("Protocol error: too big mbulk count string");
+      return ParseStatus::kNeedMore;
+    }
+    if (cr + 1 >= input.size()) return ParseStatus::kNeedMore;  // the '\n' has not arrived
+    int64_t count = 0;
+    if (!ParseInt64(input.substr(1, cr - 1), &count) || count > INT_MAX) {
+      return Fail("Protocol error: invalid multibulk length");
+    }
+    if (count > kUnauthMultibulkMax && limits.auth_required) {
+      return Fail("Protocol error: unauthenticated multibulk length");
+    }
+    pos = cr + 2;
+    if (count <= 0) {  // "*0" and negative counts are skipped, as Redis does
+      *consumed = pos;
+      return ParseStatus::kCommand;
+    }
+    multibulk_left_ = count;
+    bulk_len_ = -1;
+  }
+
+  while (multibulk_left_ > 0) {
+    if (bulk_len_ == -1) {
+      std::string_view rest = input.substr(pos);
+      size_t cr = rest.find('\r');
+      if (cr == std::string_view::npos) {
+        if (rest.size() > kInlineMaxSize) return Fail("Protocol error: too big bulk count string");
+        break;
+      }
+      if (cr + 1 >= rest.size()) break;
+      if (rest[0] != '$') {
+        return Fail(std::string("Protocol error: expected '$', got '") + rest[0] + "'");
+      }
+      int64_t len = 0;
+      if (!ParseInt64(rest.substr(1, cr - 1), &len) || len < 0 ||
+          len > limits.proto_max_bulk_len) {
+        return Fail("Protocol error: invalid bulk length");
+      }
+      if (len > kUnauthBulkMax && limits.auth_required) {
+        return Fail("Protocol error: unauthenticated bulk length");
+      }
+      pos += cr + 2;
+      bulk_len_ = len;
+    }
+    // Redis consumes the two bytes after the payload without checking they are "\r\n".
+    if (input.size() - pos < static_cast<size_t>(bulk_len_) + 2) break;
+    args->Append(input.substr(pos, static_cast<size_t>(bulk_len_)));
+    pos += static_cast<size_t>(bulk_len_) + 2;
+    bulk_len_ = -1;
+    --multibulk_left_;
+  }
+  *consumed = pos;
+  return multibulk_left_ == 0 ? ParseStatus::kCommand : ParseStatus::kNeedMore;
+}
+
+}  // namespace redlab::server::resp

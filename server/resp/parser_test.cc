@@ -1,0 +1,160 @@
+#include "server/resp/parser.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace redlab::server::resp {
+namespace {
+
+struct Result {
+  ParseStatus status;
+  std::vector<std::string> args;
+  size_t consumed;
+};
+
+Result ParseOnce(std::string_view input, ParseLimits limits = {}) {
+  RequestParser parser;
+  ArgList args;
+  size_t consumed = 0;
+  ParseStatus status = parser.Parse(input, limits, &consumed, &args);
+  Result r{status, {}, consumed};
+  for (const auto& a : args.span()) r.args.push_back(a);
+  return r;
+}
+
+TEST(ParserTest, MultibulkRequest) {
+  Result r = ParseOnce("*2\r\n$3\r\nGET\r\n$1\r\nk\r\n");
+  EXPECT_EQ(r.status, ParseStatus::kCommand);
+  EXPECT_EQ(r.args, (std::vector<std::string>{"GET", "k"}));
+  EXPECT_EQ(r.consumed, 20u);
+}
+
+TEST(ParserTest, BinarySafeBulk) {
+  std::string input("*1\r\n$3\r\na\0b\r\n", 13);
+  Result r = ParseOnce(input);
+  ASSERT_EQ(r.status, ParseStatus::kCommand);
+  EXPECT_EQ(r.args[0], std::string("a\0b", 3));
+}
+
+TEST(ParserTest, PipelinedRequestsOneAtATime) {
+  std::string input = "*1\r\n$4\r\nPING\r\n*1\r\n$4\r\nPING\r\n";
+  RequestParser parser;
+  ArgList args;
+  size_t consumed = 0;
+  ASSERT_EQ(parser.Parse(input, {}, &consumed, &args), ParseStatus::kCommand);
+  EXPECT_EQ(consumed, 14u);
+  ASSERT_EQ(parser.Parse(std::string_view(input).substr(consumed), {}, &consumed, &args),
+            ParseStatus::kCommand);
+  EXPECT_EQ(consumed, 14u);
+}
+
+TEST(ParserTest, RequestSplitAtEveryByteBoundary) {
+  std::string input = "*3\r\n$3\r\nSET\r\n$3\r\nkey\r\n$5\r\nvalue\r\n";
+  for (size_t split = 1; split < input.size(); ++split) {
+    RequestParser parser;
+    ArgList args;
+    std::string buffer = input.substr(0, split);
+    size_t consumed = 0;
+    ParseStatus s = parser.Parse(buffer, {}, &consumed, &args);
+    ASSERT_EQ(s, ParseStatus::kNeedMore) << "split at " << split;
+    buffer.erase(0, consumed);
+    buffer += input.substr(split);
+    s = parser.Parse(buffer, {}, &consumed, &args);
+    ASSERT_EQ(s, ParseStatus::kCommand) << "split at " << split;
+    EXPECT_EQ(consumed, buffer.size());
+    ASSERT_EQ(args.size(), 3u);
+    EXPECT_EQ(args[2], "value");
+  }
+}
+
+TEST(ParserTest, InlineRequestWithQuotes) {
+  Result r = ParseOnce("set \"a b\" 'c\\'d' \"\\x41\\n\"\r\n");
+  ASSERT_EQ(r.status, ParseStatus::kCommand);
+  EXPECT_EQ(r.args, (std::vector<std::string>{"set", "a b", "c'd", "A\n"}));
+}
+
+TEST(ParserTest, InlineEmptyLineYieldsNoArguments) {
+  Result r = ParseOnce("\r\n");
+  EXPECT_EQ(r.status, ParseStatus::kCommand);
+  EXPECT_TRUE(r.args.empty());
+  EXPECT_EQ(r.consumed, 2u);
+}
+
+TEST(ParserTest, InlineUnbalancedQuotes) {
+  Result r = ParseOnce("set \"a\r\n");
+  EXPECT_EQ(r.status, ParseStatus::kError);
+}
+
+TEST(ParserTest, InlineClosingQuoteMustBeFollowedBySpace) {
+  EXPECT_EQ(ParseOnce("get \"a\"b\r\n").status, ParseStatus::kError);
+}
+
+TEST(ParserTest, NegativeAndZeroMultibulkAreSkipped) {
+  Result r = ParseOnce("*-10\r\n");
+  EXPECT_EQ(r.status, ParseStatus::kCommand);
+  EXPECT_TRUE(r.args.empty());
+  EXPECT_EQ(r.consumed, 6u);
+}
+
+TEST(ParserTest, ProtocolErrorsUseRedisTexts) {
+  RequestParser parser;
+  ArgList args;
+  size_t consumed = 0;
+  EXPECT_EQ(parser.Parse("*20000000000\r\n", {}, &consumed, &args), ParseStatus::kError);
+  EXPECT_EQ(parser.error(), "Protocol error: invalid multibulk length");
+  EXPECT_EQ(parser.Parse("*3\r\n$3\r\nSET\r\n$1\r\nx\r\nfooz\r\n", {}, &consumed, &args),
+            ParseStatus::kError);
+  EXPECT_EQ(parser.error(), "Protocol error: expected '$', got 'f'");
+  parser.Reset();
+  EXPECT_EQ(parser.Parse("*1\r\n$-5\r\n", {}, &consumed, &args), ParseStatus::kError);
+  EXPECT_EQ(parser.error(), "Protocol error: invalid bulk length");
+  parser.Reset();
+  ParseLimits small;
+  small.proto_max_bulk_len = 10;
+  EXPECT_EQ(parser.Parse("*1\r\n$11\r\n", small, &consumed, &args), ParseStatus::kError);
+  EXPECT_EQ(parser.error(), "Protocol error: invalid bulk length");
+}
+
+TEST(ParserTest, UnauthenticatedLimits) {
+  ParseLimits unauth;
+  unauth.auth_required = true;
+  RequestParser parser;
+  ArgList args;
+  size_t consumed = 0;
+  EXPECT_EQ(parser.Parse("*11\r\n", unauth, &consumed, &args), ParseStatus::kError);
+  EXPECT_EQ(parser.error(), "Protocol error: unauthenticated multibulk length");
+  parser.Reset();
+  EXPECT_EQ(parser.Parse("*1\r\n$16385\r\n", unauth, &consumed, &args), ParseStatus::kError);
+  EXPECT_EQ(parser.error(), "Protocol error: unauthenticated bulk length");
+}
+
+TEST(ParserTest, TooBigInlineAndCountLines) {
+  std::string big(kInlineMaxSize + 1, 'a');
+  Result r = ParseOnce(big);
+  EXPECT_EQ(r.status, ParseStatus::kError);
+  RequestParser parser;
+  ArgList args;
+  size_t consumed = 0;
+  EXPECT_EQ(parser.Parse("*" + big, {}, &consumed, &args), ParseStatus::kError);
+  EXPECT_EQ(parser.error(), "Protocol error: too big mbulk count string");
+}
+
+TEST(ParseInt64Test, MatchesString2ll) {
+  int64_t v = 0;
+  EXPECT_TRUE(ParseInt64("0", &v));
+  EXPECT_TRUE(ParseInt64("-9223372036854775808", &v));
+  EXPECT_EQ(v, INT64_MIN);
+  EXPECT_TRUE(ParseInt64("9223372036854775807", &v));
+  EXPECT_FALSE(ParseInt64("9223372036854775808", &v));
+  EXPECT_FALSE(ParseInt64("-0", &v));
+  EXPECT_FALSE(ParseInt64("01", &v));
+  EXPECT_FALSE(ParseInt64("+1", &v));
+  EXPECT_FALSE(ParseInt64(" 1", &v));
+  EXPECT_FALSE(ParseInt64("", &v));
+  EXPECT_FALSE(ParseInt64("1a", &v));
+}
+
+}  // namespace
+}  // namespace redlab::server::resp
