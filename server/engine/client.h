@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace redlab::server::engine {
 
@@ -62,6 +64,12 @@ class Client {
   const Command* last_command() const { return last_command_; }
   void set_last_command(const Command* cmd) { last_command_ = cmd; }
 
+  // WATCH state: the keys watched, and whether one was modified since (EXEC then fails).
+  std::vector<std::pair<int, std::string>>& watched_keys() { return watched_keys_; }
+  bool dirty_cas() const { return dirty_cas_; }
+  void set_dirty_cas() { dirty_cas_ = true; }
+  void clear_dirty_cas() { dirty_cas_ = false; }
+
   // Memory of the arguments of the command being executed (CLIENT LIST argv-mem).
   size_t argv_mem() const { return argv_mem_; }
   void set_argv_mem(size_t bytes) { argv_mem_ = bytes; }
@@ -79,6 +87,8 @@ class Client {
   int64_t last_interaction_ms_;
   const Command* last_command_ = nullptr;
   size_t argv_mem_ = 0;
+  std::vector<std::pair<int, std::string>> watched_keys_;
+  bool dirty_cas_ = false;
 };
 
 }  // namespace redlab::server::engine

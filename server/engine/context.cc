@@ -65,6 +65,10 @@ bool CommandContext::LookupWrite(std::string_view key, ObjectType type, Db::Node
 
 void CommandContext::MarkDirty(uint64_t changes) { engine_.stats().dirty += changes; }
 
+void CommandContext::SignalModifiedKey(std::string_view key) {
+  engine_.SignalModifiedKey(client_.db(), key);
+}
+
 void CommandContext::ReplyWrongType() { reply_.Error(err::kWrongType); }
 void CommandContext::ReplySyntaxError() { reply_.Error(err::kSyntax); }
 

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "server/engine/client.h"
 #include "server/engine/command_table.h"
@@ -51,7 +53,18 @@ class CommandContext {
   bool LookupWrite(std::string_view key, ObjectType type, Db::Node** node);
 
   // Counts a change to the dataset (Redis's server.dirty, INFO rdb_changes_since_last_save).
+  // A command that marks the dataset dirty is propagated to replicas, as Redis's call() does:
+  // commands must count changes exactly as Redis does.
   void MarkDirty(uint64_t changes = 1);
+  // A key was modified: WATCHes on it break (Redis's signalModifiedKey).
+  void SignalModifiedKey(std::string_view key);
+  // Propagate these arguments instead of the command as called (rewriteClientCommandVector),
+  // e.g. SET ... EX 10 becomes SET ... PXAT <abs>.
+  void PropagateAs(std::vector<std::string> args) { rewritten_ = std::move(args); }
+  // Propagate nothing for this command (it propagated its effects itself).
+  void PreventPropagation() { prevent_propagation_ = true; }
+  bool propagation_prevented() const { return prevent_propagation_; }
+  std::optional<std::vector<std::string>>& rewritten_for_propagation() { return rewritten_; }
 
   void ReplyOk() { reply_.Status("OK"); }
   void ReplyError(std::string_view message) { reply_.Error(message); }
@@ -64,6 +77,8 @@ class CommandContext {
   std::span<std::string> args_;
   const Command& cmd_;
   resp::ReplyWriter& reply_;
+  std::optional<std::vector<std::string>> rewritten_;
+  bool prevent_propagation_ = false;
 };
 
 }  // namespace redlab::server::engine

@@ -61,6 +61,7 @@ Engine::Engine(ServerConfig config, EngineHost* host)
       run_id_(RandomHex(40)),
       start_time_ms_(clock_.NowMs()) {
   command_stats_.resize(commands_.total_ids());
+  keyspace_.set_expiry_listener(this);
 }
 
 Engine::~Engine() = default;
@@ -77,7 +78,10 @@ Client* Engine::CreateClient(ClientIo* io) {
   return raw;
 }
 
-void Engine::DestroyClient(Client* client) { clients_.erase(client->id()); }
+void Engine::DestroyClient(Client* client) {
+  watches_.UnwatchAll(client);
+  clients_.erase(client->id());
+}
 
 Client* Engine::FindClient(uint64_t id) {
   auto it = clients_.find(id);
@@ -98,6 +102,22 @@ void Engine::OnErrorReply(std::string_view text) {
     it = stats_.errors.emplace(std::string(code), 0).first;
   }
   ++it->second;
+}
+
+void Engine::OnKeyExpired(Db& db, std::string_view key) {
+  SignalModifiedKey(db.id(), key);
+  Propagate(db.id(), {"DEL", std::string(key)});
+}
+
+void Engine::Propagate(int db, std::vector<std::string> args) {
+  if (effect_sink_ == nullptr) return;
+  pending_effects_.push_back(Effect{db, std::move(args)});
+}
+
+void Engine::FlushEffects() {
+  if (pending_effects_.empty()) return;
+  if (effect_sink_ != nullptr) effect_sink_->OnEffects(pending_effects_);
+  pending_effects_.clear();
 }
 
 void Engine::Reject(Client& client, const Command* cmd, resp::ReplyWriter& reply,
@@ -133,11 +153,23 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
 void Engine::Call(Client& client, const Command& cmd, std::span<std::string> args,
                   resp::ReplyWriter& reply) {
   uint64_t errors_before = stats_.total_error_replies;
+  uint64_t dirty_before = stats_.dirty;
+  int db = client.db();
   int64_t start = SteadyUs();
   client.set_last_command(&cmd);  // CLIENT LIST shows the running command as cmd=
   CommandContext ctx(*this, client, args, cmd, reply);
   cmd.spec->proc(ctx);
   int64_t duration = SteadyUs() - start;
+  // As Redis's call(): a command that changed the dataset is propagated, as called or as it
+  // rewrote itself.
+  if (effect_sink_ != nullptr && stats_.dirty != dirty_before && !ctx.propagation_prevented()) {
+    if (ctx.rewritten_for_propagation()) {
+      Propagate(db, std::move(*ctx.rewritten_for_propagation()));
+    } else {
+      Propagate(db, std::vector<std::string>(args.begin(), args.end()));
+    }
+  }
+  FlushEffects();
   CommandStats& cs = command_stats_[cmd.id];
   ++cs.calls;
   cs.usec += static_cast<uint64_t>(duration);
@@ -154,6 +186,7 @@ void Engine::Cron() {
   // Redis's slow expire cycle takes up to 25% of each cron period.
   int64_t budget_us = CronIntervalMs() * 1000 * 25 / 100;
   keyspace_.ActiveExpireCycle(budget_us);
+  FlushEffects();
   CloseIdleClients();
   SampleOps();
 }

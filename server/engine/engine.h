@@ -16,6 +16,7 @@
 #include "server/engine/command_table.h"
 #include "server/engine/config.h"
 #include "server/engine/keyspace.h"
+#include "server/engine/watch.h"
 #include "server/resp/writer.h"
 
 namespace redlab::server::engine {
@@ -28,6 +29,21 @@ class EngineHost {
   virtual void RequestShutdown() = 0;
   // The port the node listens on (INFO tcp_port).
   virtual int TcpPort() const = 0;
+};
+
+// One effect of a write: a command that replays it on a replica (Redis's propagation).
+struct Effect {
+  int db;
+  std::vector<std::string> args;
+};
+
+// Receives the effects of each command that changed the dataset, in order: the command as
+// called or as it rewrote itself (relative TTLs become absolute...), and DELs for keys that
+// expired. The replication layer consumes them.
+class EffectSink {
+ public:
+  virtual ~EffectSink() = default;
+  virtual void OnEffects(std::span<const Effect> effects) = 0;
 };
 
 struct CommandStats {
@@ -56,7 +72,7 @@ struct ServerStats {
   int64_t ops_last_time_ms = 0;
 };
 
-class Engine : private resp::ErrorListener {
+class Engine : private resp::ErrorListener, private ExpiryListener {
  public:
   Engine(ServerConfig config, EngineHost* host);
   ~Engine() override;
@@ -98,6 +114,16 @@ class Engine : private resp::ErrorListener {
             static_cast<size_t>(config_.hash_max_listpack_value)};
   }
 
+  // Propagation of writes (see EffectSink); none is set when nothing replicates.
+  void set_effect_sink(EffectSink* sink) { effect_sink_ = sink; }
+  bool propagating() const { return effect_sink_ != nullptr; }
+  // Adds an effect to those of the command running now (flushed to the sink when it ends).
+  void Propagate(int db, std::vector<std::string> args);
+
+  // A key changed: invalidates WATCHes on it (signalModifiedKey).
+  void SignalModifiedKey(int db, std::string_view key) { watches_.Touch(db, key); }
+  WatchRegistry& watches() { return watches_; }
+
   // CONFIG RESETSTAT: zeroes command, error and keyspace statistics.
   void ResetStats();
 
@@ -106,6 +132,8 @@ class Engine : private resp::ErrorListener {
 
  private:
   void OnErrorReply(std::string_view text) override;
+  void OnKeyExpired(Db& db, std::string_view key) override;
+  void FlushEffects();
   void Reject(Client& client, const Command* cmd, resp::ReplyWriter& reply, std::string_view error);
   void Call(Client& client, const Command& cmd, std::span<std::string> args, resp::ReplyWriter& reply);
   void CloseIdleClients();
@@ -120,6 +148,9 @@ class Engine : private resp::ErrorListener {
   std::vector<CommandStats> command_stats_;
   ServerStats stats_;
   std::map<uint64_t, std::unique_ptr<Client>> clients_;
+  WatchRegistry watches_;
+  EffectSink* effect_sink_ = nullptr;
+  std::vector<Effect> pending_effects_;
   uint64_t next_client_id_ = 1;
   std::string run_id_;
   int64_t start_time_ms_;

@@ -25,10 +25,7 @@ bool Db::IsExpired(const Node* node) const {
 Db::Node* Db::Lookup(std::string_view key, bool count_stats) {
   Node* node = dict_.Find(key);
   if (node != nullptr && IsExpired(node)) {
-    if (!owner_->replica()) {
-      Delete(node);
-      ++owner_->stats().expired_keys;
-    }
+    if (!owner_->replica()) owner_->DeleteExpired(*this, node);
     node = nullptr;
   }
   if (count_stats) {
@@ -121,8 +118,7 @@ Db::Node* Db::RandomKey() {
       if (tries == 99) return node;  // a replica cannot delete; Redis returns the key then
       continue;
     }
-    Delete(node);
-    ++owner_->stats().expired_keys;
+    owner_->DeleteExpired(*this, node);
   }
   return nullptr;
 }
@@ -139,8 +135,7 @@ bool Db::ActiveExpire(int64_t deadline_us) {
       Node* node = expiring_[pick];
       int64_t ttl = node->value.expire_ms - owner_->now_ms();
       if (ttl <= 0) {
-        Delete(node);
-        ++owner_->stats().expired_keys;
+        owner_->DeleteExpired(*this, node);
         ++expired;
       } else {
         ttl_sum += ttl;
@@ -182,6 +177,17 @@ void Keyspace::ActiveExpireCycle(int64_t budget_us) {
     }
   }
   stats_.expire_cycle_cpu_us += static_cast<uint64_t>(MonotonicUs() - start);
+}
+
+void Keyspace::DeleteExpired(Db& db, Db::Node* node) {
+  ++stats_.expired_keys;
+  if (expiry_listener_ == nullptr) {
+    db.Delete(node);
+    return;
+  }
+  std::string key = node->key;  // the node is about to go; keep its name for the listener
+  db.Delete(node);
+  expiry_listener_->OnKeyExpired(db, key);
 }
 
 void Keyspace::FlushAll() {

@@ -34,6 +34,15 @@ struct KeyspaceStats {
 };
 
 class Keyspace;
+class Db;
+
+// Told when a key is deleted because it expired (lazily or by the cycle), so the node can
+// propagate the deletion and invalidate WATCHes, as Redis's deleteExpiredKeyAndPropagate.
+class ExpiryListener {
+ public:
+  virtual ~ExpiryListener() = default;
+  virtual void OnKeyExpired(Db& db, std::string_view key) = 0;
+};
 
 class Db {
  public:
@@ -123,6 +132,7 @@ class Keyspace {
   void set_active_expire_enabled(bool enabled) { active_expire_enabled_ = enabled; }
 
   KeyspaceStats& stats() { return stats_; }
+  void set_expiry_listener(ExpiryListener* listener) { expiry_listener_ = listener; }
   std::mt19937_64& rng() { return rng_; }
 
   // One run of the active expire cycle over every database, within `budget_us`.
@@ -130,11 +140,16 @@ class Keyspace {
   void FlushAll();
 
  private:
+  friend class Db;
+  // Deletes an expired key, counts it and tells the listener.
+  void DeleteExpired(Db& db, Db::Node* node);
+
   Clock* clock_;
   int64_t now_ms_ = 0;
   bool replica_ = false;
   bool active_expire_enabled_ = true;
   KeyspaceStats stats_;
+  ExpiryListener* expiry_listener_ = nullptr;
   std::mt19937_64 rng_;
   std::vector<std::unique_ptr<Db>> dbs_;
   int expire_next_db_ = 0;  // where the next cycle starts, so every database gets its turn

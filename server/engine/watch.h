@@ -1,0 +1,33 @@
+// The keys clients WATCH, by database: a write to a watched key marks its watchers so their
+// next EXEC fails, as Redis's touchWatchedKey.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "server/engine/client.h"
+#include "server/engine/command_table.h"
+
+namespace redlab::server::engine {
+
+class WatchRegistry {
+ public:
+  void Watch(Client* client, int db, std::string_view key);
+  // Forgets every key `client` watches (UNWATCH, EXEC, DISCARD, disconnect).
+  void UnwatchAll(Client* client);
+  // A key was modified: every client watching it has its transaction aborted.
+  void Touch(int db, std::string_view key);
+  // Every key of a database (FLUSHDB) or of all (FLUSHALL, db = -1) changed.
+  void TouchAll(int db);
+  bool empty() const { return count_ == 0; }
+
+ private:
+  using Watchers = std::unordered_map<std::string, std::vector<Client*>, NameHash, std::equal_to<>>;
+  std::unordered_map<int, Watchers> by_db_;
+  size_t count_ = 0;
+};
+
+}  // namespace redlab::server::engine
