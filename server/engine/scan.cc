@@ -20,8 +20,9 @@ bool ParseScanCursor(CommandContext& ctx, size_t index, uint64_t* cursor) {
   errno = 0;
   char* end = nullptr;
   unsigned long value = std::strtoul(s.c_str(), &end, 10);
+  // Like Redis, parsing stops at a NUL byte and an empty cursor means 0.
   if ((!s.empty() && std::isspace(static_cast<unsigned char>(s[0]))) || *end != '\0' ||
-      errno == ERANGE || static_cast<size_t>(end - s.c_str()) != s.size()) {
+      errno == ERANGE) {
     ctx.ReplyError("invalid cursor");
     return false;
   }
