@@ -21,7 +21,20 @@ int main(int argc, char** argv) {
   app.add_option("--loglevel", options.loglevel, "debug, verbose, notice, warning or nothing")
       ->capture_default_str()
       ->check(CLI::IsMember({"debug", "verbose", "notice", "warning", "nothing"}));
+  app.allow_extras();
+  app.footer(
+      "Any other Redis configuration parameter redlab honours may be given as --name value, as "
+      "with redis-server (e.g. --maxclients 100 --hz 50).");
   CLI11_PARSE(app, argc, argv);
+  std::vector<std::string> extras = app.remaining();
+  for (size_t i = 0; i < extras.size(); ++i) {
+    if (extras[i].rfind("--", 0) != 0 || i + 1 >= extras.size()) {
+      std::fprintf(stderr, "redlab-server: expected --name value, got '%s'\n", extras[i].c_str());
+      return 1;
+    }
+    options.settings.emplace_back(extras[i].substr(2), extras[i + 1]);
+    ++i;
+  }
 
   // SIGINT and SIGTERM are taken by a dedicated thread (blocked everywhere else, including the
   // node threads started below, which inherit this mask).

@@ -17,7 +17,11 @@ namespace redlab::server {
 class Node::Impl : public engine::EngineHost {
  public:
   explicit Impl(const NodeOptions& options) : options_(options), logger_(options.loglevel) {
-    config_ = options.config;
+    std::vector<std::pair<std::string_view, std::string_view>> settings(options.settings.begin(),
+                                                                         options.settings.end());
+    if (auto error = engine::ConfigRegistry(&config_).Set(settings, /*startup=*/true)) {
+      throw std::runtime_error(*error);
+    }
     config_.bind = options.bind;
     config_.port = options.port;
     config_.requirepass = options.requirepass;

@@ -12,6 +12,8 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "server/engine/config.h"
 
@@ -26,8 +28,9 @@ struct NodeOptions {
   int port = 6379;           // 0 binds an ephemeral port; see Node::port()
   std::string requirepass;   // empty: no password
   std::string loglevel = "notice";
-  // Further settings, under Redis's CONFIG names; bind/port/requirepass/loglevel above win.
-  engine::ServerConfig config;
+  // Further settings as Redis config names and values ("maxclients", "10"), applied at startup
+  // like redis-server's `--name value` arguments; bind/port/requirepass/loglevel above win.
+  std::vector<std::pair<std::string, std::string>> settings;
 };
 
 class Node {

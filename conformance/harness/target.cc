@@ -24,15 +24,8 @@ class EmbeddedServer : public Server {
     node_options.port = 0;
     node_options.requirepass = options.requirepass;
     node_options.loglevel = "warning";
+    node_options.settings = options.config;
     node_ = server::Node::Start(node_options);
-    if (!options.config.empty()) {
-      Client c(node_->port());
-      if (!options.requirepass.empty()) c({"AUTH", options.requirepass});
-      for (const auto& [name, value] : options.config) {
-        Reply r = c({"CONFIG", "SET", name, value});
-        if (r.is_error()) throw std::runtime_error("CONFIG SET " + name + ": " + r.str);
-      }
-    }
   }
   int port() const override { return node_->port(); }
   void Stop() override { node_->Stop(); }
@@ -145,13 +138,11 @@ std::unique_ptr<Server> StartServer(const ServerOptions& options) {
       argv.push_back("--requirepass");
       argv.push_back(options.requirepass);
     }
-    auto server = std::make_unique<ProcessServer>(argv, port);
-    if (!options.config.empty()) {
-      Client c(port);
-      if (!options.requirepass.empty()) c({"AUTH", options.requirepass});
-      for (const auto& [name, value] : options.config) c({"CONFIG", "SET", name, value});
+    for (const auto& [name, value] : options.config) {
+      argv.push_back("--" + name);
+      argv.push_back(value);
     }
-    return server;
+    return std::make_unique<ProcessServer>(argv, port);
   }
   argv = {"redis-server", "--port", std::to_string(port), "--bind", "127.0.0.1", "--save", "",
           "--appendonly", "no", "--loglevel", "warning", "--logfile", "/dev/null"};

@@ -110,7 +110,7 @@ void ShutdownCommand(CommandContext& ctx) {
       return;
     }
     // No shutdown is ever in progress here (redlab has nothing to save), as abortShutdown finds.
-    ctx.ReplyError("Errors trying to SHUTDOWN. Check logs.");
+    ctx.ReplyError("No shutdown in progress.");
     return;
   }
   // Like Redis, no reply: the connection closes as the node stops.

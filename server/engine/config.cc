@@ -238,6 +238,16 @@ std::vector<std::pair<std::string, std::string>> ConfigRegistry::Get(
   std::vector<std::pair<std::string, std::string>> out;
   std::set<std::string_view> seen;
   for (std::string_view pattern : patterns) {
+    // A name without glob characters is looked up directly and answered under the name given,
+    // as Redis's configGetCommand does.
+    if (pattern.find_first_of("[*?") == std::string_view::npos) {
+      const Param* p = FindParam(pattern);
+      if (p != nullptr && !seen.count(pattern)) {
+        seen.insert(pattern);
+        out.emplace_back(std::string(pattern), Render(*p, *config_));
+      }
+      continue;
+    }
     for (const Param& p : Params()) {
       for (std::string_view name : {p.name, p.alias}) {
         if (name.empty() || seen.count(name)) continue;
@@ -252,14 +262,14 @@ std::vector<std::pair<std::string, std::string>> ConfigRegistry::Get(
 }
 
 std::optional<std::string> ConfigRegistry::Set(
-    const std::vector<std::pair<std::string_view, std::string_view>>& pairs) {
+    const std::vector<std::pair<std::string_view, std::string_view>>& pairs, bool startup) {
   std::vector<const Param*> params;
   for (const auto& [name, value] : pairs) {
     const Param* p = FindParam(name);
     if (p == nullptr) {
       return "Unknown option or number of arguments for CONFIG SET - '" + std::string(name) + "'";
     }
-    if (p->immutable) {
+    if (p->immutable && !startup) {
       return "CONFIG SET failed (possibly related to argument '" + std::string(name) +
              "') - can't set immutable config";
     }

@@ -61,8 +61,10 @@ class ConfigRegistry {
   std::vector<std::pair<std::string, std::string>> Get(const std::vector<std::string_view>& patterns) const;
 
   // CONFIG SET of name/value pairs, all or nothing. On failure returns Redis's error text
-  // (without "ERR ") and changes nothing.
-  std::optional<std::string> Set(const std::vector<std::pair<std::string_view, std::string_view>>& pairs);
+  // (without "ERR ") and changes nothing. At startup (`startup`), immutable parameters are
+  // settable too, as in redis.conf or on redis-server's command line.
+  std::optional<std::string> Set(const std::vector<std::pair<std::string_view, std::string_view>>& pairs,
+                                 bool startup = false);
 
  private:
   ServerConfig* config_;
