@@ -128,7 +128,10 @@ bool Eventually(const std::function<bool()>& condition, std::chrono::millisecond
 }
 
 std::unique_ptr<Server> StartServer(const ServerOptions& options) {
-  Target target = CurrentTarget();
+  return StartServerOf(CurrentTarget(), options);
+}
+
+std::unique_ptr<Server> StartServerOf(Target target, const ServerOptions& options) {
   if (target == Target::kEmbedded) return std::make_unique<EmbeddedServer>(options);
   int port = FreePort();
   std::vector<std::string> argv;

@@ -37,7 +37,10 @@ class Server {
   virtual bool WaitExited(std::chrono::milliseconds timeout) = 0;
 };
 
+// A server of the current target (REDLAB_TARGET).
 std::unique_ptr<Server> StartServer(const ServerOptions& options = {});
+// A server of a given target, whatever REDLAB_TARGET says (benchmarks run both side by side).
+std::unique_ptr<Server> StartServerOf(Target target, const ServerOptions& options = {});
 
 // A port no one listens on right now (for starting processes on it).
 int FreePort();

@@ -1,0 +1,17 @@
+// redlab-bench's entry point: starts the two servers, registers every side-by-side benchmark and
+// runs them with the ratio reporter. Google Benchmark's flags apply (--benchmark_filter=...).
+#include "bench/side_by_side.h"
+
+namespace redlab::bench {
+void RegisterServerBenchmarks(const Servers& servers);
+}  // namespace redlab::bench
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  redlab::bench::Servers servers;
+  redlab::bench::RegisterServerBenchmarks(servers);
+  redlab::bench::RatioReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,45 @@
+// Running each benchmark against redlab and real redis-server in the same process run, and
+// printing the ratio of their times: speed is only reported relative to Redis measured beside it.
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "conformance/harness/target.h"
+
+namespace redlab::bench {
+
+// The two servers every side-by-side benchmark runs against: an in-process redlab node and a
+// real redis-server process, both on loopback.
+class Servers {
+ public:
+  Servers();
+  int port(conformance::Target t) const;
+
+ private:
+  std::unique_ptr<conformance::Server> redlab_;
+  std::unique_ptr<conformance::Server> redis_;
+};
+
+// Registers `name/redlab` and `name/redis`; `fn` gets the state and the port to use.
+void RegisterSideBySide(const std::string& name, const Servers& servers,
+                        std::function<void(benchmark::State&, int port)> fn);
+
+// A console reporter that also prints, at the end, redlab's time as a multiple of redis's for
+// every benchmark registered by RegisterSideBySide (below 1.0: redlab is faster).
+class RatioReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override;
+  void Finalize() override;
+
+ private:
+  std::map<std::string, std::map<std::string, double>> times_;  // name -> target -> ns/iter
+  std::vector<std::string> order_;
+};
+
+}  // namespace redlab::bench
