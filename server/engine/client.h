@@ -65,10 +65,28 @@ class Client {
   void set_last_command(const Command* cmd) { last_command_ = cmd; }
 
   // WATCH state: the keys watched, and whether one was modified since (EXEC then fails).
-  std::vector<std::pair<int, std::string>>& watched_keys() { return watched_keys_; }
+  struct WatchedKey {
+    int db;
+    std::string key;
+    bool expired;  // already logically expired when WATCH ran (Redis's watchedKey.expired)
+  };
+  std::vector<WatchedKey>& watched_keys() { return watched_keys_; }
   bool dirty_cas() const { return dirty_cas_; }
   void set_dirty_cas() { dirty_cas_ = true; }
   void clear_dirty_cas() { dirty_cas_ = false; }
+
+  // MULTI state: commands queued until EXEC, and whether one was refused (EXEC then aborts).
+  struct QueuedCommand {
+    const Command* cmd;
+    std::vector<std::string> args;
+  };
+  struct MultiState {
+    bool active = false;
+    bool aborted = false;  // Redis's CLIENT_DIRTY_EXEC
+    std::vector<QueuedCommand> commands;
+  };
+  MultiState& multi() { return multi_; }
+  bool in_multi() const { return multi_.active; }
 
   // Memory of the arguments of the command being executed (CLIENT LIST argv-mem).
   size_t argv_mem() const { return argv_mem_; }
@@ -87,8 +105,9 @@ class Client {
   int64_t last_interaction_ms_;
   const Command* last_command_ = nullptr;
   size_t argv_mem_ = 0;
-  std::vector<std::pair<int, std::string>> watched_keys_;
+  std::vector<WatchedKey> watched_keys_;
   bool dirty_cas_ = false;
+  MultiState multi_;
 };
 
 }  // namespace redlab::server::engine

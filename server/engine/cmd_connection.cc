@@ -44,6 +44,10 @@ void QuitCommand(CommandContext& ctx) {
 
 void ResetCommand(CommandContext& ctx) {
   Client& c = ctx.client();
+  // clearClientConnectionState: drop any transaction and watches too.
+  c.multi() = Client::MultiState{};
+  c.clear_dirty_cas();
+  ctx.engine().watches().UnwatchAll(&c);
   c.set_db(0);
   c.set_protocol(2);
   c.set_name(std::string());

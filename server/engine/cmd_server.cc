@@ -26,6 +26,7 @@ bool ParseFlushFlags(CommandContext& ctx) {
 void FlushDbCommand(CommandContext& ctx) {
   if (!ParseFlushFlags(ctx)) return;
   Db& db = ctx.db();
+  ctx.engine().SignalFlushed(db.id());
   ctx.MarkDirty(db.size());
   db.Clear();
   ctx.ReplyOk();
@@ -36,6 +37,7 @@ void FlushAllCommand(CommandContext& ctx) {
   Keyspace& ks = ctx.keyspace();
   uint64_t removed = 0;
   for (int i = 0; i < ks.num_dbs(); ++i) removed += ks.db(i).size();
+  ctx.engine().SignalFlushed(-1);
   ks.FlushAll();
   ctx.MarkDirty(removed + 1);
   ctx.ReplyOk();

@@ -100,6 +100,7 @@ CommandTable::CommandTable() {
   RegisterStringCommands(*this);
   RegisterHashCommands(*this);
   RegisterIntrospectionCommands(*this);
+  RegisterTransactionCommands(*this);
 }
 
 std::unique_ptr<Command> CommandTable::Build(const CommandSpec* spec, const Command* parent) {

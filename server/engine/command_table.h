@@ -83,5 +83,6 @@ void RegisterKeyCommands(CommandTable& table);
 void RegisterStringCommands(CommandTable& table);
 void RegisterHashCommands(CommandTable& table);
 void RegisterIntrospectionCommands(CommandTable& table);
+void RegisterTransactionCommands(CommandTable& table);
 
 }  // namespace redlab::server::engine

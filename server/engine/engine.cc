@@ -109,6 +109,22 @@ void Engine::OnKeyExpired(Db& db, std::string_view key) {
   Propagate(db.id(), {"DEL", std::string(key)});
 }
 
+void Engine::SignalModifiedKey(int db, std::string_view key) {
+  if (watches_.empty()) return;
+  watches_.Touch(db, key, [&] { return keyspace_.db(db).LookupQuiet(key) != nullptr; });
+}
+
+void Engine::SignalFlushed(int db) {
+  if (watches_.empty()) return;
+  for (int i = 0; i < keyspace_.num_dbs(); ++i) {
+    if (db != -1 && i != db) continue;
+    Db& d = keyspace_.db(i);
+    watches_.ForEachKey(i, [&](std::string_view key) {
+      if (d.LookupQuiet(key) != nullptr) watches_.Touch(i, key, [] { return true; });
+    });
+  }
+}
+
 void Engine::Propagate(int db, std::vector<std::string> args) {
   if (effect_sink_ == nullptr) return;
   pending_effects_.push_back(Effect{db, std::move(args)});
@@ -123,6 +139,7 @@ void Engine::FlushEffects() {
 void Engine::Reject(Client& client, const Command* cmd, resp::ReplyWriter& reply,
                     std::string_view error) {
   if (cmd != nullptr) ++command_stats_[cmd->id].rejected_calls;
+  if (client.in_multi()) client.multi().aborted = true;
   reply.Error(error);
 }
 
@@ -137,6 +154,7 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
     Reject(client, nullptr, reply, UnknownCommandError(commands_, args));
     return;
   }
+  // (Reject also marks an open transaction as failed, as Redis's flagTransaction.)
   int arity = cmd->arity();
   int argc = static_cast<int>(args.size());
   if ((arity > 0 && arity != argc) || argc < -arity) {
@@ -147,7 +165,28 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
     Reject(client, cmd, reply, err::kNoAuth);
     return;
   }
+  if (client.in_multi()) {
+    if (cmd->has(kCmdNoMulti)) {
+      Reject(client, cmd, reply, "Command not allowed inside a transaction");
+      return;
+    }
+    // Everything but the transaction's own commands is queued until EXEC.
+    std::string_view name = cmd->name();
+    if (name != "exec" && name != "discard" && name != "multi" && name != "watch" &&
+        name != "quit" && name != "reset") {
+      client.multi().commands.push_back({cmd, std::vector<std::string>(args.begin(), args.end())});
+      reply.Status("QUEUED");
+      return;
+    }
+  }
   Call(client, *cmd, args, reply);
+}
+
+void Engine::ExecQueued(Client& client, resp::ReplyWriter& reply) {
+  std::vector<Client::QueuedCommand> commands = std::move(client.multi().commands);
+  reply.ArrayHeader(commands.size());
+  // The whole transaction runs at one instant (Redis keeps the cached time within EXEC).
+  for (auto& queued : commands) Call(client, *queued.cmd, queued.args, reply);
 }
 
 void Engine::Call(Client& client, const Command& cmd, std::span<std::string> args,
@@ -158,7 +197,9 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
   int64_t start = SteadyUs();
   client.set_last_command(&cmd);  // CLIENT LIST shows the running command as cmd=
   CommandContext ctx(*this, client, args, cmd, reply);
+  ++call_depth_;
   cmd.spec->proc(ctx);
+  --call_depth_;
   int64_t duration = SteadyUs() - start;
   // As Redis's call(): a command that changed the dataset is propagated, as called or as it
   // rewrote itself.
@@ -169,7 +210,7 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
       Propagate(db, std::vector<std::string>(args.begin(), args.end()));
     }
   }
-  FlushEffects();
+  if (call_depth_ == 0) FlushEffects();  // a transaction's effects leave together
   CommandStats& cs = command_stats_[cmd.id];
   ++cs.calls;
   cs.usec += static_cast<uint64_t>(duration);

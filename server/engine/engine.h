@@ -121,8 +121,13 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   void Propagate(int db, std::vector<std::string> args);
 
   // A key changed: invalidates WATCHes on it (signalModifiedKey).
-  void SignalModifiedKey(int db, std::string_view key) { watches_.Touch(db, key); }
+  void SignalModifiedKey(int db, std::string_view key);
+  // A database is about to be emptied (db = -1: all of them): WATCHes on keys it holds break.
+  void SignalFlushed(int db);
   WatchRegistry& watches() { return watches_; }
+
+  // Runs the queued commands of a transaction (EXEC); their effects leave as one unit.
+  void ExecQueued(Client& client, resp::ReplyWriter& reply);
 
   // CONFIG RESETSTAT: zeroes command, error and keyspace statistics.
   void ResetStats();
@@ -151,6 +156,7 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   WatchRegistry watches_;
   EffectSink* effect_sink_ = nullptr;
   std::vector<Effect> pending_effects_;
+  int call_depth_ = 0;  // > 0 while a command runs (EXEC runs others inside itself)
   uint64_t next_client_id_ = 1;
   std::string run_id_;
   int64_t start_time_ms_;

@@ -62,6 +62,13 @@ class Db {
   // is for internal checks such as SCAN's type filter).
   Node* LookupQuiet(std::string_view key);
 
+  // Finds `key` without applying expiry (the node may be logically expired): for checks that
+  // must not change the dataset, such as WATCH's.
+  template <typename Fn>
+  void ForEachMatching(std::string_view key, Fn&& fn) const {
+    if (const Node* n = dict_.Find(key)) fn(n);
+  }
+
   // Adds a key that must not exist (after a lookup returned nullptr).
   Node* Add(std::string_view key, Object value);
   // Sets `key` to `value`, replacing any value; the old TTL is dropped unless `keep_ttl`.

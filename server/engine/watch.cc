@@ -4,23 +4,23 @@
 
 namespace redlab::server::engine {
 
-void WatchRegistry::Watch(Client* client, int db, std::string_view key) {
-  for (const auto& [d, k] : client->watched_keys()) {
-    if (d == db && k == key) return;  // already watched
+void WatchRegistry::Watch(Client* client, int db, std::string_view key, bool expired) {
+  for (const auto& w : client->watched_keys()) {
+    if (w.db == db && w.key == key) return;  // already watched
   }
   Watchers& watchers = by_db_[db];
   auto it = watchers.find(key);
   if (it == watchers.end()) it = watchers.emplace(std::string(key), std::vector<Client*>{}).first;
   it->second.push_back(client);
-  client->watched_keys().emplace_back(db, std::string(key));
+  client->watched_keys().push_back({db, std::string(key), expired});
   ++count_;
 }
 
 void WatchRegistry::UnwatchAll(Client* client) {
-  for (const auto& [db, key] : client->watched_keys()) {
-    auto db_it = by_db_.find(db);
+  for (const auto& w : client->watched_keys()) {
+    auto db_it = by_db_.find(w.db);
     if (db_it == by_db_.end()) continue;
-    auto it = db_it->second.find(key);
+    auto it = db_it->second.find(w.key);
     if (it == db_it->second.end()) continue;
     auto& clients = it->second;
     clients.erase(std::remove(clients.begin(), clients.end(), client), clients.end());
@@ -31,22 +31,35 @@ void WatchRegistry::UnwatchAll(Client* client) {
   client->watched_keys().clear();
 }
 
-void WatchRegistry::Touch(int db, std::string_view key) {
+void WatchRegistry::Touch(int db, std::string_view key, const std::function<bool()>& exists) {
   if (count_ == 0) return;
   auto db_it = by_db_.find(db);
   if (db_it == by_db_.end()) return;
   auto it = db_it->second.find(key);
   if (it == db_it->second.end()) return;
-  for (Client* c : it->second) c->set_dirty_cas();
+  std::vector<Client*> clients = it->second;  // UnwatchAll below edits the registry
+  for (Client* c : clients) {
+    auto& watched = c->watched_keys();
+    auto w = std::find_if(watched.begin(), watched.end(),
+                          [&](const Client::WatchedKey& k) { return k.db == db && k.key == key; });
+    if (w != watched.end() && w->expired) {
+      if (!exists()) {
+        w->expired = false;  // the expired key was deleted: logically no change
+        continue;
+      }
+    }
+    c->set_dirty_cas();
+    // Redis unwatches a client once it is dirty: there is nothing left to watch for.
+    UnwatchAll(c);
+  }
 }
 
-void WatchRegistry::TouchAll(int db) {
-  for (auto& [d, watchers] : by_db_) {
-    if (db != -1 && d != db) continue;
-    for (auto& [key, clients] : watchers) {
-      for (Client* c : clients) c->set_dirty_cas();
-    }
-  }
+void WatchRegistry::ForEachKey(int db, const std::function<void(std::string_view key)>& fn) const {
+  auto db_it = by_db_.find(db);
+  if (db_it == by_db_.end()) return;
+  std::vector<std::string> keys;
+  for (const auto& [key, clients] : db_it->second) keys.push_back(key);
+  for (const auto& key : keys) fn(key);
 }
 
 }  // namespace redlab::server::engine

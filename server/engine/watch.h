@@ -15,13 +15,16 @@ namespace redlab::server::engine {
 
 class WatchRegistry {
  public:
-  void Watch(Client* client, int db, std::string_view key);
+  // `expired`: the key was already logically expired when watched.
+  void Watch(Client* client, int db, std::string_view key, bool expired);
   // Forgets every key `client` watches (UNWATCH, EXEC, DISCARD, disconnect).
   void UnwatchAll(Client* client);
-  // A key was modified: every client watching it has its transaction aborted.
-  void Touch(int db, std::string_view key);
-  // Every key of a database (FLUSHDB) or of all (FLUSHALL, db = -1) changed.
-  void TouchAll(int db);
+  // A key was modified: every client watching it has its transaction aborted. `exists` says
+  // whether the key is in the database now: a key that was already expired when watched and is
+  // now simply gone counts as unchanged, as in Redis's touchWatchedKey.
+  void Touch(int db, std::string_view key, const std::function<bool()>& exists);
+  // Visits the watched keys of `db` (FLUSHDB, FLUSHALL touch those that existed).
+  void ForEachKey(int db, const std::function<void(std::string_view key)>& fn) const;
   bool empty() const { return count_ == 0; }
 
  private:
