@@ -375,7 +375,7 @@ void RegisterConnectionCommands(CommandTable& table) {
   table.Add({.name = "ping", .arity = -1, .flags = kCmdFast, .acl = kConn, .proc = PingCommand,
              .group = "connection", .since = "1.0.0", .summary = "Ping the server",
              .complexity = "O(1)", .tips = {"request_policy:all_shards", "response_policy:all_succeeded"}});
-  table.Add({.name = "echo", .arity = 2, .flags = kCmdFast, .acl = kConn, .proc = EchoCommand,
+  table.Add({.name = "echo", .arity = 2, .flags = kCmdLoading | kCmdStale | kCmdFast, .acl = kConn, .proc = EchoCommand,
              .group = "connection", .since = "1.0.0", .summary = "Echo the given string",
              .complexity = "O(1)"});
   table.Add({.name = "select", .arity = 2, .flags = kCmdLoading | kCmdStale | kCmdFast,
