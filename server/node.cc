@@ -76,6 +76,7 @@ class Node::Impl : public engine::EngineHost {
     uv_async_send(&async_);
   }
   int TcpPort() const override { return port_.load(); }
+  void ProcessEventsWhileBlocked() override { listener_->ProcessEventsWhileBlocked(); }
 
  private:
   void PostRaw(std::function<void()> task) {

@@ -29,6 +29,10 @@ class EngineHost {
   virtual void RequestShutdown() = 0;
   // The port the node listens on (INFO tcp_port).
   virtual int TcpPort() const = 0;
+  // Serves other clients' pending input while a long command (a busy script) holds the event
+  // loop, as Redis's processEventsWhileBlocked: their requests reach Execute as usual, and the
+  // engine answers BUSY to those that cannot run now. Returns quickly when nothing is pending.
+  virtual void ProcessEventsWhileBlocked() = 0;
 };
 
 // One effect of a write: a command that replays it on a replica (Redis's propagation).

@@ -26,6 +26,7 @@ class NullHost : public EngineHost {
  public:
   void RequestShutdown() override {}
   int TcpPort() const override { return 0; }
+  void ProcessEventsWhileBlocked() override {}
 };
 
 class RecordingSink : public EffectSink {

@@ -73,6 +73,11 @@ void Listener::Forget(Connection* connection) {
   // Connections finish closing asynchronously; the listener is done when its own handle is.
 }
 
+void Listener::ProcessEventsWhileBlocked() {
+  // Implemented with the busy-script work: until then nothing is served while a command runs,
+  // exactly as before.
+}
+
 void Listener::CloseAll(std::function<void()> done) {
   closing_ = true;
   on_closed_ = std::move(done);

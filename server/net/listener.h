@@ -27,6 +27,10 @@ class Listener {
   void CloseAll(std::function<void()> done);
 
   void Forget(Connection* connection);
+
+  // Reads and serves pending input of every connection without returning to the event loop
+  // (which is blocked by the command running now); see EngineHost::ProcessEventsWhileBlocked.
+  void ProcessEventsWhileBlocked();
   size_t size() const { return connections_.size(); }
 
  private:
