@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <cstring>
 
@@ -107,10 +108,40 @@ void Connection::ProcessInput() {
       break;
     }
     if (args_.empty()) continue;
+    executing_ = true;
     engine_->Execute(*client_, args_.span());
+    executing_ = false;
     args_.ShrinkIfLarge(kMaxRetainedArg);
   }
   query_.ShrinkIfIdle(kReadChunk);
+}
+
+void Connection::ReadAndServeNow() {
+  if (closing_ || executing_ || client_ == nullptr) return;
+  int fd = Fd();
+  if (fd < 0) return;
+  bool got_input = false;
+  // Bounded, so one flooding client cannot keep the blocked node from returning to its command.
+  for (int reads = 0; reads < 16; ++reads) {
+    char* buf = query_.PrepareWrite(kReadChunk);
+    ssize_t n = recv(fd, buf, kReadChunk, MSG_DONTWAIT);
+    if (n == 0) {
+      Close();
+      return;
+    }
+    if (n < 0) {
+      if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) break;
+      Close();
+      return;
+    }
+    query_.CommitWrite(static_cast<size_t>(n));
+    engine_->stats().total_net_input_bytes += static_cast<uint64_t>(n);
+    ++engine_->stats().total_reads_processed;
+    got_input = true;
+    if (static_cast<size_t>(n) < kReadChunk) break;
+  }
+  if (got_input) ProcessInput();
+  if (!closing_) Flush();
 }
 
 void Connection::ProtocolError(const std::string& message) {

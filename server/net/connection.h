@@ -32,6 +32,11 @@ class Connection final : public engine::ClientIo {
   // Sends whatever the engine has put in the client's reply buffer.
   void Flush();
 
+  // Reads what the socket holds now and serves it, outside the event loop's callbacks: used
+  // while another client's command blocks the loop (Listener::ProcessEventsWhileBlocked).
+  // Does nothing for the connection whose command is running.
+  void ReadAndServeNow();
+
   // ClientIo
   std::string_view PeerAddress() const override { return peer_; }
   std::string_view LocalAddress() const override { return local_; }
@@ -64,6 +69,7 @@ class Connection final : public engine::ClientIo {
   bool write_in_flight_ = false;
   bool reading_ = false;
   bool closing_ = false;
+  bool executing_ = false;  // inside engine_->Execute for this connection
   std::string peer_, local_;
 };
 

@@ -1,6 +1,8 @@
 #include "server/net/listener.h"
 
 #include <arpa/inet.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <vector>
 
@@ -11,6 +13,9 @@ namespace redlab::server::net {
 namespace {
 
 void CloseAndFree(uv_handle_t* handle) { delete reinterpret_cast<uv_tcp_t*>(handle); }
+
+// What a client refused past maxclients reads before the connection closes.
+const std::string kMaxClientsReply = "-ERR " + std::string(engine::err::kMaxClients) + "\r\n";
 
 }  // namespace
 
@@ -45,12 +50,11 @@ void Listener::OnConnection(uv_stream_t* server, int status) {
   auto* self = static_cast<Listener*>(server->data);
   if (status < 0 || self->closing_) return;
   if (self->engine_->AtClientLimit()) {
-    // Accept, tell the client why, and close: Redis's acceptCommonHandler.
     auto* tcp = new uv_tcp_t;
     uv_tcp_init(self->loop_, tcp);
     if (uv_accept(server, reinterpret_cast<uv_stream_t*>(tcp)) == 0) {
-      std::string msg = "-ERR " + std::string(engine::err::kMaxClients) + "\r\n";
-      uv_buf_t buf = uv_buf_init(msg.data(), static_cast<unsigned>(msg.size()));
+      uv_buf_t buf = uv_buf_init(const_cast<char*>(kMaxClientsReply.data()),
+                                 static_cast<unsigned>(kMaxClientsReply.size()));
       uv_try_write(reinterpret_cast<uv_stream_t*>(tcp), &buf, 1);
     }
     ++self->engine_->stats().rejected_connections;
@@ -59,23 +63,54 @@ void Listener::OnConnection(uv_stream_t* server, int status) {
   }
   auto* conn = new Connection(self, self->engine_);
   uv_tcp_init(self->loop_, conn->handle());
+  self->connections_.insert(conn);
   if (uv_accept(server, reinterpret_cast<uv_stream_t*>(conn->handle())) != 0) {
-    self->connections_.insert(conn);
     conn->Close();
     return;
   }
-  self->connections_.insert(conn);
   conn->Start();
+}
+
+void Listener::AdoptSocket(int fd) {
+  if (engine_->AtClientLimit()) {
+    ssize_t ignored = send(fd, kMaxClientsReply.data(), kMaxClientsReply.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
+    (void)ignored;
+    ++engine_->stats().rejected_connections;
+    close(fd);
+    return;
+  }
+  auto* conn = new Connection(this, engine_);
+  uv_tcp_init(loop_, conn->handle());
+  connections_.insert(conn);
+  if (uv_tcp_open(conn->handle(), fd) != 0) {
+    close(fd);
+    conn->Close();
+    return;
+  }
+  conn->Start();
+}
+
+void Listener::ProcessEventsWhileBlocked() {
+  if (serving_while_blocked_ || closing_ || !server_open_) return;
+  serving_while_blocked_ = true;
+  // New connections first (they may be waiting for a reply too), then every live connection.
+  uv_os_fd_t server_fd = -1;
+  uv_fileno(reinterpret_cast<uv_handle_t*>(&server_), &server_fd);
+  for (int accepted = 0; accepted < 64; ++accepted) {
+    int fd = accept4(server_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0) break;
+    AdoptSocket(fd);
+  }
+  std::vector<Connection*> live(connections_.begin(), connections_.end());
+  for (Connection* c : live) {
+    if (connections_.count(c)) c->ReadAndServeNow();
+  }
+  serving_while_blocked_ = false;
 }
 
 void Listener::Forget(Connection* connection) {
   connections_.erase(connection);
   // Connections finish closing asynchronously; the listener is done when its own handle is.
-}
-
-void Listener::ProcessEventsWhileBlocked() {
-  // Implemented with the busy-script work: until then nothing is served while a command runs,
-  // exactly as before.
 }
 
 void Listener::CloseAll(std::function<void()> done) {

@@ -35,6 +35,9 @@ class Listener {
 
  private:
   static void OnConnection(uv_stream_t* server, int status);
+  // Takes a socket accepted outside libuv (while the loop is blocked): refuses it past
+  // maxclients, else starts a Connection on it.
+  void AdoptSocket(int fd);
   static void OnListenerClosed(uv_handle_t* handle);
   void MaybeDone();
 
@@ -47,6 +50,7 @@ class Listener {
   std::unordered_set<Connection*> connections_;
   std::function<void()> on_closed_;
   bool closing_ = false;
+  bool serving_while_blocked_ = false;
 };
 
 }  // namespace redlab::server::net
