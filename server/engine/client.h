@@ -86,6 +86,20 @@ class Client {
     std::vector<QueuedCommand> commands;
   };
   MultiState& multi() { return multi_; }
+  const MultiState& multi() const { return multi_; }
+
+  // Pub/sub subscriptions, in the order they were made.
+  struct PubSubState {
+    std::vector<std::string> channels;
+    std::vector<std::string> patterns;
+    std::vector<std::string> shard_channels;
+  };
+  PubSubState& pubsub() { return pubsub_; }
+  const PubSubState& pubsub() const { return pubsub_; }
+  // Redis's CLIENT_PUBSUB: in RESP2 a subscribed client may run only a few commands.
+  bool subscribed() const {
+    return !pubsub_.channels.empty() || !pubsub_.patterns.empty() || !pubsub_.shard_channels.empty();
+  }
   bool in_multi() const { return multi_.active; }
 
   // Memory of the arguments of the command being executed (CLIENT LIST argv-mem).
@@ -108,6 +122,7 @@ class Client {
   std::vector<WatchedKey> watched_keys_;
   bool dirty_cas_ = false;
   MultiState multi_;
+  PubSubState pubsub_;
 };
 
 }  // namespace redlab::server::engine

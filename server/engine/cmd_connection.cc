@@ -17,6 +17,14 @@ void PingCommand(CommandContext& ctx) {
     ctx.ReplyError("wrong number of arguments for 'ping' command");
     return;
   }
+  // A subscribed RESP2 client gets ["pong", message], as it could not tell a status from a
+  // message otherwise.
+  if (ctx.client().subscribed() && ctx.client().protocol() == 2) {
+    ctx.reply().ArrayHeader(2);
+    ctx.reply().Bulk("pong");
+    ctx.reply().Bulk(ctx.argc() == 1 ? std::string_view() : std::string_view(ctx.arg(1)));
+    return;
+  }
   if (ctx.argc() == 1) {
     ctx.reply().Status("PONG");
   } else {
@@ -48,6 +56,7 @@ void ResetCommand(CommandContext& ctx) {
   c.multi() = Client::MultiState{};
   c.clear_dirty_cas();
   ctx.engine().watches().UnwatchAll(&c);
+  ctx.engine().pubsub().UnsubscribeAll(&c);
   c.set_db(0);
   c.set_protocol(2);
   c.set_name(std::string());
@@ -187,12 +196,16 @@ std::string DescribeClient(Engine& engine, const Client& c) {
   field("name", c.name());
   num("age", (now - c.ctime_ms()) / 1000);
   num("idle", (now - c.last_interaction_ms()) / 1000);
-  field("flags", c.close_after_reply() ? "c" : "N");
+  std::string flags;
+  if (c.subscribed()) flags += 'P';
+  if (c.in_multi()) flags += 'x';
+  if (c.close_after_reply()) flags += 'c';
+  field("flags", flags.empty() ? "N" : flags);
   num("db", c.db());
-  num("sub", 0);
-  num("psub", 0);
-  num("ssub", 0);
-  num("multi", -1);
+  num("sub", static_cast<int64_t>(c.pubsub().channels.size()));
+  num("psub", static_cast<int64_t>(c.pubsub().patterns.size()));
+  num("ssub", static_cast<int64_t>(c.pubsub().shard_channels.size()));
+  num("multi", c.in_multi() ? static_cast<int64_t>(c.multi().commands.size()) : -1);
   num("qbuf", io ? static_cast<int64_t>(io->QueryBufferLength()) : 0);
   num("qbuf-free", io ? static_cast<int64_t>(io->QueryBufferFree()) : 0);
   num("argv-mem", static_cast<int64_t>(c.argv_mem()));

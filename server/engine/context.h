@@ -64,6 +64,9 @@ class CommandContext {
   // Propagate nothing for this command (it propagated its effects itself).
   void PreventPropagation() { prevent_propagation_ = true; }
   bool propagation_prevented() const { return prevent_propagation_; }
+  // Propagate this command although it changed no data (PUBLISH: forceCommandPropagation).
+  void ForcePropagation() { force_propagation_ = true; }
+  bool propagation_forced() const { return force_propagation_; }
   std::optional<std::vector<std::string>>& rewritten_for_propagation() { return rewritten_; }
 
   void ReplyOk() { reply_.Status("OK"); }
@@ -79,6 +82,7 @@ class CommandContext {
   resp::ReplyWriter& reply_;
   std::optional<std::vector<std::string>> rewritten_;
   bool prevent_propagation_ = false;
+  bool force_propagation_ = false;
 };
 
 }  // namespace redlab::server::engine

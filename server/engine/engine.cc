@@ -80,6 +80,7 @@ Client* Engine::CreateClient(ClientIo* io) {
 
 void Engine::DestroyClient(Client* client) {
   watches_.UnwatchAll(client);
+  pubsub_.UnsubscribeAll(client);
   clients_.erase(client->id());
 }
 
@@ -165,6 +166,19 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
     Reject(client, cmd, reply, err::kNoAuth);
     return;
   }
+  // A RESP2 client with subscriptions may only manage them (RESP3 has no such limit).
+  if (client.subscribed() && client.protocol() == 2) {
+    std::string_view name = cmd->name();
+    if (name != "ping" && name != "subscribe" && name != "ssubscribe" && name != "unsubscribe" &&
+        name != "sunsubscribe" && name != "psubscribe" && name != "punsubscribe" &&
+        name != "quit" && name != "reset") {
+      Reject(client, cmd, reply,
+             "Can't execute '" + cmd->full_name +
+                 "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in "
+                 "this context");
+      return;
+    }
+  }
   if (client.in_multi()) {
     if (cmd->has(kCmdNoMulti)) {
       Reject(client, cmd, reply, "Command not allowed inside a transaction");
@@ -203,7 +217,8 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
   int64_t duration = SteadyUs() - start;
   // As Redis's call(): a command that changed the dataset is propagated, as called or as it
   // rewrote itself.
-  if (effect_sink_ != nullptr && stats_.dirty != dirty_before && !ctx.propagation_prevented()) {
+  bool changed = stats_.dirty != dirty_before || ctx.propagation_forced();
+  if (effect_sink_ != nullptr && changed && !ctx.propagation_prevented()) {
     if (ctx.rewritten_for_propagation()) {
       Propagate(db, std::move(*ctx.rewritten_for_propagation()));
     } else {

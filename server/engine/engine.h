@@ -16,6 +16,7 @@
 #include "server/engine/command_table.h"
 #include "server/engine/config.h"
 #include "server/engine/keyspace.h"
+#include "server/engine/pubsub.h"
 #include "server/engine/watch.h"
 #include "server/resp/writer.h"
 
@@ -129,6 +130,7 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   // A database is about to be emptied (db = -1: all of them): WATCHes on keys it holds break.
   void SignalFlushed(int db);
   WatchRegistry& watches() { return watches_; }
+  PubSub& pubsub() { return pubsub_; }
 
   // Runs the queued commands of a transaction (EXEC); their effects leave as one unit.
   void ExecQueued(Client& client, resp::ReplyWriter& reply);
@@ -158,6 +160,7 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   ServerStats stats_;
   std::map<uint64_t, std::unique_ptr<Client>> clients_;
   WatchRegistry watches_;
+  PubSub pubsub_;
   EffectSink* effect_sink_ = nullptr;
   std::vector<Effect> pending_effects_;
   int call_depth_ = 0;  // > 0 while a command runs (EXEC runs others inside itself)

@@ -136,7 +136,9 @@ void StatsSection(Engine& e, std::string& out) {
   out += fmt::format("expire_cycle_cpu_milliseconds:{}\r\n", k.expire_cycle_cpu_us / 1000);
   out += "evicted_keys:0\r\nevicted_clients:0\r\n";
   out += fmt::format("keyspace_hits:{}\r\nkeyspace_misses:{}\r\n", k.keyspace_hits, k.keyspace_misses);
-  out += "pubsub_channels:0\r\npubsub_patterns:0\r\npubsubshard_channels:0\r\n";
+  out += fmt::format("pubsub_channels:{}\r\npubsub_patterns:{}\r\npubsubshard_channels:{}\r\n",
+                     e.pubsub().NumChannels(PubSubKind::kChannel), e.pubsub().NumPatterns(),
+                     e.pubsub().NumChannels(PubSubKind::kShard));
   out += "latest_fork_usec:0\r\ntotal_forks:0\r\n";
   out += fmt::format("total_error_replies:{}\r\n", s.total_error_replies);
   out += fmt::format("total_reads_processed:{}\r\n", s.total_reads_processed);
