@@ -53,6 +53,7 @@ class Client {
 
   // Replies accumulate here; the transport drains it.
   std::string& reply_buffer() { return reply_buffer_; }
+  const std::string& reply_buffer() const { return reply_buffer_; }
 
   // Close once the pending replies are written (QUIT, protocol errors).
   bool close_after_reply() const { return close_after_reply_; }

@@ -210,12 +210,12 @@ std::string DescribeClient(Engine& engine, const Client& c) {
   num("qbuf-free", io ? static_cast<int64_t>(io->QueryBufferFree()) : 0);
   num("argv-mem", static_cast<int64_t>(c.argv_mem()));
   num("multi-mem", 0);
-  num("rbs", static_cast<int64_t>(const_cast<Client&>(c).reply_buffer().capacity()));
-  num("rbp", static_cast<int64_t>(const_cast<Client&>(c).reply_buffer().size()));
-  num("obl", static_cast<int64_t>(const_cast<Client&>(c).reply_buffer().size()));
+  num("rbs", static_cast<int64_t>(c.reply_buffer().capacity()));
+  num("rbp", static_cast<int64_t>(c.reply_buffer().size()));
+  num("obl", static_cast<int64_t>(c.reply_buffer().size()));
   num("oll", 0);
   num("omem", io ? static_cast<int64_t>(io->PendingOutputBytes()) : 0);
-  num("tot-mem", static_cast<int64_t>(sizeof(Client) + const_cast<Client&>(c).reply_buffer().capacity() +
+  num("tot-mem", static_cast<int64_t>(sizeof(Client) + c.reply_buffer().capacity() +
                                       (io ? io->QueryBufferLength() + io->QueryBufferFree() : 0)));
   field("events", "r");
   field("cmd", c.last_command() ? std::string_view(c.last_command()->full_name) : "NULL");
