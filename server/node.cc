@@ -72,6 +72,7 @@ class Node::Impl : public engine::EngineHost {
     uv_async_send(&async_);
   }
   int TcpPort() const override { return port_.load(); }
+  void LogWarning(std::string_view message) override { logger_.Warning(message); }
 
  private:
   void PostRaw(std::function<void()> task) {

@@ -97,9 +97,11 @@ CommandTable::CommandTable() {
   RegisterConnectionCommands(*this);
   RegisterServerCommands(*this);
   RegisterKeyCommands(*this);
+  RegisterExpireCommands(*this);
   RegisterStringCommands(*this);
   RegisterHashCommands(*this);
   RegisterIntrospectionCommands(*this);
+  RegisterDebugCommands(*this);
 }
 
 std::unique_ptr<Command> CommandTable::Build(const CommandSpec* spec, const Command* parent) {
