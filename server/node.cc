@@ -77,6 +77,7 @@ class Node::Impl : public engine::EngineHost {
   }
   int TcpPort() const override { return port_.load(); }
   void ProcessEventsWhileBlocked() override { listener_->ProcessEventsWhileBlocked(); }
+  void LogWarning(std::string_view message) override { logger_.Warning(message); }
 
  private:
   void PostRaw(std::function<void()> task) {

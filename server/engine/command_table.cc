@@ -97,11 +97,13 @@ CommandTable::CommandTable() {
   RegisterConnectionCommands(*this);
   RegisterServerCommands(*this);
   RegisterKeyCommands(*this);
+  RegisterExpireCommands(*this);
   RegisterStringCommands(*this);
   RegisterHashCommands(*this);
   RegisterIntrospectionCommands(*this);
   RegisterTransactionCommands(*this);
   RegisterPubSubCommands(*this);
+  RegisterDebugCommands(*this);
 }
 
 std::unique_ptr<Command> CommandTable::Build(const CommandSpec* spec, const Command* parent) {

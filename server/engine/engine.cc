@@ -51,7 +51,22 @@ std::string UnknownCommandError(const CommandTable& table, std::span<const std::
          "', with args beginning with: " + list;
 }
 
+// islocalClient: a loopback peer (redlab has no unix sockets). Clients without a connection
+// (scripts, internal callers) count as local.
+bool IsLocalClient(const Client& client) {
+  if (client.io() == nullptr) return true;
+  std::string_view peer = client.io()->PeerAddress();
+  std::string_view ip = peer.substr(0, peer.rfind(':'));
+  return ip == "127.0.0.1" || ip == "::1";
+}
+
 }  // namespace
+
+bool Engine::AllowProtected(const Client& client) const {
+  // Only DEBUG is protected in redlab (Redis also protects MODULE, which redlab lacks).
+  const std::string& setting = config_.enable_debug_command;
+  return setting == "yes" || (setting == "local" && IsLocalClient(client));
+}
 
 Engine::Engine(ServerConfig config, EngineHost* host)
     : config_(std::move(config)),
@@ -160,6 +175,14 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
   int argc = static_cast<int>(args.size());
   if ((arity > 0 && arity != argc) || argc < -arity) {
     Reject(client, cmd, reply, "wrong number of arguments for '" + cmd->full_name + "' command");
+    return;
+  }
+  // Protected commands are refused unless configured, before authentication is even checked.
+  if (cmd->has(kCmdProtected) && !AllowProtected(client)) {
+    Reject(client, cmd, reply,
+           "DEBUG command not allowed. If the enable-debug-command option is set to \"local\", "
+           "you can run it from a local connection, otherwise you need to set this option in the "
+           "configuration file, and then restart the server.");
     return;
   }
   if (!client.authenticated() && auth_required() && !cmd->has(kCmdNoAuth)) {

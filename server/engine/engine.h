@@ -34,6 +34,8 @@ class EngineHost {
   // loop, as Redis's processEventsWhileBlocked: their requests reach Execute as usual, and the
   // engine answers BUSY to those that cannot run now. Returns quickly when nothing is pending.
   virtual void ProcessEventsWhileBlocked() = 0;
+  // Writes a line to the node's log at warning level (DEBUG LOG).
+  virtual void LogWarning(std::string_view /*message*/) {}
 };
 
 // One effect of a write: a command that replays it on a replica (Redis's propagation).
@@ -144,6 +146,8 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
  private:
   void OnErrorReply(std::string_view text) override;
   void OnKeyExpired(Db& db, std::string_view key) override;
+  // Whether enable-debug-command lets `client` run a protected command (DEBUG).
+  bool AllowProtected(const Client& client) const;
   void FlushEffects();
   void Reject(Client& client, const Command* cmd, resp::ReplyWriter& reply, std::string_view error);
   void Call(Client& client, const Command& cmd, std::span<std::string> args, resp::ReplyWriter& reply);

@@ -110,17 +110,19 @@ void Db::Clear() {
 }
 
 Db::Node* Db::RandomKey() {
-  // Like Redis, give up on a keyspace made only of expired keys after enough tries.
-  for (int tries = 0; tries < 100 && !dict_.empty(); ++tries) {
+  // As Redis's dbRandomKey: a master deletes each expired key it meets, so the loop ends. A
+  // replica cannot delete; when every key has a TTL they may all be logically expired, so it
+  // gives up after 100 tries and returns the last key met, expired or not.
+  const bool all_volatile = dict_.size() == expiring_.size();
+  int tries = 100;
+  while (true) {
     Node* node = dict_.Random(owner_->rng());
+    if (node == nullptr) return nullptr;
+    if (node->value.expire_ms == kNoExpire) return node;
+    if (all_volatile && owner_->replica() && --tries == 0) return node;
     if (!IsExpired(node)) return node;
-    if (owner_->replica()) {
-      if (tries == 99) return node;  // a replica cannot delete; Redis returns the key then
-      continue;
-    }
-    owner_->DeleteExpired(*this, node);
+    if (!owner_->replica()) owner_->DeleteExpired(*this, node);
   }
-  return nullptr;
 }
 
 bool Db::ActiveExpire(int64_t deadline_us) {
