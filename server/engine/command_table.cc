@@ -103,6 +103,7 @@ CommandTable::CommandTable() {
   RegisterIntrospectionCommands(*this);
   RegisterTransactionCommands(*this);
   RegisterPubSubCommands(*this);
+  RegisterObjectCommands(*this);
   RegisterDebugCommands(*this);
 }
 

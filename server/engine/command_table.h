@@ -86,6 +86,7 @@ void RegisterHashCommands(CommandTable& table);
 void RegisterIntrospectionCommands(CommandTable& table);
 void RegisterTransactionCommands(CommandTable& table);
 void RegisterPubSubCommands(CommandTable& table);
+void RegisterObjectCommands(CommandTable& table);
 void RegisterDebugCommands(CommandTable& table);
 
 }  // namespace redlab::server::engine

@@ -22,12 +22,13 @@ bool Db::IsExpired(const Node* node) const {
   return node->value.expire_ms != kNoExpire && node->value.expire_ms <= owner_->now_ms();
 }
 
-Db::Node* Db::Lookup(std::string_view key, bool count_stats) {
+Db::Node* Db::Lookup(std::string_view key, bool count_stats, bool touch) {
   Node* node = dict_.Find(key);
   if (node != nullptr && IsExpired(node)) {
     if (!owner_->replica()) owner_->DeleteExpired(*this, node);
     node = nullptr;
   }
+  if (touch && node != nullptr) node->value.access_s = static_cast<uint32_t>(owner_->now_ms() / 1000);
   if (count_stats) {
     if (node != nullptr) {
       ++owner_->stats().keyspace_hits;
@@ -38,18 +39,22 @@ Db::Node* Db::Lookup(std::string_view key, bool count_stats) {
   return node;
 }
 
-Db::Node* Db::LookupRead(std::string_view key) { return Lookup(key, true); }
-Db::Node* Db::LookupWrite(std::string_view key) { return Lookup(key, false); }
-Db::Node* Db::LookupQuiet(std::string_view key) { return Lookup(key, false); }
+Db::Node* Db::LookupRead(std::string_view key) { return Lookup(key, true, true); }
+Db::Node* Db::LookupWrite(std::string_view key) { return Lookup(key, false, true); }
+Db::Node* Db::LookupQuiet(std::string_view key) { return Lookup(key, false, false); }
+Db::Node* Db::LookupNoTouch(std::string_view key) { return Lookup(key, true, false); }
 
 Db::Node* Db::Add(std::string_view key, Object value) {
-  return dict_.Insert(key, DbEntry{std::move(value)});
+  Node* node = dict_.Insert(key, DbEntry{std::move(value)});
+  node->value.access_s = static_cast<uint32_t>(owner_->now_ms() / 1000);
+  return node;
 }
 
 Db::Node* Db::Set(std::string_view key, Object value, bool keep_ttl) {
   Node* node = dict_.Find(key);
   if (node == nullptr) return Add(key, std::move(value));
   node->value.value = std::move(value);
+  node->value.access_s = static_cast<uint32_t>(owner_->now_ms() / 1000);
   if (!keep_ttl) RemoveExpire(node);
   return node;
 }

@@ -22,6 +22,7 @@ struct DbEntry {
   Object value;
   int64_t expire_ms = kNoExpire;  // absolute unix time in ms, or kNoExpire
   uint32_t expire_slot = 0;       // position in Db::expiring_ while expire_ms is set
+  uint32_t access_s = 0;          // last access, node seconds (OBJECT IDLETIME; Redis's LRU)
 };
 
 struct KeyspaceStats {
@@ -58,9 +59,11 @@ class Db {
   // replica, which only hides it) and reported missing. Read lookups count keyspace hits/misses.
   Node* LookupRead(std::string_view key);
   Node* LookupWrite(std::string_view key);
-  // As LookupRead without touching the hit/miss counters (TYPE, EXISTS use the read path; this
-  // is for internal checks such as SCAN's type filter).
+  // As LookupRead without touching the hit/miss counters or the access time (internal checks
+  // such as SCAN's type filter).
   Node* LookupQuiet(std::string_view key);
+  // As LookupRead but leaving the access time alone (Redis's LOOKUP_NOTOUCH: OBJECT, TYPE).
+  Node* LookupNoTouch(std::string_view key);
 
   // Finds `key` without applying expiry (the node may be logically expired): for checks that
   // must not change the dataset, such as WATCH's.
@@ -106,7 +109,7 @@ class Db {
   int64_t avg_ttl() const { return avg_ttl_; }
 
  private:
-  Node* Lookup(std::string_view key, bool count_stats);
+  Node* Lookup(std::string_view key, bool count_stats, bool touch);
   void TrackExpire(Node* node);
   void UntrackExpire(Node* node);
 
