@@ -21,15 +21,15 @@ class Object {
   Object() = default;
   static Object FromString(std::string_view s) { return Object(std::string(s)); }
   static Object FromString(std::string&& s) { return Object(std::move(s)); }
-  static Object NewHash() { return Object(std::make_unique<HashValue>()); }
+  static Object NewHash() { return Object(HashValue()); }
 
   ObjectType type() const { return static_cast<ObjectType>(data_.index()); }
   bool is(ObjectType t) const { return type() == t; }
 
   std::string& str() { return std::get<std::string>(data_); }
   const std::string& str() const { return std::get<std::string>(data_); }
-  HashValue& hash() { return *std::get<HashPtr>(data_); }
-  const HashValue& hash() const { return *std::get<HashPtr>(data_); }
+  HashValue& hash() { return std::get<HashValue>(data_); }
+  const HashValue& hash() const { return std::get<HashValue>(data_); }
 
   // Whether a string value was last written by APPEND or SETRANGE: Redis keeps those "raw"
   // instead of trying the int or embstr encodings.
@@ -42,7 +42,6 @@ class Object {
   size_t MemoryBytes() const;
 
  private:
-  using HashPtr = std::unique_ptr<HashValue>;
   // Placeholders keep the variant index equal to the Redis type number until lists, sets and
   // sorted sets are added.
   struct ListSlot {};
@@ -50,9 +49,10 @@ class Object {
   struct ZsetSlot {};
 
   explicit Object(std::string&& s) : data_(std::move(s)) {}
-  explicit Object(HashPtr h) : data_(std::move(h)) {}
+  explicit Object(HashValue&& h) : data_(std::move(h)) {}
 
-  std::variant<std::string, ListSlot, SetSlot, ZsetSlot, HashPtr> data_;
+  // A hash is held inline (it is two pointers): one allocation less per hash key.
+  std::variant<std::string, ListSlot, SetSlot, ZsetSlot, HashValue> data_;
   bool raw_string_ = false;
 };
 
