@@ -2,11 +2,9 @@
 // values, with their expiry options) and cmd_string_ops.cc (counters, APPEND, ranges, LCS).
 #pragma once
 
-#include <cstdint>
 #include <string_view>
 
 #include "server/engine/command_table.h"
-#include "server/engine/context.h"
 #include "server/engine/text.h"
 
 namespace redlab::server::engine {
@@ -21,9 +19,5 @@ inline bool OptionIs(std::string_view arg, std::string_view word) {
   if (nul != std::string_view::npos) arg = arg.substr(0, nul);
   return EqualsIgnoreCase(arg, word);
 }
-
-// checkStringLength: whether a string of `size` + `append` bytes stays within
-// proto-max-bulk-len; replies Redis's error when it would not (or when the sum overflows).
-bool CheckStringLength(CommandContext& ctx, int64_t size, uint64_t append);
 
 }  // namespace redlab::server::engine

@@ -16,7 +16,10 @@
 #include "server/engine/numbers.h"
 
 namespace redlab::server::engine {
+namespace {
 
+// checkStringLength: whether a string of `size` + `append` bytes stays within
+// proto-max-bulk-len; replies Redis's error when it would not (or when the sum overflows).
 bool CheckStringLength(CommandContext& ctx, int64_t size, uint64_t append) {
   // Both parts are non-negative, so the unsigned sum cannot wrap; past INT64_MAX it is the
   // overflow Redis checks for, and is refused as too long as well.
@@ -27,8 +30,6 @@ bool CheckStringLength(CommandContext& ctx, int64_t size, uint64_t append) {
   }
   return true;
 }
-
-namespace {
 
 // A string edited in place: Redis unshares it into a raw sds.
 void MarkEdited(Object& value) {
