@@ -10,6 +10,19 @@ constexpr char kNotInteger[] = "ERR value is not an integer or out of range";
 constexpr char kNotFloat[] = "ERR value is not a valid float";
 constexpr char kTooLong[] = "ERR string exceeds maximum allowed size (proto-max-bulk-len)";
 
+// Lowers proto-max-bulk-len to its minimum (1mb) for one test, restoring the default after it
+// even when the test fails half way (the server is shared by the suite).
+class SmallBulkLimit {
+ public:
+  explicit SmallBulkLimit(int port) : client_(port) {
+    EXPECT_EQ(client_({"CONFIG", "SET", "proto-max-bulk-len", "1mb"}), Status("OK"));
+  }
+  ~SmallBulkLimit() { client_({"CONFIG", "SET", "proto-max-bulk-len", "512mb"}); }
+
+ private:
+  Client client_;
+};
+
 TEST_F(StringTest, IncrDecr) {
   EXPECT_EQ(c().Raw({"INCR", "n"}), ":1\r\n");
   EXPECT_EQ(c()({"INCRBY", "n", "10"}), Int(11));
@@ -257,14 +270,13 @@ TEST_F(StringTest, SetRangeTypeAndTtl) {
 }
 
 TEST_F(StringTest, ProtoMaxBulkLenBoundsAppendAndSetRange) {
-  ASSERT_EQ(c()({"CONFIG", "SET", "proto-max-bulk-len", "1mb"}), Status("OK"));
+  SmallBulkLimit limit(port());
   std::string half(600 * 1024, 'x');
   EXPECT_EQ(c()({"APPEND", "k", half}), Int(600 * 1024));
   EXPECT_EQ(c()({"APPEND", "k", half}), Error(kTooLong));
   EXPECT_EQ(c()({"SETRANGE", "k", "1048576", "x"}), Error(kTooLong));
   EXPECT_EQ(c()({"SETRANGE", "k", "1048575", "x"}), Int(1048576));
   EXPECT_EQ(c()({"STRLEN", "k"}), Int(1048576));
-  EXPECT_EQ(c()({"CONFIG", "SET", "proto-max-bulk-len", "512mb"}), Status("OK"));
 }
 
 TEST_F(StringTest, Lcs) {
@@ -307,13 +319,12 @@ TEST_F(StringTest, LcsErrors) {
   EXPECT_EQ(c()({"LCS", "a", "b", "foo"}), Error("ERR syntax error"));
   EXPECT_EQ(c()({"LCS", "a"}), Error("ERR wrong number of arguments for 'lcs' command"));
   // The transient table may not exceed proto-max-bulk-len: 601 x 601 x 4 bytes > 1mb.
-  ASSERT_EQ(c()({"CONFIG", "SET", "proto-max-bulk-len", "1mb"}), Status("OK"));
+  SmallBulkLimit limit(port());
   ASSERT_EQ(c()({"MSET", "la", std::string(600, 'a'), "lb", std::string(600, 'a')}), Status("OK"));
   EXPECT_EQ(c()({"LCS", "la", "lb", "LEN"}),
             Error("ERR Insufficient memory, transient memory for LCS exceeds proto-max-bulk-len"));
   ASSERT_EQ(c()({"SET", "lb", std::string(400, 'a')}), Status("OK"));
   EXPECT_EQ(c()({"LCS", "la", "lb", "LEN"}), Int(400));
-  EXPECT_EQ(c()({"CONFIG", "SET", "proto-max-bulk-len", "512mb"}), Status("OK"));
 }
 
 TEST_F(StringTest, LcsOnAnotherType) {
