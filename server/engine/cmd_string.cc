@@ -122,7 +122,15 @@ Db::Node* StoreString(CommandContext& ctx, Db::Node* node, std::string_view key,
   if (node == nullptr) {
     node = ctx.db().Add(key, Object::FromString(value));
   } else {
-    node->value.value = Object::FromString(value);
+    Object& obj = node->value.value;
+    if (obj.is(ObjectType::kString) && obj.str().capacity() / 2 <= value.size()) {
+      // Overwriting a string: reuse its buffer unless that would leave most of it unused.
+      obj.str().assign(value);
+      obj.set_raw_string(false);
+      obj.set_float_string(false);
+    } else {
+      obj = Object::FromString(value);
+    }
     if (!keep_ttl) ctx.db().RemoveExpire(node);
   }
   ctx.SignalModifiedKey(key);

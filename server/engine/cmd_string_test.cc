@@ -166,6 +166,11 @@ TEST_F(StringPropagationTest, EncodingHints) {
   EXPECT_EQ(db.LookupQuiet("i")->value.value.EncodingName(), "embstr");
   Run({"setrange", "i", "0", "9"});
   EXPECT_EQ(db.LookupQuiet("i")->value.value.EncodingName(), "raw");
+  Run({"set", "i", "5"});  // overwriting in place must drop the raw hint
+  EXPECT_EQ(db.LookupQuiet("i")->value.value.EncodingName(), "int");
+  Run({"incrbyfloat", "i", "1"});
+  Run({"mset", "i", "6"});
+  EXPECT_EQ(db.LookupQuiet("i")->value.value.EncodingName(), "int");
   Run({"append", "new", "42"});
   EXPECT_EQ(db.LookupQuiet("new")->value.value.EncodingName(), "int");
 }
