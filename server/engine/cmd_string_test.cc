@@ -166,10 +166,10 @@ TEST_F(StringPropagationTest, EncodingHints) {
   EXPECT_EQ(db.LookupQuiet("i")->value.value.EncodingName(), "embstr");
   Run({"setrange", "i", "0", "9"});
   EXPECT_EQ(db.LookupQuiet("i")->value.value.EncodingName(), "raw");
-  Run({"set", "i", "5"});  // overwriting in place must drop the raw hint
+  Run({"set", "i", "1234567"});  // overwriting in place must drop the raw hint
   EXPECT_EQ(db.LookupQuiet("i")->value.value.EncodingName(), "int");
   Run({"incrbyfloat", "i", "1"});
-  Run({"mset", "i", "6"});
+  Run({"mset", "i", "7654321"});
   EXPECT_EQ(db.LookupQuiet("i")->value.value.EncodingName(), "int");
   Run({"append", "new", "42"});
   EXPECT_EQ(db.LookupQuiet("new")->value.value.EncodingName(), "int");
