@@ -27,7 +27,7 @@ std::string_view Object::EncodingName() const {
       const std::string& s = str();
       if (raw_string_) return "raw";
       int64_t unused;
-      if (s.size() <= 20 && ParseInt64(s, &unused)) return "int";
+      if (!float_string_ && s.size() <= 20 && ParseInt64(s, &unused)) return "int";
       return s.size() <= kEmbstrMaxLength ? "embstr" : "raw";
     }
     case ObjectType::kHash:

@@ -35,6 +35,10 @@ class Object {
   // instead of trying the int or embstr encodings.
   bool raw_string() const { return raw_string_; }
   void set_raw_string(bool raw) { raw_string_ = raw; }
+  // Whether a string value was made by INCRBYFLOAT: Redis stores that result as embstr or raw by
+  // its length, never as int, even when it reads "3".
+  bool float_string() const { return float_string_; }
+  void set_float_string(bool from_float) { float_string_ = from_float; }
 
   // Redis's OBJECT ENCODING name for this value.
   std::string_view EncodingName() const;
@@ -54,6 +58,7 @@ class Object {
   // A hash is held inline (it is two pointers): one allocation less per hash key.
   std::variant<std::string, ListSlot, SetSlot, ZsetSlot, HashValue> data_;
   bool raw_string_ = false;
+  bool float_string_ = false;
 };
 
 }  // namespace redlab::server::engine
