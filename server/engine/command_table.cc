@@ -99,6 +99,8 @@ CommandTable::CommandTable() {
   RegisterKeyCommands(*this);
   RegisterStringCommands(*this);
   RegisterHashCommands(*this);
+  RegisterListCommands(*this);
+  RegisterSetCommands(*this);
   RegisterIntrospectionCommands(*this);
   RegisterTransactionCommands(*this);
 }

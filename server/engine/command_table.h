@@ -82,6 +82,8 @@ void RegisterServerCommands(CommandTable& table);
 void RegisterKeyCommands(CommandTable& table);
 void RegisterStringCommands(CommandTable& table);
 void RegisterHashCommands(CommandTable& table);
+void RegisterListCommands(CommandTable& table);
+void RegisterSetCommands(CommandTable& table);
 void RegisterIntrospectionCommands(CommandTable& table);
 void RegisterTransactionCommands(CommandTable& table);
 
