@@ -424,5 +424,13 @@ TEST_F(ListTest, WritesSignalWatchers) {
   EXPECT_FALSE(Touches("nolist", {"LPUSHX", "nolist", "x"}));
 }
 
+TEST_F(ListTest, KeyPositions) {
+  EXPECT_EQ(c()({"COMMAND", "GETKEYS", "LMOVE", "a", "b", "LEFT", "RIGHT"}), Bulks({"a", "b"}));
+  EXPECT_EQ(c()({"COMMAND", "GETKEYSANDFLAGS", "RPOPLPUSH", "a", "b"}),
+            Array({Array({Bulk("a"), Array({Status("RW"), Status("access"), Status("delete")})}),
+                   Array({Bulk("b"), Array({Status("RW"), Status("insert")})})}));
+  EXPECT_EQ(c()({"COMMAND", "GETKEYS", "LPUSH", "l", "a", "b"}), Bulks({"l"}));
+}
+
 }  // namespace
 }  // namespace redlab::conformance

@@ -506,5 +506,19 @@ TEST_F(SetTest, WritesSignalWatchers) {
   EXPECT_FALSE(Touches("dst", {"SDIFFSTORE", "dst", "x", "x"}));
 }
 
+TEST_F(SetTest, KeyPositions) {
+  EXPECT_EQ(c()({"COMMAND", "GETKEYS", "SINTERCARD", "2", "a", "b", "LIMIT", "1"}),
+            Bulks({"a", "b"}));
+  EXPECT_EQ(c()({"COMMAND", "GETKEYS", "SINTERCARD", "0", "a"}),
+            Error("ERR Invalid arguments specified for command"));
+  EXPECT_EQ(c()({"COMMAND", "GETKEYS", "SINTERSTORE", "d", "a", "b"}), Bulks({"d", "a", "b"}));
+  EXPECT_EQ(c()({"COMMAND", "GETKEYSANDFLAGS", "SUNIONSTORE", "d", "a"}),
+            Array({Array({Bulk("d"), Array({Status("OW"), Status("update")})}),
+                   Array({Bulk("a"), Array({Status("RO"), Status("access")})})}));
+  EXPECT_EQ(c()({"COMMAND", "GETKEYSANDFLAGS", "SMOVE", "s", "d", "m"}),
+            Array({Array({Bulk("s"), Array({Status("RW"), Status("access"), Status("delete")})}),
+                   Array({Bulk("d"), Array({Status("RW"), Status("insert")})})}));
+}
+
 }  // namespace
 }  // namespace redlab::conformance

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "server/engine/object.h"
+
 namespace redlab::server::engine {
 namespace {
 
@@ -120,6 +122,17 @@ TEST(ListValueTest, InsertAndErase) {
   EXPECT_EQ(Items(l), (std::vector<std::string>{"b"}));
   l.Erase(End::kTail, 10);
   EXPECT_TRUE(l.empty());
+}
+
+TEST(ListValueTest, ObjectTypeAndEncoding) {
+  Object o = Object::NewList();
+  EXPECT_EQ(o.type(), ObjectType::kList);
+  EXPECT_EQ(TypeName(o.type()), "list");
+  // Redis 7.0 names every list "quicklist", however short (7.2 added "listpack" for lists).
+  EXPECT_EQ(o.EncodingName(), "quicklist");
+  for (int i = 0; i < 1000; ++i) o.list().Push(End::kTail, std::string(100, 'x'));
+  EXPECT_EQ(o.EncodingName(), "quicklist");
+  EXPECT_GT(o.MemoryBytes(), 100000u);
 }
 
 }  // namespace

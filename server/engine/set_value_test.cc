@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "server/engine/object.h"
+
 namespace redlab::server::engine {
 namespace {
 
@@ -91,6 +93,17 @@ TEST(SetValueTest, RandomAndScanCoverEveryMember) {
     } while (cursor != 0);
     EXPECT_EQ(scanned.size(), 50u);
   }
+}
+
+TEST(SetValueTest, ObjectTypeAndEncoding) {
+  Object o = Object::FromSet(SetValue::CreateFor("1"));
+  EXPECT_EQ(o.type(), ObjectType::kSet);
+  EXPECT_EQ(TypeName(o.type()), "set");
+  o.set().Add("1", 512);
+  EXPECT_EQ(o.EncodingName(), "intset");
+  o.set().Add("x", 512);
+  EXPECT_EQ(o.EncodingName(), "hashtable");
+  EXPECT_EQ(Object::FromSet(SetValue::CreateFor("x")).EncodingName(), "hashtable");
 }
 
 }  // namespace
