@@ -133,8 +133,9 @@ void SpopWithCount(CommandContext& ctx) {
   }
   auto& rng = ctx.keyspace().rng();
   int db = ctx.client().db();
+  bool propagating = ctx.engine().propagating();
   auto propagate_srem = [&](std::string_view member) {
-    ctx.engine().Propagate(db, {"SREM", key, std::string(member)});
+    if (propagating) ctx.engine().Propagate(db, {"SREM", key, std::string(member)});
   };
   size_t n = static_cast<size_t>(count);
   size_t remaining = size - n;
