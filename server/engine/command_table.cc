@@ -100,6 +100,8 @@ CommandTable::CommandTable() {
   RegisterExpireCommands(*this);
   RegisterStringCommands(*this);
   RegisterHashCommands(*this);
+  RegisterListCommands(*this);
+  RegisterSetCommands(*this);
   RegisterIntrospectionCommands(*this);
   RegisterTransactionCommands(*this);
   RegisterPubSubCommands(*this);

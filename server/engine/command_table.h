@@ -83,6 +83,8 @@ void RegisterKeyCommands(CommandTable& table);
 void RegisterExpireCommands(CommandTable& table);
 void RegisterStringCommands(CommandTable& table);
 void RegisterHashCommands(CommandTable& table);
+void RegisterListCommands(CommandTable& table);
+void RegisterSetCommands(CommandTable& table);
 void RegisterIntrospectionCommands(CommandTable& table);
 void RegisterTransactionCommands(CommandTable& table);
 void RegisterPubSubCommands(CommandTable& table);

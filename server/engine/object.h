@@ -9,6 +9,8 @@
 #include <variant>
 
 #include "server/engine/hash_value.h"
+#include "server/engine/list_value.h"
+#include "server/engine/set_value.h"
 
 namespace redlab::server::engine {
 
@@ -22,6 +24,8 @@ class Object {
   static Object FromString(std::string_view s) { return Object(std::string(s)); }
   static Object FromString(std::string&& s) { return Object(std::move(s)); }
   static Object NewHash() { return Object(HashValue()); }
+  static Object NewList() { return Object(std::make_unique<ListValue>()); }
+  static Object FromSet(std::unique_ptr<SetValue> set) { return Object(std::move(set)); }
 
   ObjectType type() const { return static_cast<ObjectType>(data_.index()); }
   bool is(ObjectType t) const { return type() == t; }
@@ -30,6 +34,10 @@ class Object {
   const std::string& str() const { return std::get<std::string>(data_); }
   HashValue& hash() { return std::get<HashValue>(data_); }
   const HashValue& hash() const { return std::get<HashValue>(data_); }
+  ListValue& list() { return *std::get<ListPtr>(data_); }
+  const ListValue& list() const { return *std::get<ListPtr>(data_); }
+  SetValue& set() { return *std::get<SetPtr>(data_); }
+  const SetValue& set() const { return *std::get<SetPtr>(data_); }
 
   // Whether a string value was last written by APPEND or SETRANGE: Redis keeps those "raw"
   // instead of trying the int or embstr encodings.
@@ -46,17 +54,19 @@ class Object {
   size_t MemoryBytes() const;
 
  private:
-  // Placeholders keep the variant index equal to the Redis type number until lists, sets and
-  // sorted sets are added.
-  struct ListSlot {};
-  struct SetSlot {};
+  using ListPtr = std::unique_ptr<ListValue>;
+  using SetPtr = std::unique_ptr<SetValue>;
+  // A placeholder keeps the variant index equal to the Redis type number until sorted sets are
+  // added.
   struct ZsetSlot {};
 
   explicit Object(std::string&& s) : data_(std::move(s)) {}
   explicit Object(HashValue&& h) : data_(std::move(h)) {}
+  explicit Object(ListPtr l) : data_(std::move(l)) {}
+  explicit Object(SetPtr s) : data_(std::move(s)) {}
 
   // A hash is held inline (it is two pointers): one allocation less per hash key.
-  std::variant<std::string, ListSlot, SetSlot, ZsetSlot, HashValue> data_;
+  std::variant<std::string, ListPtr, SetPtr, ZsetSlot, HashValue> data_;
   bool raw_string_ = false;
   bool float_string_ = false;
 };
