@@ -15,18 +15,6 @@ namespace redlab::conformance {
 
 class StringTest : public ConformanceTest {
  protected:
-  // Whether the server knows every one of `commands` (COMMAND INFO answers nil for unknown ones).
-  bool Has(std::initializer_list<std::string_view> commands) {
-    for (std::string_view name : commands) {
-      Reply info = c()({"COMMAND", "INFO", name});
-      if (info.type != Reply::Type::kArray || info.elements.size() != 1 ||
-          info.elements[0].type != Reply::Type::kArray) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   // The server's unix time in ms (TIME), for EXAT/PXAT arguments.
   int64_t ServerNowMs() {
     Reply t = c()({"TIME"});
@@ -38,15 +26,5 @@ class StringTest : public ConformanceTest {
   // A non-string key, for WRONGTYPE paths.
   void MakeHash(std::string_view key) { ASSERT_EQ(c()({"HSET", key, "f", "v"}), Int(1)); }
 };
-
-// Skips the test when the server lacks one of the commands it relies on (redlab before every
-// family is merged); never skips on real Redis, which has them all.
-#define NEEDS_COMMANDS(...)                                                               \
-  do {                                                                                    \
-    if (!Has({__VA_ARGS__})) {                                                            \
-      ASSERT_FALSE(::redlab::conformance::IsRealRedis()) << "real Redis lacks a command"; \
-      GTEST_SKIP() << "this build lacks one of: " #__VA_ARGS__;                           \
-    }                                                                                     \
-  } while (0)
 
 }  // namespace redlab::conformance

@@ -69,7 +69,6 @@ TEST_F(StringTest, IncrOverflow) {
 }
 
 TEST_F(StringTest, CountersOnAnotherType) {
-  NEEDS_COMMANDS("hset");
   MakeHash("h");
   EXPECT_EQ(c()({"INCR", "h"}), Error(kWrongType));
   EXPECT_EQ(c()({"DECR", "h"}), Error(kWrongType));
@@ -81,7 +80,6 @@ TEST_F(StringTest, CountersOnAnotherType) {
 }
 
 TEST_F(StringTest, CountersKeepTheTtl) {
-  NEEDS_COMMANDS("pttl");
   ASSERT_EQ(c()({"SET", "n", "1", "EX", "100"}), Status("OK"));
   EXPECT_EQ(c()({"INCR", "n"}), Int(2));
   EXPECT_EQ(c()({"DECRBY", "n", "3"}), Int(-1));
@@ -150,7 +148,6 @@ TEST_F(StringTest, Append) {
 }
 
 TEST_F(StringTest, AppendTypeAndTtl) {
-  NEEDS_COMMANDS("hset", "pttl");
   MakeHash("h");
   EXPECT_EQ(c()({"APPEND", "h", "x"}), Error(kWrongType));
   ASSERT_EQ(c()({"SET", "k", "v", "EX", "100"}), Status("OK"));
@@ -210,7 +207,6 @@ TEST_F(StringTest, GetRangeErrors) {
 }
 
 TEST_F(StringTest, GetRangeWrongType) {
-  NEEDS_COMMANDS("hset");
   MakeHash("h");
   EXPECT_EQ(c()({"GETRANGE", "h", "0", "-1"}), Error(kWrongType));
   EXPECT_EQ(c()({"GETRANGE", "h", "a", "0"}), Error(kNotInteger));  // indexes come first
@@ -258,7 +254,6 @@ TEST_F(StringTest, SetRangeErrors) {
 }
 
 TEST_F(StringTest, SetRangeTypeAndTtl) {
-  NEEDS_COMMANDS("hset", "pttl");
   MakeHash("h");
   EXPECT_EQ(c()({"SETRANGE", "h", "0", "x"}), Error(kWrongType));
   EXPECT_EQ(c()({"SETRANGE", "h", "0", ""}), Error(kWrongType));
@@ -328,7 +323,6 @@ TEST_F(StringTest, LcsErrors) {
 }
 
 TEST_F(StringTest, LcsOnAnotherType) {
-  NEEDS_COMMANDS("hset");
   MakeHash("h");
   ASSERT_EQ(c()({"SET", "a", "x"}), Status("OK"));
   const Reply err = Error("ERR The specified keys must contain string values");
@@ -338,7 +332,6 @@ TEST_F(StringTest, LcsOnAnotherType) {
 }
 
 TEST_F(StringTest, Encodings) {
-  NEEDS_COMMANDS("object");
   auto encoding = [&](std::string key) { return c()({"OBJECT", "ENCODING", key}); };
   ASSERT_EQ(c()({"MSET", "int", "-9223372036854775808", "big", "9223372036854775808", "short",
                  std::string(44, 'x'), "long", std::string(45, 'x'), "empty", ""}),

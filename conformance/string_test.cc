@@ -22,7 +22,6 @@ TEST_F(StringTest, GetAndSetValues) {
 }
 
 TEST_F(StringTest, GetWrongType) {
-  NEEDS_COMMANDS("hset");
   MakeHash("h");
   EXPECT_EQ(c()({"GET", "h"}), Error(kWrongType));
   // SET replaces a value of any type.
@@ -43,7 +42,6 @@ TEST_F(StringTest, SetNxXx) {
 }
 
 TEST_F(StringTest, SetNxOnAnotherType) {
-  NEEDS_COMMANDS("hset", "type");
   MakeHash("h");
   EXPECT_EQ(c()({"SET", "h", "v", "NX"}), Nil());
   EXPECT_EQ(c()({"TYPE", "h"}), Status("hash"));
@@ -112,7 +110,6 @@ TEST_F(StringTest, SetInvalidExpireTimes) {
 }
 
 TEST_F(StringTest, SetExpiryOptions) {
-  NEEDS_COMMANDS("pttl");
   ASSERT_EQ(c()({"SET", "ex", "v", "EX", "100"}), Status("OK"));
   EXPECT_GT(Pttl("ex"), 98000);
   EXPECT_LE(Pttl("ex"), 100000);
@@ -137,7 +134,6 @@ TEST_F(StringTest, SetExpiryOptions) {
 }
 
 TEST_F(StringTest, SetKeepTtl) {
-  NEEDS_COMMANDS("pttl");
   ASSERT_EQ(c()({"SET", "k", "v", "EX", "100"}), Status("OK"));
   EXPECT_EQ(c()({"SET", "k", "v2", "KEEPTTL"}), Status("OK"));
   EXPECT_GT(Pttl("k"), 98000);
@@ -187,7 +183,6 @@ TEST_F(StringTest, SetGet) {
 }
 
 TEST_F(StringTest, SetGetOnAnotherType) {
-  NEEDS_COMMANDS("hset", "type");
   MakeHash("h");
   EXPECT_EQ(c()({"SET", "h", "v", "GET"}), Error(kWrongType));
   EXPECT_EQ(c()({"SET", "h", "v", "EX", "10", "GET"}), Error(kWrongType));
@@ -205,13 +200,11 @@ TEST_F(StringTest, SetNx) {
 }
 
 TEST_F(StringTest, SetNxOnAnotherTypeIsZero) {
-  NEEDS_COMMANDS("hset");
   MakeHash("h");
   EXPECT_EQ(c()({"SETNX", "h", "v"}), Int(0));
 }
 
 TEST_F(StringTest, SetExAndPSetEx) {
-  NEEDS_COMMANDS("pttl", "hset");
   EXPECT_EQ(c()({"SETEX", "k", "100", "v"}), Status("OK"));
   EXPECT_EQ(c()({"GET", "k"}), Bulk("v"));
   EXPECT_GT(Pttl("k"), 98000);
@@ -249,7 +242,6 @@ TEST_F(StringTest, GetSet) {
 }
 
 TEST_F(StringTest, GetSetDropsTheTtlAndChecksTheType) {
-  NEEDS_COMMANDS("pttl", "hset");
   ASSERT_EQ(c()({"SET", "k", "v", "EX", "100"}), Status("OK"));
   EXPECT_EQ(c()({"GETSET", "k", "w"}), Bulk("v"));
   EXPECT_EQ(Pttl("k"), -1);
@@ -266,14 +258,12 @@ TEST_F(StringTest, GetDel) {
 }
 
 TEST_F(StringTest, GetDelWrongTypeKeepsTheKey) {
-  NEEDS_COMMANDS("hset");
   MakeHash("h");
   EXPECT_EQ(c()({"GETDEL", "h"}), Error(kWrongType));
   EXPECT_EQ(c()({"DBSIZE"}), Int(1));
 }
 
 TEST_F(StringTest, GetExSetsAndRemovesTtl) {
-  NEEDS_COMMANDS("pttl");
   ASSERT_EQ(c()({"SET", "k", "v"}), Status("OK"));
   EXPECT_EQ(c()({"GETEX", "k"}), Bulk("v"));
   EXPECT_EQ(Pttl("k"), -1);
@@ -336,7 +326,6 @@ TEST_F(StringTest, GetExErrors) {
 }
 
 TEST_F(StringTest, GetExWrongType) {
-  NEEDS_COMMANDS("hset");
   MakeHash("h");
   EXPECT_EQ(c()({"GETEX", "h"}), Error(kWrongType));
   EXPECT_EQ(c()({"GETEX", "h", "EX", "0"}), Error(kWrongType));  // the type comes first
@@ -354,7 +343,6 @@ TEST_F(StringTest, MGet) {
 }
 
 TEST_F(StringTest, MGetReadsOtherTypesAsNil) {
-  NEEDS_COMMANDS("hset");
   MakeHash("h");
   ASSERT_EQ(c()({"SET", "s", "v"}), Status("OK"));
   EXPECT_EQ(c()({"MGET", "h", "s"}), Array({Nil(), Bulk("v")}));
@@ -372,7 +360,6 @@ TEST_F(StringTest, MSet) {
 }
 
 TEST_F(StringTest, MSetReplacesAnyTypeAndDropsTtl) {
-  NEEDS_COMMANDS("hset", "pttl");
   MakeHash("h");
   ASSERT_EQ(c()({"SET", "t", "v", "EX", "100"}), Status("OK"));
   EXPECT_EQ(c()({"MSET", "h", "1", "t", "2"}), Status("OK"));
@@ -392,7 +379,6 @@ TEST_F(StringTest, MSetNx) {
 }
 
 TEST_F(StringTest, MSetNxCountsOtherTypesAsExisting) {
-  NEEDS_COMMANDS("hset");
   MakeHash("h");
   EXPECT_EQ(c()({"MSETNX", "h", "1", "q", "1"}), Int(0));
   EXPECT_EQ(c()({"GET", "q"}), Nil());
