@@ -379,6 +379,31 @@ void ClientKillCommand(CommandContext& ctx) {
   }
 }
 
+void ClientPauseCommand(CommandContext& ctx) {
+  if (ctx.argc() > 4) {
+    ReplySubcommandSyntaxError(ctx);
+    return;
+  }
+  bool writes_only = false;
+  if (ctx.argc() == 4) {
+    if (ctx.ArgIs(3, "write")) {
+      writes_only = true;
+    } else if (!ctx.ArgIs(3, "all")) {
+      ctx.ReplyError("CLIENT PAUSE mode must be WRITE or ALL");
+      return;
+    }
+  }
+  int64_t end_ms = 0;
+  if (!ctx.TimeoutArg(2, /*seconds=*/false, &end_ms)) return;
+  ctx.engine().Pause(end_ms, writes_only);
+  ctx.ReplyOk();
+}
+
+void ClientUnpauseCommand(CommandContext& ctx) {
+  ctx.engine().Unpause();
+  ctx.ReplyOk();
+}
+
 void ClientHelpCommand(CommandContext& ctx) { ReplyHelp(ctx, kClientHelp); }
 
 }  // namespace
@@ -439,6 +464,10 @@ void RegisterConnectionCommands(CommandTable& table) {
           "O(N) where N is the number of client connections"),
       sub("kill", -3, kCmdAdmin | kClientFlags, kConn, ClientKillCommand, "2.4.0",
           "Kill the connection of a client", "O(N) where N is the number of client connections"),
+      sub("pause", -3, kCmdAdmin | kClientFlags, kConn, ClientPauseCommand, "2.9.50",
+          "Stop processing commands from clients for some time", "O(1)"),
+      sub("unpause", 2, kCmdAdmin | kClientFlags, kConn, ClientUnpauseCommand, "6.2.0",
+          "Resume processing of clients that were paused", "O(N) Where N is the number of paused clients"),
   };
   client.subcommands[2].tips = {"nondeterministic_output"};
   client.subcommands[5].tips = {"nondeterministic_output"};

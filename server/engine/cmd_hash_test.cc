@@ -6,56 +6,20 @@
 #include <string>
 #include <vector>
 
-#include "server/engine/engine.h"
+#include "server/engine/engine_test_support.h"
 
 namespace redlab::server::engine {
 namespace {
 
-class NullIo : public ClientIo {
- public:
-  std::string_view PeerAddress() const override { return "127.0.0.1:1"; }
-  std::string_view LocalAddress() const override { return "127.0.0.1:2"; }
-  int Fd() const override { return -1; }
-  void RequestFlush() override {}
-  void CloseAsap() override {}
-  size_t QueryBufferLength() const override { return 0; }
-  size_t QueryBufferFree() const override { return 0; }
-  size_t PendingOutputBytes() const override { return 0; }
-};
+using testing::Args;
+using HashPropagationTest = testing::EngineTest;
 
-class RecordingSink : public EffectSink {
- public:
-  void OnEffects(std::span<const Effect> effects) override {
-    for (const Effect& e : effects) args.push_back(e.args);
-  }
-  std::vector<std::vector<std::string>> args;
-};
-
-class HashPropagationTest : public ::testing::Test {
- protected:
-  HashPropagationTest() : engine_(ServerConfig{}, nullptr) {
-    engine_.set_effect_sink(&sink_);
-    client_ = engine_.CreateClient(&io_);
-  }
-
-  std::string Run(std::vector<std::string> args) {
-    client_->reply_buffer().clear();
-    engine_.Execute(*client_, args);
-    return client_->reply_buffer();
-  }
-
-  NullIo io_;
-  RecordingSink sink_;
-  Engine engine_;
-  Client* client_;
-};
-
-using Args = std::vector<std::vector<std::string>>;
+using Batch = std::vector<Args>;
 
 TEST_F(HashPropagationTest, HIncrByFloatPropagatesAsHSetOfTheResult) {
   EXPECT_EQ(Run({"HINCRBYFLOAT", "h", "f", "1.50"}), "$3\r\n1.5\r\n");
   EXPECT_EQ(Run({"hincrbyfloat", "h", "f", "5.0e3"}), "$6\r\n5001.5\r\n");
-  EXPECT_EQ(sink_.args, (Args{{"HSET", "h", "f", "1.5"}, {"HSET", "h", "f", "5001.5"}}));
+  EXPECT_EQ(sink_.args, (Batch{{"HSET", "h", "f", "1.5"}, {"HSET", "h", "f", "5001.5"}}));
 }
 
 TEST_F(HashPropagationTest, WritesPropagateAsCalledAndNoOpsNotAtAll) {
@@ -67,7 +31,7 @@ TEST_F(HashPropagationTest, WritesPropagateAsCalledAndNoOpsNotAtAll) {
   Run({"hincrby", "h", "n", "1"});
   Run({"hmset", "h", "x", "1"});
   Run({"hdel", "h", "a", "n", "x"});
-  EXPECT_EQ(sink_.args, (Args{{"hset", "h", "a", "1", "a", "2"},
+  EXPECT_EQ(sink_.args, (Batch{{"hset", "h", "a", "1", "a", "2"},
                               {"hincrby", "h", "n", "1"},
                               {"hmset", "h", "x", "1"},
                               {"hdel", "h", "a", "n", "x"}}));

@@ -9,94 +9,68 @@
 #include <utility>
 #include <vector>
 
-#include "server/engine/engine.h"
+#include "server/engine/engine_test_support.h"
 
 namespace redlab::server::engine {
 namespace {
 
-using Args = std::vector<std::string>;
+using testing::Args;
 
-class RecordingSink : public EffectSink {
- public:
-  void OnEffects(std::span<const Effect> effects) override {
-    for (const Effect& e : effects) this->effects.push_back(e.args);
-  }
-  std::vector<Args> effects;
-};
-
-class KeyEffectsTest : public ::testing::Test {
+class KeyEffectsTest : public testing::EngineTest {
  protected:
-  KeyEffectsTest() : engine_(ServerConfig{}, nullptr) {
-    engine_.clock().SetManual();
-    engine_.set_effect_sink(&sink_);
-    client_ = engine_.CreateClient(nullptr);
-  }
-
-  // Runs a command and returns its reply bytes.
-  std::string Run(Args args) {
-    client_->reply_buffer().clear();
-    engine_.Execute(*client_, std::span<std::string>(args));
-    return client_->reply_buffer();
-  }
-  // The effects recorded since the last call.
-  std::vector<Args> Effects() { return std::exchange(sink_.effects, {}); }
-  int64_t now() { return engine_.clock().NowMs(); }
-
-  Engine engine_;
-  RecordingSink sink_;
-  Client* client_;
+  KeyEffectsTest() { engine_.clock().SetManual(); }
 };
 
 TEST_F(KeyEffectsTest, RelativeExpiryPropagatesAsPexpireat) {
   Run({"SET", "k", "v"});
-  Effects();
+  TakeEffects();
   ASSERT_EQ(Run({"EXPIRE", "k", "100", "GT"}), ":0\r\n");
-  EXPECT_TRUE(Effects().empty());  // nothing changed, nothing propagated
+  EXPECT_TRUE(TakeEffects().empty());  // nothing changed, nothing propagated
   ASSERT_EQ(Run({"EXPIRE", "k", "100"}), ":1\r\n");
-  EXPECT_EQ(Effects(), (std::vector<Args>{{"PEXPIREAT", "k", std::to_string(now() + 100000)}}));
+  EXPECT_EQ(TakeEffects(), (std::vector<Args>{{"PEXPIREAT", "k", std::to_string(Now() + 100000)}}));
   ASSERT_EQ(Run({"pexpire", "k", "5000", "lt"}), ":1\r\n");
-  EXPECT_EQ(Effects(), (std::vector<Args>{{"PEXPIREAT", "k", std::to_string(now() + 5000), "lt"}}));
+  EXPECT_EQ(TakeEffects(), (std::vector<Args>{{"PEXPIREAT", "k", std::to_string(Now() + 5000), "lt"}}));
   ASSERT_EQ(Run({"EXPIREAT", "k", "4102444800", "XX"}), ":1\r\n");
-  EXPECT_EQ(Effects(), (std::vector<Args>{{"PEXPIREAT", "k", "4102444800000", "XX"}}));
+  EXPECT_EQ(TakeEffects(), (std::vector<Args>{{"PEXPIREAT", "k", "4102444800000", "XX"}}));
   // PEXPIREAT is propagated as called.
   ASSERT_EQ(Run({"pexpireat", "k", "4102444800001", "gt"}), ":1\r\n");
-  EXPECT_EQ(Effects(), (std::vector<Args>{{"pexpireat", "k", "4102444800001", "gt"}}));
+  EXPECT_EQ(TakeEffects(), (std::vector<Args>{{"pexpireat", "k", "4102444800001", "gt"}}));
 }
 
 TEST_F(KeyEffectsTest, PastExpiryPropagatesAsDel) {
   Run({"SET", "k", "v"});
-  Effects();
+  TakeEffects();
   ASSERT_EQ(Run({"EXPIRE", "k", "-1"}), ":1\r\n");
-  EXPECT_EQ(Effects(), (std::vector<Args>{{"DEL", "k"}}));
+  EXPECT_EQ(TakeEffects(), (std::vector<Args>{{"DEL", "k"}}));
   ASSERT_EQ(Run({"EXPIRE", "k", "-1"}), ":0\r\n");
-  EXPECT_TRUE(Effects().empty());
+  EXPECT_TRUE(TakeEffects().empty());
 }
 
 TEST_F(KeyEffectsTest, LazyExpiryPropagatesDelBeforeTheCommand) {
   Run({"SET", "a", "1"});
   Run({"SET", "b", "2"});
   Run({"PEXPIRE", "a", "10"});
-  Effects();
+  TakeEffects();
   engine_.clock().Advance(10);
   ASSERT_EQ(Run({"DEL", "a", "b"}), ":1\r\n");
-  EXPECT_EQ(Effects(), (std::vector<Args>{{"DEL", "a"}, {"DEL", "a", "b"}}));
+  EXPECT_EQ(TakeEffects(), (std::vector<Args>{{"DEL", "a"}, {"DEL", "a", "b"}}));
   EXPECT_EQ(engine_.keyspace().stats().expired_keys, 1u);
 }
 
 TEST_F(KeyEffectsTest, PersistRenameAndNoops) {
   Run({"SET", "k", "v"});
-  Effects();
+  TakeEffects();
   ASSERT_EQ(Run({"PERSIST", "k"}), ":0\r\n");
   ASSERT_EQ(Run({"RENAME", "k", "k"}), "+OK\r\n");
   ASSERT_EQ(Run({"DEL", "nope"}), ":0\r\n");
   ASSERT_EQ(Run({"RENAMENX", "k", "k"}), ":0\r\n");
-  EXPECT_TRUE(Effects().empty());
+  EXPECT_TRUE(TakeEffects().empty());
   Run({"EXPIRE", "k", "100"});
-  Effects();
+  TakeEffects();
   ASSERT_EQ(Run({"persist", "k"}), ":1\r\n");
   ASSERT_EQ(Run({"rename", "k", "k2"}), "+OK\r\n");
   ASSERT_EQ(Run({"UNLINK", "k2", "x"}), ":1\r\n");
-  EXPECT_EQ(Effects(),
+  EXPECT_EQ(TakeEffects(),
             (std::vector<Args>{{"persist", "k"}, {"rename", "k", "k2"}, {"UNLINK", "k2", "x"}}));
 }
 

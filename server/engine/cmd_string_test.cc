@@ -6,57 +6,17 @@
 #include <string>
 #include <vector>
 
-#include "server/engine/engine.h"
+#include "server/engine/engine_test_support.h"
 
 namespace redlab::server::engine {
 namespace {
 
-using Args = std::vector<std::string>;
+using testing::Args;
 
-class RecordingSink : public EffectSink {
- public:
-  void OnEffects(std::span<const Effect> effects) override {
-    for (const Effect& e : effects) args.push_back(e.args);
-  }
-  std::vector<Args> args;
-};
-
-class StringPropagationTest : public ::testing::Test {
+class StringPropagationTest : public testing::EngineTest {
  protected:
-  StringPropagationTest() : engine_(ServerConfig{}, nullptr) {
-    engine_.clock().SetManual();
-    engine_.set_effect_sink(&sink_);
-    client_ = engine_.CreateClient(nullptr);
-    watcher_ = engine_.CreateClient(nullptr);
-  }
-
-  // Runs a command; returns its reply bytes.
-  std::string Run(Args args) {
-    client_->reply_buffer().clear();
-    engine_.Execute(*client_, args);
-    return client_->reply_buffer();
-  }
-  // Runs a command and returns what it propagated (and forgets it).
-  std::vector<Args> Effects(Args args) {
-    sink_.args.clear();
-    Run(std::move(args));
-    return std::move(sink_.args);
-  }
-  // Whether running the command breaks a WATCH on `key`.
-  bool Touches(std::string_view key, Args args) {
-    engine_.watches().UnwatchAll(watcher_);
-    watcher_->clear_dirty_cas();
-    engine_.watches().Watch(watcher_, 0, key, /*expired=*/false);
-    Run(std::move(args));
-    return watcher_->dirty_cas();
-  }
-  int64_t Now() { return engine_.clock().NowMs(); }
-  std::string At(int64_t ms) { return std::to_string(ms); }
-
-  Engine engine_;
-  RecordingSink sink_;
-  Client* client_ = nullptr;
-  Client* watcher_ = nullptr;
+  StringPropagationTest() { engine_.clock().SetManual(); }
+  static std::string At(int64_t ms) { return std::to_string(ms); }
 };
 
 TEST_F(StringPropagationTest, SetWithExpiryPropagatesAbsolutePxat) {

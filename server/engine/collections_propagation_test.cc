@@ -5,67 +5,13 @@
 #include <string>
 #include <vector>
 
-#include "server/engine/engine.h"
+#include "server/engine/engine_test_support.h"
 
 namespace redlab::server::engine {
 namespace {
 
-class NullIo : public ClientIo {
- public:
-  std::string_view PeerAddress() const override { return "127.0.0.1:1"; }
-  std::string_view LocalAddress() const override { return "127.0.0.1:2"; }
-  int Fd() const override { return -1; }
-  void RequestFlush() override {}
-  void CloseAsap() override {}
-  size_t QueryBufferLength() const override { return 0; }
-  size_t QueryBufferFree() const override { return 0; }
-  size_t PendingOutputBytes() const override { return 0; }
-};
-
-class NullHost : public EngineHost {
- public:
-  void RequestShutdown() override {}
-  int TcpPort() const override { return 0; }
-  void ProcessEventsWhileBlocked() override {}
-};
-
-using Args = std::vector<std::string>;
-
-class RecordingSink : public EffectSink {
- public:
-  void OnEffects(std::span<const Effect> effects) override {
-    for (const Effect& e : effects) all.push_back(e.args);
-  }
-  std::vector<Args> all;
-};
-
-class CollectionsPropagationTest : public ::testing::Test {
- protected:
-  CollectionsPropagationTest() : engine_(ServerConfig{}, &host_) {
-    client_ = engine_.CreateClient(&io_);
-    engine_.set_effect_sink(&sink_);
-  }
-
-  std::string Run(Args args) {
-    client_->reply_buffer().clear();
-    engine_.Execute(*client_, args);
-    return client_->reply_buffer();
-  }
-  // Runs a command and returns its effects and how much it added to the dirty counter.
-  std::vector<Args> Effects(Args args, uint64_t* dirty = nullptr) {
-    sink_.all.clear();
-    uint64_t before = engine_.stats().dirty;
-    Run(std::move(args));
-    if (dirty != nullptr) *dirty = engine_.stats().dirty - before;
-    return sink_.all;
-  }
-
-  NullHost host_;
-  NullIo io_;
-  Engine engine_;
-  Client* client_;
-  RecordingSink sink_;
-};
+using testing::Args;
+using CollectionsPropagationTest = testing::EngineTest;
 
 TEST_F(CollectionsPropagationTest, ListWritesPropagateAsCalled) {
   uint64_t dirty = 0;

@@ -106,6 +106,7 @@ CommandTable::CommandTable() {
   RegisterTransactionCommands(*this);
   RegisterPubSubCommands(*this);
   RegisterObjectCommands(*this);
+  RegisterReplicationCommands(*this);
   RegisterDebugCommands(*this);
 }
 

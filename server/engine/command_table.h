@@ -89,6 +89,7 @@ void RegisterIntrospectionCommands(CommandTable& table);
 void RegisterTransactionCommands(CommandTable& table);
 void RegisterPubSubCommands(CommandTable& table);
 void RegisterObjectCommands(CommandTable& table);
+void RegisterReplicationCommands(CommandTable& table);
 void RegisterDebugCommands(CommandTable& table);
 
 }  // namespace redlab::server::engine

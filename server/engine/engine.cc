@@ -1,5 +1,6 @@
 #include "server/engine/engine.h"
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 
@@ -93,7 +94,20 @@ Client* Engine::CreateClient(ClientIo* io) {
   return raw;
 }
 
+int64_t Engine::ReplicasAcked(int64_t offset) const {
+  (void)offset;
+  return 0;  // no replicas: replication arrives with its own layer
+}
+
+int64_t Engine::ClientWriteOffset(const Client& client) const {
+  (void)client;
+  return 0;
+}
+
 void Engine::DestroyClient(Client* client) {
+  if (client->blocked()) {
+    blocked_.erase(std::remove(blocked_.begin(), blocked_.end(), client), blocked_.end());
+  }
   watches_.UnwatchAll(client);
   pubsub_.UnsubscribeAll(client);
   clients_.erase(client->id());
@@ -201,6 +215,18 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
                  "this context");
       return;
     }
+  }
+  // During CLIENT PAUSE the command waits (with its arguments) until the pause ends.
+  if (PauseApplies(*cmd) || (pause_end_ms_ != 0 && cmd->name() == "exec" && pause_writes_only_ &&
+                             std::any_of(client.multi().commands.begin(),
+                                         client.multi().commands.end(),
+                                         [](const Client::QueuedCommand& q) {
+                                           return q.cmd->has(kCmdWrite) ||
+                                                  q.cmd->has(kCmdMayReplicate);
+                                         }))) {
+    client.block().args.assign(args.begin(), args.end());
+    BlockClient(client, Client::BlockKind::kPostponed, 0);
+    return;
   }
   if (client.in_multi()) {
     if (cmd->has(kCmdNoMulti)) {

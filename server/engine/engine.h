@@ -30,6 +30,9 @@ class EngineHost {
   virtual void RequestShutdown() = 0;
   // The port the node listens on (INFO tcp_port).
   virtual int TcpPort() const = 0;
+  // Asks for Engine::OnTimer to be called in about `delay_ms` real milliseconds (blocked
+  // clients' timeouts, the end of a CLIENT PAUSE). Later requests replace earlier ones.
+  virtual void ScheduleTimer(int64_t delay_ms) = 0;
   // Serves other clients' pending input while a long command (a busy script) holds the event
   // loop, as Redis's processEventsWhileBlocked: their requests reach Execute as usual, and the
   // engine answers BUSY to those that cannot run now. Returns quickly when nothing is pending.
@@ -96,6 +99,26 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
 
   // Runs one request from `client`; the reply is appended to its reply buffer.
   void Execute(Client& client, std::span<std::string> args);
+
+  // Blocking (blocking.cc). A blocked client reads no input until it is unblocked; its reply
+  // is written by whoever unblocks it (or by the timeout handling of its kind).
+  void BlockClient(Client& client, Client::BlockKind kind, int64_t deadline_ms);
+  void UnblockClient(Client& client);
+  // Times out blocked clients whose deadline has passed and ends an expired pause; called by
+  // the host's timer and after the node's clock moves.
+  void OnTimer();
+  size_t blocked_clients() const { return blocked_.size(); }
+
+  // CLIENT PAUSE: until `end_ms` (node time), commands of all clients (or only writes) wait.
+  void Pause(int64_t end_ms, bool writes_only);
+  void Unpause();
+  bool paused() const { return pause_end_ms_ != 0; }
+
+  // How many replicas have acknowledged the replication stream up to `offset` (WAIT). The
+  // replication layer answers; with no replication there are no replicas to count.
+  int64_t ReplicasAcked(int64_t offset) const;
+  // The replication offset after this client's last write (Redis's c->woff).
+  int64_t ClientWriteOffset(const Client& client) const;
 
   // Background work, called every 1000/hz ms: active expiry, idle timeouts, statistics.
   void Cron();
@@ -167,6 +190,11 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   PubSub pubsub_;
   EffectSink* effect_sink_ = nullptr;
   std::vector<Effect> pending_effects_;
+  std::vector<Client*> blocked_;  // in blocking order
+  int64_t pause_end_ms_ = 0;      // 0: not paused
+  bool pause_writes_only_ = false;
+  bool PauseApplies(const Command& cmd) const;
+  void ScheduleNextTimer();
   int call_depth_ = 0;  // > 0 while a command runs (EXEC runs others inside itself)
   uint64_t next_client_id_ = 1;
   std::string run_id_;

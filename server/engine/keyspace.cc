@@ -25,7 +25,7 @@ bool Db::IsExpired(const Node* node) const {
 Db::Node* Db::Lookup(std::string_view key, bool count_stats, bool touch) {
   Node* node = dict_.Find(key);
   if (node != nullptr && IsExpired(node)) {
-    if (!owner_->replica()) owner_->DeleteExpired(*this, node);
+    if (!owner_->replica() && !owner_->expiry_paused()) owner_->DeleteExpired(*this, node);
     node = nullptr;
   }
   if (touch && node != nullptr) node->value.access_s = static_cast<uint32_t>(owner_->now_ms() / 1000);
@@ -171,7 +171,7 @@ Keyspace::Keyspace(Clock* clock, int databases) : clock_(clock), rng_(std::rando
 }
 
 void Keyspace::ActiveExpireCycle(int64_t budget_us) {
-  if (!active_expire_enabled_ || replica_) return;
+  if (!active_expire_enabled_ || replica_ || expiry_paused_) return;
   int64_t start = MonotonicUs();
   int64_t deadline = start + budget_us;
   SnapshotTime();

@@ -138,6 +138,10 @@ class Keyspace {
   // A replica never expires keys itself: it hides them until the master's DEL arrives.
   bool replica() const { return replica_; }
   void set_replica(bool replica) { replica_ = replica; }
+  // While clients are paused (CLIENT PAUSE) keys do not expire either: expired ones are hidden,
+  // not deleted, so the dataset stays still, as in Redis.
+  bool expiry_paused() const { return expiry_paused_; }
+  void set_expiry_paused(bool paused) { expiry_paused_ = paused; }
   bool active_expire_enabled() const { return active_expire_enabled_; }
   void set_active_expire_enabled(bool enabled) { active_expire_enabled_ = enabled; }
 
@@ -158,6 +162,7 @@ class Keyspace {
   int64_t now_ms_ = 0;
   bool replica_ = false;
   bool active_expire_enabled_ = true;
+  bool expiry_paused_ = false;
   KeyspaceStats stats_;
   ExpiryListener* expiry_listener_ = nullptr;
   std::mt19937_64 rng_;
