@@ -6,6 +6,7 @@
 
 #include "server/engine/context.h"
 #include "server/engine/errors.h"
+#include "server/engine/memory.h"
 
 namespace redlab::server::engine {
 namespace {
@@ -216,6 +217,18 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
       return;
     }
   }
+  // Over maxmemory, commands that may grow memory are refused once eviction cannot help (inside
+  // MULTI every queued command is, as queueing grows memory too).
+  if (config_.maxmemory > 0) {
+    std::string_view name = cmd->name();
+    bool reject_on_oom = cmd->has(kCmdDenyOom) ||
+                         (client.in_multi() && name != "exec" && name != "discard" &&
+                          name != "quit" && name != "reset");
+    if (!EnforceMaxmemory() && reject_on_oom) {
+      Reject(client, cmd, reply, err::kOom);
+      return;
+    }
+  }
   // During CLIENT PAUSE the command waits (with its arguments) until the pause ends.
   if (PauseApplies(*cmd) || (pause_end_ms_ != 0 && cmd->name() == "exec" && pause_writes_only_ &&
                              std::any_of(client.multi().commands.begin(),
@@ -326,18 +339,9 @@ void Engine::ResetStats() {
 }
 
 size_t Engine::UsedMemory() const {
-  size_t bytes = 0;
-  auto& ks = const_cast<Keyspace&>(keyspace_);
-  for (int i = 0; i < ks.num_dbs(); ++i) {
-    Db& db = ks.db(i);
-    bytes += db.OverheadBytes();
-    db.ForEach([&](const Db::Node* n) {
-      bytes += n->value.value.MemoryBytes() + (n->key.size() > 15 ? n->key.capacity() + 1 : 0);
-    });
-  }
-  for (const auto& [id, client] : clients_) {
-    bytes += sizeof(Client) + client->reply_buffer().capacity();
-  }
+  int64_t used = ThreadAllocatedBytes();
+  size_t bytes = used > 0 ? static_cast<size_t>(used) : 0;
+  if (bytes > peak_memory_) peak_memory_ = bytes;
   return bytes;
 }
 

@@ -163,8 +163,14 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   // CONFIG RESETSTAT: zeroes command, error and keyspace statistics.
   void ResetStats();
 
-  // Approximate bytes used by the dataset and clients (INFO memory, MEMORY USAGE).
+  // Bytes the node uses: what its thread allocated and has not freed (see memory.h).
   size_t UsedMemory() const;
+  size_t PeakMemory() const { return peak_memory_; }
+
+  // maxmemory (eviction.cc): evicts keys by the configured policy until the node is under the
+  // limit; false when it stays over it (noeviction, or nothing left to evict). Redis's
+  // performEvictions.
+  bool EnforceMaxmemory();
 
  private:
   void OnErrorReply(std::string_view text) override;
@@ -192,6 +198,7 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   std::vector<Effect> pending_effects_;
   std::vector<Client*> blocked_;  // in blocking order
   int64_t pause_end_ms_ = 0;      // 0: not paused
+  mutable size_t peak_memory_ = 0;
   bool pause_writes_only_ = false;
   bool PauseApplies(const Command& cmd) const;
   void ScheduleNextTimer();

@@ -130,6 +130,11 @@ Db::Node* Db::RandomKey() {
   }
 }
 
+Db::Node* Db::RandomVolatileKey() {
+  if (expiring_.empty()) return nullptr;
+  return expiring_[std::uniform_int_distribution<size_t>(0, expiring_.size() - 1)(owner_->rng())];
+}
+
 bool Db::ActiveExpire(int64_t deadline_us) {
   size_t iterations = 0;
   while (!expiring_.empty()) {

@@ -29,6 +29,7 @@ struct KeyspaceStats {
   uint64_t keyspace_hits = 0;
   uint64_t keyspace_misses = 0;
   uint64_t expired_keys = 0;
+  uint64_t evicted_keys = 0;
   uint64_t expired_time_cap_reached_count = 0;
   uint64_t expire_cycle_cpu_us = 0;
   double expired_stale_perc = 0;
@@ -90,6 +91,8 @@ class Db {
 
   // A random live key; expired ones met on the way are deleted (on a master).
   Node* RandomKey();
+  // A random key with a TTL (nullptr when none), for volatile-* eviction.
+  Node* RandomVolatileKey();
   // One SCAN step over the keys (see Dict::Scan).
   template <typename Fn>
   uint64_t Scan(uint64_t cursor, Fn&& fn) const {

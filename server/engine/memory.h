@@ -1,0 +1,15 @@
+// Memory accounting per thread. A node runs on its own thread, so the bytes its thread has
+// allocated (through C++ new) and not yet freed are what the node uses: INFO used_memory and the
+// maxmemory limit read this. Frees of memory another thread allocated are credited to the freeing
+// thread, which is rare in a node (its data is made and dropped on its loop thread).
+#pragma once
+
+#include <cstdint>
+
+namespace redlab::server::engine {
+
+// Bytes allocated by the calling thread through operator new and not freed (may be negative on
+// a thread that frees what others allocated).
+int64_t ThreadAllocatedBytes();
+
+}  // namespace redlab::server::engine
