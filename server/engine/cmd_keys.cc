@@ -61,9 +61,9 @@ void KeysCommand(CommandContext& ctx) {
   size_t header = r.BeginDeferred();
   size_t count = 0;
   db.ForEach([&](const Db::Node* node) {
-    if (!all && !GlobMatch(pattern, node->key)) return;
+    if (!all && !GlobMatch(pattern, node->key())) return;
     if (db.IsExpired(node)) return;
-    r.Bulk(node->key);
+    r.Bulk(node->key());
     ++count;
   });
   r.EndDeferredArray(header, count);
@@ -97,13 +97,13 @@ void ScanCommand(CommandContext& ctx) {
   size_t returned = 0;
   std::string expired_name;
   for (Db::Node* node : batch) {
-    if (!options.Matches(node->key)) continue;
+    if (!options.Matches(node->key())) continue;
     if (options.type) {
       // Redis looks the key up for its type, which expires it: an expired key then has type
       // "none" and, under TYPE none, is returned although it is gone. Keep its name for that.
       bool expired = db.IsExpired(node);
-      if (expired) expired_name = node->key;
-      Db::Node* live = db.LookupRead(expired ? std::string_view(expired_name) : node->key);
+      if (expired) expired_name = node->key();
+      Db::Node* live = db.LookupRead(expired ? std::string_view(expired_name) : node->key());
       std::string_view type = live ? TypeName(live->value.value.type()) : "none";
       if (!EqualsIgnoreCase(*options.type, type)) continue;
       if (expired) {
@@ -118,10 +118,10 @@ void ScanCommand(CommandContext& ctx) {
     }
     // expireIfNeeded: an expired key is deleted on a master, hidden on a replica.
     if (db.IsExpired(node)) {
-      db.LookupQuiet(node->key);
+      db.LookupQuiet(node->key());
       continue;
     }
-    r.Bulk(node->key);
+    r.Bulk(node->key());
     ++returned;
   }
   r.EndDeferredArray(header, returned);
@@ -132,7 +132,7 @@ void RandomKeyCommand(CommandContext& ctx) {
   if (node == nullptr) {
     ctx.reply().Null();
   } else {
-    ctx.reply().Bulk(node->key);
+    ctx.reply().Bulk(node->key());
   }
 }
 

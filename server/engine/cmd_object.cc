@@ -101,8 +101,7 @@ void MemoryUsageCommand(CommandContext& ctx) {
     ctx.reply().Null();
     return;
   }
-  size_t bytes = sizeof(Db::Node) + sizeof(void*) /* bucket */ +
-                 (node->key.size() > 15 ? node->key.capacity() + 1 : 0) +
+  size_t bytes = sizeof(Db::Node) + node->key().size() + sizeof(void*) /* bucket */ +
                  node->value.value.MemoryBytes() - sizeof(Object);
   ctx.reply().Integer(static_cast<int64_t>(bytes));
 }

@@ -49,7 +49,7 @@ bool Engine::EnforceMaxmemory() {
       victim_db = &db;
     }
     if (victim == nullptr) return false;
-    std::string key = victim->key;
+    std::string key(victim->key());
     victim_db->Delete(victim);
     ++keyspace_.stats().evicted_keys;
     SignalModifiedKey(victim_db->id(), key);

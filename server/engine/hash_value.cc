@@ -167,7 +167,7 @@ size_t HashValue::MemoryBytes() const {
   if (large_) {
     size_t bytes = sizeof(Large) + large_->OverheadBytes();
     large_->ForEach([&](const Large::Node* n) {
-      if (n->key.capacity() > kSsoCapacity) bytes += n->key.capacity() + 1;
+      bytes += n->key().size();
       if (n->value.capacity() > kSsoCapacity) bytes += n->value.capacity() + 1;
     });
     return bytes;

@@ -70,7 +70,7 @@ class HashValue {
   void ForEach(Fn&& fn) const {
     if (large_) {
       large_->ForEach(
-          [&](const Large::Node* n) { fn(std::string_view(n->key), std::string_view(n->value)); });
+          [&](const Large::Node* n) { fn(n->key(), std::string_view(n->value)); });
       return;
     }
     if (packed_ == nullptr) return;
@@ -92,7 +92,7 @@ class HashValue {
       return 0;
     }
     return large_->Scan(cursor, [&](const Large::Node* n) {
-      fn(std::string_view(n->key), std::string_view(n->value));
+      fn(n->key(), std::string_view(n->value));
     });
   }
 
@@ -101,7 +101,7 @@ class HashValue {
   std::pair<std::string_view, std::string_view> Random(Rng& rng) const {
     if (large_) {
       const Large::Node* n = large_->Random(rng);
-      return {n->key, n->value};
+      return {n->key(), n->value};
     }
     size_t index = std::uniform_int_distribution<size_t>(0, header().count - 1)(rng);
     const uint8_t* p = Entries();

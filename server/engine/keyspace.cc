@@ -197,7 +197,7 @@ void Keyspace::DeleteExpired(Db& db, Db::Node* node) {
     db.Delete(node);
     return;
   }
-  std::string key = node->key;  // the node is about to go; keep its name for the listener
+  std::string key(node->key());  // the node is about to go; keep its name for the listener
   db.Delete(node);
   expiry_listener_->OnKeyExpired(db, key);
 }

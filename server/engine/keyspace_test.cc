@@ -108,7 +108,7 @@ TEST_F(KeyspaceTest, MoveCarriesTheTtl) {
 
   Db::Node* renamed = db.Move(a, db, "b");
   EXPECT_EQ(db.LookupWrite("a"), nullptr);
-  EXPECT_EQ(renamed->key, "b");
+  EXPECT_EQ(renamed->key(), "b");
   EXPECT_EQ(renamed->value.expire_ms, now() + 5000);
   EXPECT_EQ(db.expires_size(), 1u);
 
@@ -167,7 +167,7 @@ TEST_F(KeyspaceTest, RandomKeySkipsAndDeletesExpiredKeys) {
   // live key, deleting the expired keys it meets on the way.
   Db::Node* n = db.RandomKey();
   ASSERT_NE(n, nullptr);
-  EXPECT_EQ(n->key, "live");
+  EXPECT_EQ(n->key(), "live");
   EXPECT_EQ(db.size() - 1, db.expires_size());
   EXPECT_EQ(ks_.stats().expired_keys, 2000u - db.expires_size());
   EXPECT_EQ(listener_.expired.size(), 2000u - db.expires_size());

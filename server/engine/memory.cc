@@ -1,5 +1,6 @@
 // Replaces the global operator new/delete with counting versions (see memory.h). Each
-// allocation's real size comes from malloc_usable_size, so nothing is added to it.
+// allocation's real size comes from malloc_usable_size (plus the allocator's chunk header), and
+// nothing is added to the allocation itself.
 #include "server/engine/memory.h"
 
 #include <malloc.h>
@@ -12,16 +13,22 @@ namespace {
 
 thread_local int64_t allocated_bytes = 0;
 
+// glibc keeps a size word in front of every chunk; counting it makes used_memory track what the
+// process really pays per allocation, not only the usable bytes.
+constexpr int64_t kChunkHeader = sizeof(size_t);
+
+int64_t ChunkBytes(void* p) { return static_cast<int64_t>(malloc_usable_size(p)) + kChunkHeader; }
+
 void* Allocate(std::size_t size) {
   void* p = std::malloc(size == 0 ? 1 : size);
   if (p == nullptr) throw std::bad_alloc();
-  allocated_bytes += static_cast<int64_t>(malloc_usable_size(p));
+  allocated_bytes += ChunkBytes(p);
   return p;
 }
 
 void* AllocateNoThrow(std::size_t size) noexcept {
   void* p = std::malloc(size == 0 ? 1 : size);
-  if (p != nullptr) allocated_bytes += static_cast<int64_t>(malloc_usable_size(p));
+  if (p != nullptr) allocated_bytes += ChunkBytes(p);
   return p;
 }
 
@@ -29,13 +36,13 @@ void* AllocateAligned(std::size_t size, std::align_val_t align) {
   std::size_t a = static_cast<std::size_t>(align);
   void* p = std::aligned_alloc(a, (size + a - 1) / a * a);
   if (p == nullptr) throw std::bad_alloc();
-  allocated_bytes += static_cast<int64_t>(malloc_usable_size(p));
+  allocated_bytes += ChunkBytes(p);
   return p;
 }
 
 void Free(void* p) noexcept {
   if (p == nullptr) return;
-  allocated_bytes -= static_cast<int64_t>(malloc_usable_size(p));
+  allocated_bytes -= ChunkBytes(p);
   std::free(p);
 }
 

@@ -63,7 +63,7 @@ size_t SetValue::MemoryBytes() const {
   const Table& table = std::get<Table>(members_);
   size_t bytes = sizeof(*this) + table.OverheadBytes();
   table.ForEach([&](const Table::Node* n) {
-    if (n->key.size() > 15) bytes += n->key.capacity() + 1;
+    bytes += n->key().size();
   });
   return bytes;
 }

@@ -52,7 +52,7 @@ class SetValue {
       for (int64_t v : *ints) fn(Format(v, buf));
     } else {
       std::get<Table>(members_).ForEach(
-          [&](const Table::Node* n) { fn(std::string_view(n->key)); });
+          [&](const Table::Node* n) { fn(n->key()); });
     }
   }
 
@@ -65,7 +65,7 @@ class SetValue {
       char buf[24];
       return std::string(Format(v, buf));
     }
-    return std::get<Table>(members_).Random(rng)->key;
+    return std::string(std::get<Table>(members_).Random(rng)->key());
   }
 
   // One SSCAN step. An intset is returned whole with cursor 0, as Redis does; a hash table is
@@ -77,7 +77,7 @@ class SetValue {
       return 0;
     }
     return std::get<Table>(members_).Scan(
-        cursor, [&](const Table::Node* n) { fn(std::string_view(n->key)); });
+        cursor, [&](const Table::Node* n) { fn(n->key()); });
   }
 
   size_t MemoryBytes() const;
