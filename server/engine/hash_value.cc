@@ -1,5 +1,7 @@
 #include "server/engine/hash_value.h"
 
+#include "server/engine/memory.h"
+
 #include <cstdlib>
 #include <new>
 
@@ -27,7 +29,7 @@ HashValue& HashValue::operator=(HashValue&& other) noexcept {
 HashValue::~HashValue() { FreePacked(); }
 
 void HashValue::FreePacked() {
-  std::free(packed_);
+  CountedFree(packed_);
   packed_ = nullptr;
 }
 
@@ -70,7 +72,7 @@ void HashValue::Reserve(size_t bytes) {
   size_t target = needed;
   if (needed > kExactGrowthLimit) target = std::max(needed, capacity + capacity / 4);
   target = std::min(target, kMaxPackedBytes);
-  void* block = std::realloc(packed_, sizeof(Header) + target);
+  void* block = CountedRealloc(packed_, sizeof(Header) + target);
   if (block == nullptr) throw std::bad_alloc();
   bool fresh = packed_ == nullptr;
   packed_ = static_cast<uint8_t*>(block);
@@ -155,7 +157,7 @@ bool HashValue::Delete(std::string_view field) {
   } else if (header().capacity > kExactGrowthLimit && header().used < header().capacity / 2) {
     // Give memory back once the block is mostly empty, as a listpack shrinks on delete.
     size_t target = header().used + header().used / 4;
-    if (void* block = std::realloc(packed_, sizeof(Header) + target)) {
+    if (void* block = CountedRealloc(packed_, sizeof(Header) + target)) {
       packed_ = static_cast<uint8_t*>(block);
       header().capacity = static_cast<uint32_t>(target);
     }

@@ -50,6 +50,16 @@ void Free(void* p) noexcept {
 
 int64_t ThreadAllocatedBytes() { return allocated_bytes; }
 
+void* CountedRealloc(void* p, size_t size) noexcept {
+  int64_t old_bytes = p ? ChunkBytes(p) : 0;
+  void* q = std::realloc(p, size);
+  if (q == nullptr) return nullptr;  // the old block is untouched and still counted
+  allocated_bytes += ChunkBytes(q) - old_bytes;
+  return q;
+}
+
+void CountedFree(void* p) noexcept { Free(p); }
+
 }  // namespace redlab::server::engine
 
 using redlab::server::engine::Allocate;

@@ -4,6 +4,7 @@
 // thread, which is rare in a node (its data is made and dropped on its loop thread).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace redlab::server::engine {
@@ -11,5 +12,9 @@ namespace redlab::server::engine {
 // Bytes allocated by the calling thread through operator new and not freed (may be negative on
 // a thread that frees what others allocated).
 int64_t ThreadAllocatedBytes();
+
+// realloc / free that keep the count, for code that manages raw blocks itself (packed values).
+void* CountedRealloc(void* p, size_t size) noexcept;
+void CountedFree(void* p) noexcept;
 
 }  // namespace redlab::server::engine
