@@ -147,5 +147,40 @@ TEST_F(PubSubTest, ClientListShowsSubscriptions) {
   EXPECT_NE(list.str.find("flags=P db=0 sub=2 psub=1 ssub=0"), std::string::npos) << list.str;
 }
 
+TEST_F(PubSubTest, SlowSubscriberPastItsOutputLimitIsDisconnected) {
+  ASSERT_EQ(c()({"CONFIG", "SET", "client-output-buffer-limit", "pubsub 1mb 0 0"}), Status("OK"));
+  Client slow = Connect();
+  slow.SendCommand({"SUBSCRIBE", "firehose"});
+  slow.ReadRaw();
+  // The subscriber reads nothing; once the kernel's buffers are full its pending output grows
+  // past the hard limit and the server drops it.
+  std::string message(64 * 1024, 'm');
+  bool dropped = false;
+  for (int i = 0; i < 2000 && !dropped; ++i) {
+    dropped = c()({"PUBLISH", "firehose", message}) == Int(0);
+  }
+  EXPECT_TRUE(dropped);
+  c()({"CONFIG", "SET", "client-output-buffer-limit", "pubsub 33554432 8388608 60"});
+}
+
+TEST_F(PubSubTest, OutputBufferLimitConfig) {
+  EXPECT_EQ(c()({"CONFIG", "SET", "client-output-buffer-limit", "pubsub 1mb 512kb 10"}), Status("OK"));
+  EXPECT_EQ(c()({"CONFIG", "GET", "client-output-buffer-limit"}),
+            Array({Bulk("client-output-buffer-limit"),
+                   Bulk("normal 0 0 0 slave 268435456 67108864 60 pubsub 1048576 524288 10")}));
+  EXPECT_EQ(c()({"CONFIG", "SET", "client-output-buffer-limit", "foo 1 2 3"}),
+            Error("ERR CONFIG SET failed (possibly related to argument 'client-output-buffer-limit') "
+                  "- Invalid client class specified in buffer limit configuration."));
+  EXPECT_EQ(c()({"CONFIG", "SET", "client-output-buffer-limit", "normal 1 2"}),
+            Error("ERR CONFIG SET failed (possibly related to argument 'client-output-buffer-limit') "
+                  "- Wrong number of arguments in buffer limit configuration."));
+  EXPECT_EQ(c()({"CONFIG", "SET", "client-output-buffer-limit", "normal 1x 2 3"}),
+            Error("ERR CONFIG SET failed (possibly related to argument 'client-output-buffer-limit') "
+                  "- Error in hard, soft or soft_seconds setting in buffer limit configuration."));
+  EXPECT_EQ(c()({"CONFIG", "SET", "client-output-buffer-limit",
+                 "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60"}),
+            Status("OK"));
+}
+
 }  // namespace
 }  // namespace redlab::conformance

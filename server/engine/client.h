@@ -119,6 +119,9 @@ class Client {
   const BlockState& block() const { return block_; }
   bool blocked() const { return block_.kind != BlockKind::kNone; }
 
+  // When the pending output first passed the soft client-output-buffer-limit (0: it has not).
+  int64_t output_soft_limit_since_ms = 0;
+
   // Memory of the arguments of the command being executed (CLIENT LIST argv-mem).
   size_t argv_mem() const { return argv_mem_; }
   void set_argv_mem(size_t bytes) { argv_mem_ = bytes; }

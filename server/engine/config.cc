@@ -12,7 +12,7 @@
 namespace redlab::server::engine {
 namespace {
 
-enum class Kind { kBool, kInt, kMemory, kEnum, kString };
+enum class Kind { kBool, kInt, kMemory, kEnum, kString, kCustom };
 
 // One parameter: Redis's name (and alias), its kind and bounds, and the field it lives in.
 struct Param {
@@ -26,6 +26,9 @@ struct Param {
   int64_t max = std::numeric_limits<int64_t>::max();
   std::vector<std::string_view> choices;  // kEnum
   bool immutable = false;                 // set at startup only ("can't set immutable config")
+  // kCustom: its own text form and parser (which returns Redis's error text on failure).
+  std::string (*render)(const ServerConfig&) = nullptr;
+  std::optional<std::string> (*parse)(std::string_view, ServerConfig*) = nullptr;
   int64_t clamp_max = 0;                  // > 0: larger values are silently lowered (hz)
 };
 
@@ -68,6 +71,47 @@ Param Enum(std::string_view name, std::string ServerConfig::*field,
 Param Immutable(Param p) {
   p.immutable = true;
   return p;
+}
+
+std::string RenderOutputLimits(const ServerConfig& c) {
+  static constexpr const char* kNames[] = {"normal", "slave", "pubsub"};
+  std::string out;
+  for (int i = 0; i < 3; ++i) {
+    const auto& l = c.output_limits[i];
+    if (i > 0) out += ' ';
+    out += std::string(kNames[i]) + " " + Int64ToString(l.hard) + " " + Int64ToString(l.soft) +
+           " " + Int64ToString(l.soft_seconds);
+  }
+  return out;
+}
+
+// Redis's client-output-buffer-limit syntax: groups of <class> <hard> <soft> <soft seconds>;
+// only the classes named change.
+std::optional<std::string> ParseOutputLimits(std::string_view text, ServerConfig* c) {
+  std::vector<std::string_view> words;
+  for (size_t pos = 0; pos < text.size();) {
+    size_t end = text.find(' ', pos);
+    if (end == std::string_view::npos) end = text.size();
+    if (end > pos) words.push_back(text.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  if (words.size() % 4 != 0) return "Wrong number of arguments in buffer limit configuration.";
+  ServerConfig::OutputLimit limits[3] = {c->output_limits[0], c->output_limits[1], c->output_limits[2]};
+  for (size_t i = 0; i < words.size(); i += 4) {
+    int cls = -1;
+    if (EqualsIgnoreCase(words[i], "normal")) cls = ServerConfig::kNormalClass;
+    else if (EqualsIgnoreCase(words[i], "slave") || EqualsIgnoreCase(words[i], "replica")) cls = ServerConfig::kReplicaClass;
+    else if (EqualsIgnoreCase(words[i], "pubsub")) cls = ServerConfig::kPubsubClass;
+    if (cls < 0) return "Invalid client class specified in buffer limit configuration.";
+    int64_t hard = 0, soft = 0, seconds = 0;
+    if (!ParseMemory(words[i + 1], &hard) || !ParseMemory(words[i + 2], &soft) ||
+        !ParseInt64(words[i + 3], &seconds) || seconds < 0) {
+      return "Error in hard, soft or soft_seconds setting in buffer limit configuration.";
+    }
+    limits[cls] = {hard, soft, seconds};
+  }
+  for (int i = 0; i < 3; ++i) c->output_limits[i] = limits[i];
+  return std::nullopt;
 }
 
 const std::vector<Param>& Params() {
@@ -127,7 +171,10 @@ const std::vector<Param>& Params() {
     v.push_back(Str("notify-keyspace-events", &ServerConfig::notify_keyspace_events));
     v.push_back(Immutable(Enum("enable-debug-command", &ServerConfig::enable_debug_command,
                                {"no", "yes", "local"})));
-    v.push_back(Str("client-output-buffer-limit", &ServerConfig::client_output_buffer_limit));
+    Param limits{"client-output-buffer-limit", {}, Kind::kCustom};
+    limits.render = RenderOutputLimits;
+    limits.parse = ParseOutputLimits;
+    v.push_back(limits);
     return v;
   }();
   return params;
@@ -149,6 +196,7 @@ std::string Render(const Param& p, const ServerConfig& c) {
     case Kind::kMemory: return Int64ToString(c.*p.int_field);
     case Kind::kEnum:
     case Kind::kString: return c.*p.string_field;
+    case Kind::kCustom: return p.render(c);
   }
   return {};
 }
@@ -198,6 +246,8 @@ std::optional<std::string> Apply(const Param& p, std::string_view value, ServerC
     case Kind::kString:
       c->*p.string_field = std::string(value);
       return std::nullopt;
+    case Kind::kCustom:
+      return p.parse(value, c);
   }
   return std::nullopt;
 }

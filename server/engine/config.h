@@ -53,7 +53,17 @@ struct ServerConfig {
   // Settable at startup only in Redis; redlab also takes it from CONFIG SET, which is how
   // embedded nodes receive their settings.
   std::string enable_debug_command = "no";
-  std::string client_output_buffer_limit = "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60";
+  // client-output-buffer-limit, by client class: a client whose pending replies pass `hard`
+  // bytes, or stay above `soft` for `soft_seconds`, is disconnected (0 = no limit).
+  struct OutputLimit {
+    int64_t hard = 0;
+    int64_t soft = 0;
+    int64_t soft_seconds = 0;
+  };
+  enum OutputClass { kNormalClass = 0, kReplicaClass = 1, kPubsubClass = 2 };
+  OutputLimit output_limits[3] = {{0, 0, 0},
+                                  {256LL * 1024 * 1024, 64LL * 1024 * 1024, 60},
+                                  {32LL * 1024 * 1024, 8LL * 1024 * 1024, 60}};
 };
 
 class ConfigRegistry {

@@ -330,6 +330,23 @@ void Engine::SampleOps() {
   stats_.ops_last_count = stats_.total_commands_processed;
 }
 
+bool Engine::OutputBufferLimitReached(Client& client, size_t pending) {
+  const auto& limit = config_.output_limits[client.subscribed() ? ServerConfig::kPubsubClass
+                                                                  : ServerConfig::kNormalClass];
+  int64_t bytes = static_cast<int64_t>(pending);
+  if (limit.hard > 0 && bytes >= limit.hard) return true;
+  if (limit.soft > 0 && bytes >= limit.soft) {
+    int64_t now = clock_.NowMs();
+    if (client.output_soft_limit_since_ms == 0) {
+      client.output_soft_limit_since_ms = now;
+      return false;
+    }
+    return now - client.output_soft_limit_since_ms > limit.soft_seconds * 1000;
+  }
+  client.output_soft_limit_since_ms = 0;
+  return false;
+}
+
 void Engine::ResetStats() {
   for (CommandStats& cs : command_stats_) cs = CommandStats{};
   uint64_t dirty = stats_.dirty;

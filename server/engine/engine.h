@@ -163,6 +163,10 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   // CONFIG RESETSTAT: zeroes command, error and keyspace statistics.
   void ResetStats();
 
+  // Whether a client with `pending` bytes of replies not yet sent has passed its class's
+  // client-output-buffer-limit and must be disconnected (Redis's checkClientOutputBufferLimits).
+  bool OutputBufferLimitReached(Client& client, size_t pending);
+
   // Bytes the node uses: what its thread allocated and has not freed (see memory.h).
   size_t UsedMemory() const;
   size_t PeakMemory() const { return peak_memory_; }

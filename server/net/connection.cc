@@ -161,8 +161,13 @@ void Connection::ProtocolError(const std::string& message) {
 }
 
 void Connection::Flush() {
-  if (closing_ || client_ == nullptr || write_in_flight_) return;
+  if (closing_ || client_ == nullptr) return;
   std::string& out = client_->reply_buffer();
+  if (engine_->OutputBufferLimitReached(*client_, out.size() + writing_.size())) {
+    Close();  // Redis drops such a client without sending what is pending
+    return;
+  }
+  if (write_in_flight_) return;
   if (out.empty()) {
     FinishIfDone();
     return;
