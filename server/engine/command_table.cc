@@ -100,6 +100,8 @@ CommandTable::CommandTable() {
   RegisterExpireCommands(*this);
   RegisterStringCommands(*this);
   RegisterHashCommands(*this);
+  RegisterZsetCommands(*this);
+  RegisterZsetRangeCommands(*this);
   RegisterIntrospectionCommands(*this);
   RegisterTransactionCommands(*this);
   RegisterPubSubCommands(*this);

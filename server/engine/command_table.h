@@ -83,6 +83,8 @@ void RegisterKeyCommands(CommandTable& table);
 void RegisterExpireCommands(CommandTable& table);
 void RegisterStringCommands(CommandTable& table);
 void RegisterHashCommands(CommandTable& table);
+void RegisterZsetCommands(CommandTable& table);       // cmd_zset.cc
+void RegisterZsetRangeCommands(CommandTable& table);  // cmd_zset_range.cc
 void RegisterIntrospectionCommands(CommandTable& table);
 void RegisterTransactionCommands(CommandTable& table);
 void RegisterPubSubCommands(CommandTable& table);

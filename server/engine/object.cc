@@ -32,6 +32,8 @@ std::string_view Object::EncodingName() const {
     }
     case ObjectType::kHash:
       return hash().encoding() == HashValue::Encoding::kListpack ? "listpack" : "hashtable";
+    case ObjectType::kZset:
+      return zset().encoding() == ZsetValue::Encoding::kListpack ? "listpack" : "skiplist";
     default:
       return "unknown";
   }
@@ -45,6 +47,8 @@ size_t Object::MemoryBytes() const {
     }
     case ObjectType::kHash:
       return sizeof(Object) + hash().MemoryBytes();
+    case ObjectType::kZset:
+      return sizeof(Object) + zset().MemoryBytes();
     default:
       return sizeof(Object);
   }

@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "server/engine/hash_value.h"
+#include "server/engine/zset_value.h"
 
 namespace redlab::server::engine {
 
@@ -22,6 +23,9 @@ class Object {
   static Object FromString(std::string_view s) { return Object(std::string(s)); }
   static Object FromString(std::string&& s) { return Object(std::move(s)); }
   static Object NewHash() { return Object(std::make_unique<HashValue>()); }
+  static Object NewZset(ZsetValue::Encoding encoding) {
+    return Object(std::make_unique<ZsetValue>(encoding));
+  }
 
   ObjectType type() const { return static_cast<ObjectType>(data_.index()); }
   bool is(ObjectType t) const { return type() == t; }
@@ -30,6 +34,8 @@ class Object {
   const std::string& str() const { return std::get<std::string>(data_); }
   HashValue& hash() { return *std::get<HashPtr>(data_); }
   const HashValue& hash() const { return *std::get<HashPtr>(data_); }
+  ZsetValue& zset() { return *std::get<ZsetPtr>(data_); }
+  const ZsetValue& zset() const { return *std::get<ZsetPtr>(data_); }
 
   // Whether a string value was last written by APPEND or SETRANGE: Redis keeps those "raw"
   // instead of trying the int or embstr encodings.
@@ -43,16 +49,17 @@ class Object {
 
  private:
   using HashPtr = std::unique_ptr<HashValue>;
-  // Placeholders keep the variant index equal to the Redis type number until lists, sets and
-  // sorted sets are added.
+  using ZsetPtr = std::unique_ptr<ZsetValue>;
+  // Placeholders keep the variant index equal to the Redis type number until lists and sets
+  // are added.
   struct ListSlot {};
   struct SetSlot {};
-  struct ZsetSlot {};
 
   explicit Object(std::string&& s) : data_(std::move(s)) {}
   explicit Object(HashPtr h) : data_(std::move(h)) {}
+  explicit Object(ZsetPtr z) : data_(std::move(z)) {}
 
-  std::variant<std::string, ListSlot, SetSlot, ZsetSlot, HashPtr> data_;
+  std::variant<std::string, ListSlot, SetSlot, ZsetPtr, HashPtr> data_;
   bool raw_string_ = false;
 };
 
