@@ -102,6 +102,7 @@ CommandTable::CommandTable() {
   RegisterHashCommands(*this);
   RegisterZsetCommands(*this);
   RegisterZsetRangeCommands(*this);
+  RegisterZsetSetOpCommands(*this);
   RegisterIntrospectionCommands(*this);
   RegisterTransactionCommands(*this);
   RegisterPubSubCommands(*this);

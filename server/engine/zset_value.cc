@@ -306,6 +306,20 @@ void ZsetValue::ConvertToSkiplist() {
   data_ = std::move(large);
 }
 
+void ZsetValue::ConvertToListpackIfFits(const ZsetLimits& limits) {
+  const auto* large = std::get_if<Large>(&data_);
+  if (large == nullptr || (*large)->size() > limits.max_entries) return;
+  for (const ZsetSkipNode* n = (*large)->first(); n != nullptr; n = n->next()) {
+    if (n->member().size() > limits.max_value) return;
+  }
+  Small small;
+  small.reserve((*large)->size());
+  for (const ZsetSkipNode* n = (*large)->first(); n != nullptr; n = n->next()) {
+    small.push_back(ZsetSmallEntry{std::string(n->member()), ListpackScore(n->score)});
+  }
+  data_ = std::move(small);
+}
+
 size_t ZsetValue::MemoryBytes() const {
   if (const auto* small = std::get_if<Small>(&data_)) {
     size_t bytes = sizeof(*this) + small->capacity() * sizeof(ZsetSmallEntry);

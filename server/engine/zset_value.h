@@ -111,6 +111,10 @@ class ZsetValue {
   template <typename Fn>
   uint64_t Scan(uint64_t cursor, Fn&& fn) const;
 
+  // zsetConvertToListpackIfNeeded: a skiplist within the limits becomes a listpack (the
+  // STORE forms of the set algebra build their result as a skiplist first).
+  void ConvertToListpackIfFits(const ZsetLimits& limits);
+
   size_t MemoryBytes() const;
 
  private:
