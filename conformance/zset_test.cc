@@ -428,6 +428,12 @@ TEST_F(ZsetTest, NegativeZeroScore) {
   EXPECT_EQ(c()({"ZSCORE", "large", "m"}), Bulk("-0"));
   EXPECT_EQ(c()({"ZADD", "large", "CH", "0", "m"}), Int(0));  // -0 == 0: no update
   EXPECT_EQ(c()({"ZSCORE", "large", "m"}), Bulk("-0"));
+  EXPECT_EQ(c()({"ZSCAN", "large", "0"}), Array({Bulk("0"), BulkArray({"m", "-0"})}));
+  // Copied into a listpack, the score loses its sign.
+  ASSERT_EQ(c()({"CONFIG", "SET", "zset-max-listpack-entries", "128"}), Status("OK"));
+  EXPECT_EQ(c()({"ZRANGESTORE", "copy", "large", "0", "-1"}), Int(1));
+  EXPECT_EQ(c()({"ZRANGE", "copy", "0", "-1", "WITHSCORES"}), BulkArray({"m", "0"}));
+  EXPECT_EQ(c()({"ZRANGE", "large", "0", "-1", "WITHSCORES"}), BulkArray({"m", "-0"}));
 }
 
 // Growing past zset-max-listpack-entries, or adding a member longer than

@@ -26,8 +26,19 @@ class RangeSink {
     if (destination_ != nullptr) {
       stored_ = Object::NewZset(ZsetValue::Encoding::kListpack);
       limits_ = ZsetLimitsOf(ctx);
+    }
+  }
+
+  // Starts the reply: with the member count when known (rank ranges), else with a deferred
+  // length filled in by Finish.
+  void Begin(size_t known_count = kUnknown) {
+    if (destination_ != nullptr) return;
+    resp::ReplyWriter& r = ctx_.reply();
+    if (known_count == kUnknown) {
+      header_ = r.BeginDeferred();
+      deferred_ = true;
     } else {
-      header_ = ctx.reply().BeginDeferred();
+      r.ArrayHeader(withscores_ ? ScoredArrayLength(r, known_count) : known_count);
     }
   }
 
@@ -50,7 +61,8 @@ class RangeSink {
   void Finish() {
     resp::ReplyWriter& r = ctx_.reply();
     if (destination_ == nullptr) {
-      r.EndDeferredArray(header_, withscores_ ? ScoredArrayLength(r, count_) : count_);
+      if (deferred_)
+        r.EndDeferredArray(header_, withscores_ ? ScoredArrayLength(r, count_) : count_);
       return;
     }
     Db& db = ctx_.db();
@@ -70,9 +82,12 @@ class RangeSink {
   }
 
  private:
+  static constexpr size_t kUnknown = static_cast<size_t>(-1);
+
   CommandContext& ctx_;
   const std::string* destination_;
   bool withscores_;
+  bool deferred_ = false;
   size_t header_ = 0;
   size_t count_ = 0;
   Object stored_;
@@ -85,11 +100,13 @@ void RangeByRank(RangeSink& sink, const ZsetValue& zset, int64_t start, int64_t 
   if (end < 0) end += length;
   if (start < 0) start = 0;
   if (start > end || start >= length) {
+    sink.Begin(0);
     sink.Finish();
     return;
   }
   if (end >= length) end = length - 1;
   int64_t n = end - start + 1;
+  sink.Begin(static_cast<size_t>(n));
   ZsetValue::Iterator it = zset.AtRank(static_cast<size_t>(reverse ? length - 1 - start : start));
   for (; n-- > 0; reverse ? it.Prev() : it.Next()) sink.Emit(it.member(), it.score());
   sink.Finish();
@@ -101,6 +118,7 @@ void RangeByRank(RangeSink& sink, const ZsetValue& zset, int64_t start, int64_t 
 template <typename Range, typename Key>
 void RangeByValue(RangeSink& sink, const ZsetValue& zset, const Range& range, int64_t offset,
                   int64_t limit, bool reverse, Key key) {
+  sink.Begin();
   ZsetValue::Iterator it = reverse ? zset.LastInRange(range) : zset.FirstInRange(range);
   auto step = [&] { reverse ? it.Prev() : it.Next(); };
   while (it.valid() && offset-- != 0) step();
@@ -179,7 +197,9 @@ void RangeGeneric(CommandContext& ctx, size_t first, bool store, RangeType type,
   Db::Node* node = ctx.db().LookupRead(ctx.arg(first));
   if (node == nullptr) {
     if (store) {
-      RangeSink(ctx, &ctx.arg(1), false).Finish();
+      RangeSink empty(ctx, &ctx.arg(1), false);
+      empty.Begin(0);
+      empty.Finish();
     } else {
       ctx.reply().EmptyArray();
     }
@@ -199,6 +219,7 @@ void RangeGeneric(CommandContext& ctx, size_t first, bool store, RangeType type,
     case RangeType::kScore:
       // An offset past the end answers at once.
       if (offset > 0 && static_cast<uint64_t>(offset) >= zset.size()) {
+        sink.Begin(0);
         sink.Finish();
         return;
       }
