@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "server/engine/object.h"
+
 namespace redlab::server::engine {
 namespace {
 
@@ -188,6 +190,16 @@ TEST(ZsetValueTest, ConvertsPastTheListpackLimits) {
   Add(longer, 2, "123456", 0, nullptr, limits);
   EXPECT_EQ(longer.encoding(), Encoding::kSkiplist);
   EXPECT_EQ(All(longer), (Pairs{{"a", 1}, {"123456", 2}}));
+}
+
+TEST(ZsetValueTest, ObjectNamesTheEncodingAsRedis) {
+  Object small = Object::NewZset(Encoding::kListpack);
+  EXPECT_EQ(small.type(), ObjectType::kZset);
+  EXPECT_EQ(TypeName(small.type()), "zset");
+  EXPECT_EQ(small.EncodingName(), "listpack");
+  Add(small.zset(), 1, std::string(65, 'x'));
+  EXPECT_EQ(small.EncodingName(), "skiplist");
+  EXPECT_EQ(Object::NewZset(Encoding::kSkiplist).EncodingName(), "skiplist");
 }
 
 TEST(ZsetValueTest, ScanReturnsAListpackWholeAndVisitsEverySkiplistMember) {
