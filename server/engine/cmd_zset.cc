@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "server/engine/command_table.h"
-#include "server/engine/errors.h"
 #include "server/engine/numbers.h"
 #include "server/engine/scan.h"
 

@@ -6,7 +6,6 @@
 
 #include "server/engine/cmd_zset.h"
 #include "server/engine/command_table.h"
-#include "server/engine/errors.h"
 
 namespace redlab::server::engine {
 namespace {

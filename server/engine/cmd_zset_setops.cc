@@ -12,7 +12,6 @@
 
 #include "server/engine/cmd_zset.h"
 #include "server/engine/command_table.h"
-#include "server/engine/errors.h"
 #include "server/engine/numbers.h"
 
 namespace redlab::server::engine {
