@@ -102,6 +102,9 @@ CommandTable::CommandTable() {
   RegisterHashCommands(*this);
   RegisterListCommands(*this);
   RegisterSetCommands(*this);
+  RegisterZsetCommands(*this);
+  RegisterZsetRangeCommands(*this);
+  RegisterZsetSetOpCommands(*this);
   RegisterIntrospectionCommands(*this);
   RegisterTransactionCommands(*this);
   RegisterPubSubCommands(*this);

@@ -85,6 +85,9 @@ void RegisterStringCommands(CommandTable& table);
 void RegisterHashCommands(CommandTable& table);
 void RegisterListCommands(CommandTable& table);
 void RegisterSetCommands(CommandTable& table);
+void RegisterZsetCommands(CommandTable& table);       // cmd_zset.cc
+void RegisterZsetRangeCommands(CommandTable& table);  // cmd_zset_range.cc
+void RegisterZsetSetOpCommands(CommandTable& table);  // cmd_zset_setops.cc
 void RegisterIntrospectionCommands(CommandTable& table);
 void RegisterTransactionCommands(CommandTable& table);
 void RegisterPubSubCommands(CommandTable& table);

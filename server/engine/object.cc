@@ -38,6 +38,8 @@ std::string_view Object::EncodingName() const {
       return set().encoding() == SetValue::Encoding::kIntset ? "intset" : "hashtable";
     case ObjectType::kHash:
       return hash().encoding() == HashValue::Encoding::kListpack ? "listpack" : "hashtable";
+    case ObjectType::kZset:
+      return zset().encoding() == ZsetValue::Encoding::kListpack ? "listpack" : "skiplist";
     default:
       return "unknown";
   }
@@ -55,6 +57,8 @@ size_t Object::MemoryBytes() const {
       return sizeof(Object) + set().MemoryBytes();
     case ObjectType::kHash:
       return sizeof(Object) + hash().MemoryBytes();
+    case ObjectType::kZset:
+      return sizeof(Object) + zset().MemoryBytes();
     default:
       return sizeof(Object);
   }

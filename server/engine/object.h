@@ -11,6 +11,7 @@
 #include "server/engine/hash_value.h"
 #include "server/engine/list_value.h"
 #include "server/engine/set_value.h"
+#include "server/engine/zset_value.h"
 
 namespace redlab::server::engine {
 
@@ -26,6 +27,9 @@ class Object {
   static Object NewHash() { return Object(HashValue()); }
   static Object NewList() { return Object(std::make_unique<ListValue>()); }
   static Object FromSet(std::unique_ptr<SetValue> set) { return Object(std::move(set)); }
+  static Object NewZset(ZsetValue::Encoding encoding) {
+    return Object(std::make_unique<ZsetValue>(encoding));
+  }
 
   ObjectType type() const { return static_cast<ObjectType>(data_.index()); }
   bool is(ObjectType t) const { return type() == t; }
@@ -38,6 +42,8 @@ class Object {
   const ListValue& list() const { return *std::get<ListPtr>(data_); }
   SetValue& set() { return *std::get<SetPtr>(data_); }
   const SetValue& set() const { return *std::get<SetPtr>(data_); }
+  ZsetValue& zset() { return *std::get<ZsetPtr>(data_); }
+  const ZsetValue& zset() const { return *std::get<ZsetPtr>(data_); }
 
   // Whether a string value was last written by APPEND or SETRANGE: Redis keeps those "raw"
   // instead of trying the int or embstr encodings.
@@ -56,17 +62,17 @@ class Object {
  private:
   using ListPtr = std::unique_ptr<ListValue>;
   using SetPtr = std::unique_ptr<SetValue>;
-  // A placeholder keeps the variant index equal to the Redis type number until sorted sets are
-  // added.
-  struct ZsetSlot {};
+  using ZsetPtr = std::unique_ptr<ZsetValue>;
 
   explicit Object(std::string&& s) : data_(std::move(s)) {}
   explicit Object(HashValue&& h) : data_(std::move(h)) {}
   explicit Object(ListPtr l) : data_(std::move(l)) {}
   explicit Object(SetPtr s) : data_(std::move(s)) {}
+  explicit Object(ZsetPtr z) : data_(std::move(z)) {}
 
-  // A hash is held inline (it is two pointers): one allocation less per hash key.
-  std::variant<std::string, ListPtr, SetPtr, ZsetSlot, HashValue> data_;
+  // The alternatives are in Redis's type order, so the index is the type number. A hash is held
+  // inline (it is two pointers): one allocation less per hash key.
+  std::variant<std::string, ListPtr, SetPtr, ZsetPtr, HashValue> data_;
   bool raw_string_ = false;
   bool float_string_ = false;
 };
