@@ -163,6 +163,21 @@ TEST_F(ZsetSetOpsTest, Errors) {
   EXPECT_EQ(c()({"TYPE", "s"}), Status("zset"));
 }
 
+TEST_F(ZsetSetOpsTest, PlainSetsAreInputsWithScoreOne) {
+  c()({"ZADD", "z", "5", "a", "2", "b"});
+  c()({"SADD", "s", "a", "c"});
+  EXPECT_EQ(c()({"ZUNION", "2", "z", "s", "WITHSCORES"}),
+            Array({Bulk("c"), Bulk("1"), Bulk("b"), Bulk("2"), Bulk("a"), Bulk("6")}));
+  EXPECT_EQ(c()({"ZINTER", "2", "z", "s", "WEIGHTS", "1", "10", "WITHSCORES"}),
+            Array({Bulk("a"), Bulk("15")}));
+  EXPECT_EQ(c()({"ZDIFF", "2", "s", "z", "WITHSCORES"}), Array({Bulk("c"), Bulk("1")}));
+  EXPECT_EQ(c()({"ZINTERCARD", "2", "s", "z"}), Int(1));
+  EXPECT_EQ(c()({"ZDIFF", "2", "s", "s"}), Array({}));
+  EXPECT_EQ(c()({"ZUNIONSTORE", "d", "1", "s"}), Int(2));
+  EXPECT_EQ(c()({"ZRANGE", "d", "0", "-1", "WITHSCORES"}),
+            Array({Bulk("a"), Bulk("1"), Bulk("c"), Bulk("1")}));
+}
+
 TEST_F(ZsetSetOpsTest, StoreCountsOneChange) {
   auto delta = [&](const Strings& command) {
     int64_t before = Dirty();

@@ -1,8 +1,7 @@
 // Sorted-set algebra: ZUNION, ZINTER, ZDIFF, their STORE forms, and ZINTERCARD, as Redis's
 // zunionInterDiffGenericCommand (WEIGHTS, AGGREGATE SUM|MIN|MAX, WITHSCORES, LIMIT).
 //
-// Redis also accepts plain sets as inputs (every member scoring 1); redlab has no set type yet,
-// so only sorted sets can be inputs here, and any other type is refused as WRONGTYPE.
+// As in Redis, plain sets are inputs too, every member scoring 1; other types are WRONGTYPE.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -20,18 +19,34 @@ namespace {
 enum class SetOp { kUnion, kInter, kDiff };
 enum class Aggregate { kSum, kMin, kMax };
 
+// One input: a sorted set, a plain set (scores of 1), or neither for a missing key.
 struct Source {
-  const ZsetValue* zset = nullptr;  // nullptr for a missing key (an empty set)
+  const ZsetValue* zset = nullptr;
+  const SetValue* set = nullptr;
   double weight = 1;
 
-  size_t size() const { return zset ? zset->size() : 0; }
-  // Visits the members from the highest score down, as zuiNext walks sorted sets.
+  size_t size() const { return zset ? zset->size() : set ? set->size() : 0; }
+  // The same key given twice is the same input (ZDIFF k k is empty).
+  const void* identity() const { return zset ? static_cast<const void*>(zset) : set; }
+  // Visits the members: a sorted set from the highest score down, as zuiNext walks it; a set in
+  // its own order.
   template <typename Fn>
   void ForEach(Fn&& fn) const {
+    if (set != nullptr) {
+      set->ForEach([&](std::string_view member) { fn(member, 1.0); });
+      return;
+    }
     if (zset == nullptr || zset->empty()) return;
     for (auto it = zset->AtRank(zset->size() - 1); it.valid(); it.Prev()) {
       fn(it.member(), it.score());
     }
+  }
+  bool Score(std::string_view member, double* score) const {
+    if (set != nullptr) {
+      *score = 1.0;
+      return set->Contains(member);
+    }
+    return zset != nullptr && zset->Score(member, score);
   }
 };
 
@@ -73,7 +88,7 @@ void Intersect(const std::vector<Source>& sources, Aggregate aggregate, bool car
     double total = Weighted(sources[0], score);
     for (size_t j = 1; j < sources.size(); ++j) {
       double other = 0;
-      if (!sources[j].zset->Score(member, &other)) return;
+      if (!sources[j].Score(member, &other)) return;
       Combine(&total, other * sources[j].weight, aggregate);
     }
     if (cardinality_only) {
@@ -99,12 +114,14 @@ void Unite(const std::vector<Source>& sources, Aggregate aggregate, ZsetValue* r
 
 void Subtract(const std::vector<Source>& sources, ZsetValue* result) {
   for (size_t j = 1; j < sources.size(); ++j) {
-    if (sources[j].zset != nullptr && sources[j].zset == sources[0].zset) return;  // all go
+    if (sources[j].identity() != nullptr && sources[j].identity() == sources[0].identity()) {
+      return;  // all go
+    }
   }
   sources[0].ForEach([&](std::string_view member, double score) {
     double unused;
     for (size_t j = 1; j < sources.size(); ++j) {
-      if (sources[j].zset != nullptr && sources[j].zset->Score(member, &unused)) return;
+      if (sources[j].Score(member, &unused)) return;
     }
     Insert(*result, score, member);
   });
@@ -127,9 +144,17 @@ void SetOpGeneric(CommandContext& ctx, size_t numkeys_index, bool store, SetOp o
   std::vector<Source> sources(static_cast<size_t>(setnum));
   size_t j = numkeys_index + 1;
   for (Source& s : sources) {
-    Db::Node* node = nullptr;
-    if (!ctx.LookupRead(ctx.arg(j++), ObjectType::kZset, &node)) return;
-    if (node != nullptr) s.zset = &node->value.value.zset();
+    Db::Node* node = ctx.db().LookupRead(ctx.arg(j++));
+    if (node == nullptr) continue;
+    Object& value = node->value.value;
+    if (value.is(ObjectType::kZset)) {
+      s.zset = &value.zset();
+    } else if (value.is(ObjectType::kSet)) {
+      s.set = &value.set();
+    } else {
+      ctx.ReplyWrongType();
+      return;
+    }
   }
   Aggregate aggregate = Aggregate::kSum;
   bool withscores = false;
