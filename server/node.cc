@@ -77,6 +77,9 @@ class Node::Impl : public engine::EngineHost {
   }
   int TcpPort() const override { return port_.load(); }
   void ProcessEventsWhileBlocked() override { listener_->ProcessEventsWhileBlocked(); }
+  void Log(int level, std::string_view message) override {
+    logger_.Log(static_cast<LogLevel>(level), message);
+  }
 
  private:
   void PostRaw(std::function<void()> task) {

@@ -101,6 +101,7 @@ CommandTable::CommandTable() {
   RegisterHashCommands(*this);
   RegisterIntrospectionCommands(*this);
   RegisterTransactionCommands(*this);
+  RegisterScriptingCommands(*this);
 }
 
 std::unique_ptr<Command> CommandTable::Build(const CommandSpec* spec, const Command* parent) {

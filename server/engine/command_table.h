@@ -84,5 +84,6 @@ void RegisterStringCommands(CommandTable& table);
 void RegisterHashCommands(CommandTable& table);
 void RegisterIntrospectionCommands(CommandTable& table);
 void RegisterTransactionCommands(CommandTable& table);
+void RegisterScriptingCommands(CommandTable& table);
 
 }  // namespace redlab::server::engine
