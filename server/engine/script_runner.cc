@@ -112,7 +112,8 @@ void ScriptRunner::Eval(CommandContext& ctx, bool evalsha, bool read_only) {
   // scriptPrepareForRun's checks of the shebang flags.
   bool compat = (script->flags & scripting::kScriptEvalCompatMode) != 0;
   if (!compat) {
-    if (!(script->flags & scripting::kScriptAllowOom) && oom) {
+    // (no-writes implies allow-oom)
+    if (!(script->flags & (scripting::kScriptAllowOom | scripting::kScriptNoWrites)) && oom) {
       ctx.ReplyError(
           "-OOM allow-oom flag is not set on the script, can not run it when used memory > "
           "'maxmemory'");
