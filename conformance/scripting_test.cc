@@ -273,6 +273,24 @@ TEST_F(ScriptingTest, EvalShaAndTheScriptCache) {
             Error("ERR SCRIPT FLUSH only support SYNC|ASYNC option"));
 }
 
+TEST_F(ScriptingTest, InfoCountsCachedScripts) {
+  auto cached = [&] {
+    std::string info = c()({"INFO", "memory"}).str;
+    size_t at = info.find("number_of_cached_scripts:");
+    return at == std::string::npos ? std::string("absent")
+                                   : info.substr(at, info.find('\r', at) - at);
+  };
+  c()({"SCRIPT", "FLUSH"});
+  EXPECT_EQ(cached(), "number_of_cached_scripts:0");
+  c()({"SCRIPT", "LOAD", "return 1"});
+  Eval("return 2");
+  Eval("return 2");
+  Eval("return +");
+  EXPECT_EQ(cached(), "number_of_cached_scripts:2");
+  c()({"SCRIPT", "FLUSH"});
+  EXPECT_EQ(cached(), "number_of_cached_scripts:0");
+}
+
 TEST_F(ScriptingTest, ScriptSubcommandErrors) {
   EXPECT_EQ(c()({"SCRIPT"}), Error("ERR wrong number of arguments for 'script' command"));
   EXPECT_EQ(c()({"SCRIPT", "nosuch"}), Error("ERR unknown subcommand 'nosuch'. Try SCRIPT HELP."));
