@@ -112,6 +112,25 @@ TEST_F(ScriptingBusyTest, ShutdownNosaveStopsAReadOnlyScriptToo) {
   EXPECT_TRUE(server_->WaitExited(std::chrono::seconds(5)));
 }
 
+TEST_F(ScriptingBusyTest, PipelinedCommandsRunAfterTheKilledScript) {
+  Client caller = Connect();
+  Client other = Connect();
+  std::string body = "while 1 do redis.call('ping') end";
+  caller.Send(Client::Encode({"EVAL", body, "0"}) + Client::Encode({"PING"}));
+  ASSERT_TRUE(Eventually([&] { return other({"PING"}) == kBusy; }));
+  EXPECT_EQ(other({"SCRIPT", "KILL"}), Status("OK"));
+  EXPECT_EQ(caller.Read(), ScriptError("ERR Script killed by user with SCRIPT KILL...", body));
+  EXPECT_EQ(caller.Read(), Status("PONG"));
+}
+
+TEST_F(ScriptingBusyTest, SlowScriptThatFinishesAnswersNormally) {
+  Client caller = Connect();
+  EXPECT_EQ(caller({"EVAL", "for i = 1, 100000 do redis.call('ping') end return 'ok'", "0"}),
+            Bulk("ok"));
+  EXPECT_EQ(caller({"PING"}), Status("PONG"));
+  EXPECT_EQ(caller({"SCRIPT", "KILL"}), Error("NOTBUSY No scripts in execution right now."));
+}
+
 TEST_F(ScriptingBusyTest, NewConnectionsAreServedWhileBusy) {
   Client caller = Connect();
   Client other = Connect();

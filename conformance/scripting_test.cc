@@ -54,6 +54,27 @@ TEST_F(ScriptingTest, LuaValuesBecomeResp3Replies) {
   EXPECT_EQ(RawEval("redis.setresp(3) return false"), ":0\r\n");
 }
 
+TEST_F(ScriptingTest, DeepAndLargeValues) {
+  // A table that contains itself nests until the Lua stack is full, then an error closes it.
+  std::string raw = RawEval("local a = {} local b = {a} a[1] = b return a");
+  size_t depth = 0;
+  while (raw.compare(depth * 4, 4, "*1\r\n") == 0) ++depth;
+  EXPECT_EQ(raw.substr(depth * 4), "-ERR reached lua stack limit\r\n");
+  EXPECT_EQ(depth, 7995u);
+  EXPECT_EQ(c()({"PING"}), Status("PONG"));
+  EXPECT_EQ(RawEval("return {big_number='123\\r\\n123'}"), "$8\r\n123  123\r\n");
+  // Thousands of arguments to one call.
+  EXPECT_EQ(Eval("local a = {} for i = 1, 7999 do a[i] = 'k' .. i end return redis.call('del', "
+                 "unpack(a))"),
+            Int(0));
+  EXPECT_EQ(Eval("redis.call('set', 'foo', 9007199254740991) return redis.call('get', 'foo')"),
+            Bulk("9007199254740991"));
+  EXPECT_EQ(
+      Eval("redis.call('set', 'key', '12039611435714932082') return redis.call('get', 'key')"),
+      Bulk("12039611435714932082"));
+  EXPECT_EQ(Eval("return 'hello' --trailing comment"), Bulk("hello"));
+}
+
 TEST_F(ScriptingTest, KeysAndArgv) {
   EXPECT_EQ(c()({"EVAL", "return {KEYS[1], KEYS[2], ARGV[1], ARGV[2], #KEYS, #ARGV}", "2", "k1",
                  "k2", "a1", "a2"}),
