@@ -77,6 +77,10 @@ class Node::Impl : public engine::EngineHost {
   }
   int TcpPort() const override { return port_.load(); }
   void ProcessEventsWhileBlocked() override { listener_->ProcessEventsWhileBlocked(); }
+  void ScheduleTimer(int64_t delay_ms) override {
+    uv_timer_start(&wakeup_, OnWakeup, static_cast<uint64_t>(delay_ms), 0);
+  }
+  void LogWarning(std::string_view message) override { logger_.Warning(message); }
   void Log(int level, std::string_view message) override {
     logger_.Log(static_cast<LogLevel>(level), message);
   }
@@ -118,6 +122,8 @@ class Node::Impl : public engine::EngineHost {
     async_.data = this;
     uv_timer_init(&loop_, &cron_);
     cron_.data = this;
+    uv_timer_init(&loop_, &wakeup_);
+    wakeup_.data = this;
     uv_timer_start(&cron_, OnCron, static_cast<uint64_t>(engine_->CronIntervalMs()), 0);
     {
       std::lock_guard lock(mu_);
@@ -153,6 +159,8 @@ class Node::Impl : public engine::EngineHost {
     if (self->shutdown_requested_) self->BeginShutdown();
   }
 
+  static void OnWakeup(uv_timer_t* handle) { static_cast<Impl*>(handle->data)->engine_->OnTimer(); }
+
   static void OnCron(uv_timer_t* handle) {
     auto* self = static_cast<Impl*>(handle->data);
     self->engine_->Cron();
@@ -169,6 +177,8 @@ class Node::Impl : public engine::EngineHost {
     logger_.Notice("User requested shutdown...");
     uv_timer_stop(&cron_);
     uv_close(reinterpret_cast<uv_handle_t*>(&cron_), nullptr);
+    uv_timer_stop(&wakeup_);
+    uv_close(reinterpret_cast<uv_handle_t*>(&wakeup_), nullptr);
     listener_->CloseAll([this] {
       uv_close(reinterpret_cast<uv_handle_t*>(&async_), nullptr);
     });
@@ -180,6 +190,7 @@ class Node::Impl : public engine::EngineHost {
   uv_loop_t loop_;
   uv_async_t async_;
   uv_timer_t cron_;
+  uv_timer_t wakeup_;  // blocked clients' timeouts (Engine::OnTimer)
   std::unique_ptr<engine::Engine> engine_;
   std::unique_ptr<net::Listener> listener_;
   std::thread thread_;

@@ -26,6 +26,8 @@ class ClientIo {
   virtual void RequestFlush() = 0;
   // Close the connection as soon as possible, dropping pending replies (CLIENT KILL).
   virtual void CloseAsap() = 0;
+  // The client was blocked and is not any more: send its reply and go on with its input.
+  virtual void ResumeInput() = 0;
   // Query buffer figures for CLIENT LIST (qbuf, qbuf-free) and INFO.
   virtual size_t QueryBufferLength() const = 0;
   virtual size_t QueryBufferFree() const = 0;
@@ -58,6 +60,7 @@ class Client {
 
   // Replies accumulate here; the transport drains it.
   std::string& reply_buffer() { return reply_buffer_; }
+  const std::string& reply_buffer() const { return reply_buffer_; }
 
   // Close once the pending replies are written (QUIT, protocol errors).
   bool close_after_reply() const { return close_after_reply_; }
@@ -91,7 +94,35 @@ class Client {
     std::vector<QueuedCommand> commands;
   };
   MultiState& multi() { return multi_; }
+  const MultiState& multi() const { return multi_; }
+
+  // Pub/sub subscriptions, in the order they were made.
+  struct PubSubState {
+    std::vector<std::string> channels;
+    std::vector<std::string> patterns;
+    std::vector<std::string> shard_channels;
+  };
+  PubSubState& pubsub() { return pubsub_; }
+  const PubSubState& pubsub() const { return pubsub_; }
+  // Redis's CLIENT_PUBSUB: in RESP2 a subscribed client may run only a few commands.
+  bool subscribed() const {
+    return !pubsub_.channels.empty() || !pubsub_.patterns.empty() || !pubsub_.shard_channels.empty();
+  }
   bool in_multi() const { return multi_.active; }
+
+  // A blocked client waits for something (WAIT's acks, the end of CLIENT PAUSE) and reads no
+  // input meanwhile; Engine::BlockClient / UnblockClient manage this.
+  enum class BlockKind { kNone, kPostponed, kWait };
+  struct BlockState {
+    BlockKind kind = BlockKind::kNone;
+    int64_t deadline_ms = 0;         // node time at which it times out; 0 = never
+    std::vector<std::string> args;   // kPostponed: the command to run when unblocked
+    int64_t wait_offset = 0;         // kWait: the replication offset acks must reach
+    int64_t wait_replicas = 0;       // kWait: how many replicas must reach it
+  };
+  BlockState& block() { return block_; }
+  const BlockState& block() const { return block_; }
+  bool blocked() const { return block_.kind != BlockKind::kNone; }
 
   // Memory of the arguments of the command being executed (CLIENT LIST argv-mem).
   size_t argv_mem() const { return argv_mem_; }
@@ -114,6 +145,8 @@ class Client {
   std::vector<WatchedKey> watched_keys_;
   bool dirty_cas_ = false;
   MultiState multi_;
+  BlockState block_;
+  PubSubState pubsub_;
 };
 
 }  // namespace redlab::server::engine

@@ -17,6 +17,14 @@ void PingCommand(CommandContext& ctx) {
     ctx.ReplyError("wrong number of arguments for 'ping' command");
     return;
   }
+  // A subscribed RESP2 client gets ["pong", message], as it could not tell a status from a
+  // message otherwise.
+  if (ctx.client().subscribed() && ctx.client().protocol() == 2) {
+    ctx.reply().ArrayHeader(2);
+    ctx.reply().Bulk("pong");
+    ctx.reply().Bulk(ctx.argc() == 1 ? std::string_view() : std::string_view(ctx.arg(1)));
+    return;
+  }
   if (ctx.argc() == 1) {
     ctx.reply().Status("PONG");
   } else {
@@ -48,6 +56,7 @@ void ResetCommand(CommandContext& ctx) {
   c.multi() = Client::MultiState{};
   c.clear_dirty_cas();
   ctx.engine().watches().UnwatchAll(&c);
+  ctx.engine().pubsub().UnsubscribeAll(&c);
   c.set_db(0);
   c.set_protocol(2);
   c.set_name(std::string());
@@ -187,22 +196,26 @@ std::string DescribeClient(Engine& engine, const Client& c) {
   field("name", c.name());
   num("age", (now - c.ctime_ms()) / 1000);
   num("idle", (now - c.last_interaction_ms()) / 1000);
-  field("flags", c.close_after_reply() ? "c" : "N");
+  std::string flags;
+  if (c.subscribed()) flags += 'P';
+  if (c.in_multi()) flags += 'x';
+  if (c.close_after_reply()) flags += 'c';
+  field("flags", flags.empty() ? "N" : flags);
   num("db", c.db());
-  num("sub", 0);
-  num("psub", 0);
-  num("ssub", 0);
-  num("multi", -1);
+  num("sub", static_cast<int64_t>(c.pubsub().channels.size()));
+  num("psub", static_cast<int64_t>(c.pubsub().patterns.size()));
+  num("ssub", static_cast<int64_t>(c.pubsub().shard_channels.size()));
+  num("multi", c.in_multi() ? static_cast<int64_t>(c.multi().commands.size()) : -1);
   num("qbuf", io ? static_cast<int64_t>(io->QueryBufferLength()) : 0);
   num("qbuf-free", io ? static_cast<int64_t>(io->QueryBufferFree()) : 0);
   num("argv-mem", static_cast<int64_t>(c.argv_mem()));
   num("multi-mem", 0);
-  num("rbs", static_cast<int64_t>(const_cast<Client&>(c).reply_buffer().capacity()));
-  num("rbp", static_cast<int64_t>(const_cast<Client&>(c).reply_buffer().size()));
-  num("obl", static_cast<int64_t>(const_cast<Client&>(c).reply_buffer().size()));
+  num("rbs", static_cast<int64_t>(c.reply_buffer().capacity()));
+  num("rbp", static_cast<int64_t>(c.reply_buffer().size()));
+  num("obl", static_cast<int64_t>(c.reply_buffer().size()));
   num("oll", 0);
   num("omem", io ? static_cast<int64_t>(io->PendingOutputBytes()) : 0);
-  num("tot-mem", static_cast<int64_t>(sizeof(Client) + const_cast<Client&>(c).reply_buffer().capacity() +
+  num("tot-mem", static_cast<int64_t>(sizeof(Client) + c.reply_buffer().capacity() +
                                       (io ? io->QueryBufferLength() + io->QueryBufferFree() : 0)));
   field("events", "r");
   field("cmd", c.last_command() ? std::string_view(c.last_command()->full_name) : "NULL");
@@ -366,6 +379,31 @@ void ClientKillCommand(CommandContext& ctx) {
   }
 }
 
+void ClientPauseCommand(CommandContext& ctx) {
+  if (ctx.argc() > 4) {
+    ReplySubcommandSyntaxError(ctx);
+    return;
+  }
+  bool writes_only = false;
+  if (ctx.argc() == 4) {
+    if (ctx.ArgIs(3, "write")) {
+      writes_only = true;
+    } else if (!ctx.ArgIs(3, "all")) {
+      ctx.ReplyError("CLIENT PAUSE mode must be WRITE or ALL");
+      return;
+    }
+  }
+  int64_t end_ms = 0;
+  if (!ctx.TimeoutArg(2, /*seconds=*/false, &end_ms)) return;
+  ctx.engine().Pause(end_ms, writes_only);
+  ctx.ReplyOk();
+}
+
+void ClientUnpauseCommand(CommandContext& ctx) {
+  ctx.engine().Unpause();
+  ctx.ReplyOk();
+}
+
 void ClientHelpCommand(CommandContext& ctx) { ReplyHelp(ctx, kClientHelp); }
 
 }  // namespace
@@ -426,6 +464,10 @@ void RegisterConnectionCommands(CommandTable& table) {
           "O(N) where N is the number of client connections"),
       sub("kill", -3, kCmdAdmin | kClientFlags, kConn, ClientKillCommand, "2.4.0",
           "Kill the connection of a client", "O(N) where N is the number of client connections"),
+      sub("pause", -3, kCmdAdmin | kClientFlags, kConn, ClientPauseCommand, "2.9.50",
+          "Stop processing commands from clients for some time", "O(1)"),
+      sub("unpause", 2, kCmdAdmin | kClientFlags, kConn, ClientUnpauseCommand, "6.2.0",
+          "Resume processing of clients that were paused", "O(N) Where N is the number of paused clients"),
   };
   client.subcommands[2].tips = {"nondeterministic_output"};
   client.subcommands[5].tips = {"nondeterministic_output"};

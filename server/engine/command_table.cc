@@ -97,10 +97,17 @@ CommandTable::CommandTable() {
   RegisterConnectionCommands(*this);
   RegisterServerCommands(*this);
   RegisterKeyCommands(*this);
+  RegisterExpireCommands(*this);
   RegisterStringCommands(*this);
   RegisterHashCommands(*this);
+  RegisterListCommands(*this);
+  RegisterSetCommands(*this);
   RegisterIntrospectionCommands(*this);
   RegisterTransactionCommands(*this);
+  RegisterPubSubCommands(*this);
+  RegisterObjectCommands(*this);
+  RegisterReplicationCommands(*this);
+  RegisterDebugCommands(*this);
   RegisterScriptingCommands(*this);
 }
 

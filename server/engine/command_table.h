@@ -80,10 +80,17 @@ std::vector<std::string_view> KeySpecFlagNames(uint32_t flags);
 void RegisterConnectionCommands(CommandTable& table);
 void RegisterServerCommands(CommandTable& table);
 void RegisterKeyCommands(CommandTable& table);
+void RegisterExpireCommands(CommandTable& table);
 void RegisterStringCommands(CommandTable& table);
 void RegisterHashCommands(CommandTable& table);
+void RegisterListCommands(CommandTable& table);
+void RegisterSetCommands(CommandTable& table);
 void RegisterIntrospectionCommands(CommandTable& table);
 void RegisterTransactionCommands(CommandTable& table);
+void RegisterPubSubCommands(CommandTable& table);
+void RegisterObjectCommands(CommandTable& table);
+void RegisterReplicationCommands(CommandTable& table);
+void RegisterDebugCommands(CommandTable& table);
 void RegisterScriptingCommands(CommandTable& table);
 
 }  // namespace redlab::server::engine

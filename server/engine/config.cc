@@ -125,6 +125,8 @@ const std::vector<Param>& Params() {
     v.push_back(Int("slowlog-max-len", &ServerConfig::slowlog_max_len, 0, kLongMax));
     v.push_back(Int("latency-monitor-threshold", &ServerConfig::latency_monitor_threshold, 0, kLongMax));
     v.push_back(Str("notify-keyspace-events", &ServerConfig::notify_keyspace_events));
+    v.push_back(Immutable(Enum("enable-debug-command", &ServerConfig::enable_debug_command,
+                               {"no", "yes", "local"})));
     v.push_back(Str("client-output-buffer-limit", &ServerConfig::client_output_buffer_limit));
     return v;
   }();

@@ -49,6 +49,10 @@ struct ServerConfig {
   int64_t slowlog_log_slower_than = 10000;
   int64_t slowlog_max_len = 128;
   int64_t latency_monitor_threshold = 0;
+  // Who may run DEBUG: "no" (nobody, Redis's default), "yes", or "local" (loopback clients).
+  // Settable at startup only in Redis; redlab also takes it from CONFIG SET, which is how
+  // embedded nodes receive their settings.
+  std::string enable_debug_command = "no";
   std::string client_output_buffer_limit = "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60";
 };
 

@@ -29,6 +29,34 @@ bool CommandContext::RangeIntArg(size_t i, int64_t min, int64_t max, int64_t* ou
   return true;
 }
 
+bool CommandContext::TimeoutArg(size_t i, bool seconds, int64_t* deadline_ms) {
+  int64_t ms = 0;
+  if (seconds) {
+    long double value = 0;
+    if (!ParseLongDouble(args_[i], &value)) {
+      reply_.Error("timeout is not a float or out of range");
+      return false;
+    }
+    ms = static_cast<int64_t>(value * 1000.0L);
+  } else if (!ParseInt64(args_[i], &ms)) {
+    reply_.Error("timeout is not an integer or out of range");
+    return false;
+  }
+  if (ms < 0) {
+    reply_.Error("timeout is negative");
+    return false;
+  }
+  if (ms > 0) {
+    if (ms > INT64_MAX - now_ms()) {
+      reply_.Error("timeout is out of range");
+      return false;
+    }
+    ms += now_ms();
+  }
+  *deadline_ms = ms;
+  return true;
+}
+
 bool CommandContext::DoubleArg(size_t i, double* out) {
   if (ParseDouble(args_[i], out)) return true;
   reply_.Error(err::kNotFloat);

@@ -42,6 +42,9 @@ class CommandContext {
   bool IntArg(size_t i, int64_t* out, std::string_view error);  // the same with another text
   // getRangeLongFromObjectOrReply: an integer within [min, max], else Redis's range error.
   bool RangeIntArg(size_t i, int64_t min, int64_t max, int64_t* out);
+  // getTimeoutFromObjectOrReply: a timeout in ms (or seconds, as a float, when `seconds`)
+  // turned into an absolute node time; 0 stays 0 ("forever").
+  bool TimeoutArg(size_t i, bool seconds, int64_t* deadline_ms);
   bool DoubleArg(size_t i, double* out);                 // "value is not a valid float"
   bool LongDoubleArg(size_t i, long double* out);
   // Is argument i equal to `word`, ignoring case?
@@ -64,6 +67,9 @@ class CommandContext {
   // Propagate nothing for this command (it propagated its effects itself).
   void PreventPropagation() { prevent_propagation_ = true; }
   bool propagation_prevented() const { return prevent_propagation_; }
+  // Propagate this command although it changed no data (PUBLISH: forceCommandPropagation).
+  void ForcePropagation() { force_propagation_ = true; }
+  bool propagation_forced() const { return force_propagation_; }
   std::optional<std::vector<std::string>>& rewritten_for_propagation() { return rewritten_; }
 
   void ReplyOk() { reply_.Status("OK"); }
@@ -79,6 +85,7 @@ class CommandContext {
   resp::ReplyWriter& reply_;
   std::optional<std::vector<std::string>> rewritten_;
   bool prevent_propagation_ = false;
+  bool force_propagation_ = false;
 };
 
 }  // namespace redlab::server::engine

@@ -1,11 +1,14 @@
 // A chained hash table keyed by binary strings, built like Redis's dict where it shows: the
 // SCAN cursor (reverse-binary bucket order, so a scan that spans a resize misses nothing),
 // random entries, and power-of-two tables that grow at load 1 and shrink below 10%.
-// Nodes never move, so a Node* stays valid until that entry is erased.
+// Nodes never move, so a Node* stays valid until that entry is erased. A node and its key share
+// one allocation (the key's bytes follow the node), which keeps a small entry to one malloc.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <new>
 #include <functional>
 #include <memory>
 #include <random>
@@ -20,9 +23,11 @@ class Dict {
  public:
   struct Node {
     Node* next;
-    size_t hash;
-    std::string key;
+    uint32_t key_size;
     V value;
+    std::string_view key() const {
+      return std::string_view(reinterpret_cast<const char*>(this + 1), key_size);
+    }
   };
 
   Dict() = default;
@@ -44,9 +49,8 @@ class Dict {
 
   Node* Find(std::string_view key) const {
     if (size_ == 0) return nullptr;
-    size_t h = Hash(key);
-    for (Node* n = buckets_[h & mask_]; n != nullptr; n = n->next) {
-      if (n->hash == h && n->key == key) return n;
+    for (Node* n = buckets_[Hash(key) & mask_]; n != nullptr; n = n->next) {
+      if (n->key() == key) return n;
     }
     return nullptr;
   }
@@ -54,8 +58,9 @@ class Dict {
   // Inserts `key`, which must not be present.
   Node* Insert(std::string_view key, V value) {
     GrowIfNeeded();
-    size_t h = Hash(key);
-    Node* n = new Node{nullptr, h, std::string(key), std::move(value)};
+    void* memory = ::operator new(sizeof(Node) + key.size());
+    Node* n = new (memory) Node{nullptr, static_cast<uint32_t>(key.size()), std::move(value)};
+    if (!key.empty()) std::memcpy(n + 1, key.data(), key.size());
     Link(n);
     ++size_;
     return n;
@@ -79,23 +84,12 @@ class Dict {
   }
 
   void Erase(Node* node) {
-    Node** link = &buckets_[node->hash & mask_];
+    Node** link = &buckets_[Hash(node->key()) & mask_];
     while (*link != node) link = &(*link)->next;
     *link = node->next;
-    delete node;
+    Destroy(node);
     --size_;
     ShrinkIfNeeded();
-  }
-
-  // Removes the node from the table and hands it to the caller (who must delete it).
-  std::unique_ptr<Node> Unlink(Node* node) {
-    Node** link = &buckets_[node->hash & mask_];
-    while (*link != node) link = &(*link)->next;
-    *link = node->next;
-    node->next = nullptr;
-    --size_;
-    ShrinkIfNeeded();
-    return std::unique_ptr<Node>(node);
   }
 
   void Clear() {
@@ -104,7 +98,7 @@ class Dict {
       Node* n = buckets_[i];
       while (n != nullptr) {
         Node* next = n->next;
-        delete n;
+        Destroy(n);
         n = next;
       }
     }
@@ -153,7 +147,7 @@ class Dict {
     return head;
   }
 
-  // Bytes used by the table itself (bucket array and node headers, not keys' heap buffers).
+  // Bytes used by the table itself (bucket array and node headers; keys are inside the nodes).
   size_t OverheadBytes() const { return bucket_count() * sizeof(Node*) + size_ * sizeof(Node); }
 
  private:
@@ -170,8 +164,13 @@ class Dict {
     return (v >> 32) | (v << 32);
   }
 
+  static void Destroy(Node* n) {
+    n->~Node();
+    ::operator delete(n);
+  }
+
   void Link(Node* n) {
-    Node*& head = buckets_[n->hash & mask_];
+    Node*& head = buckets_[Hash(n->key()) & mask_];
     n->next = head;
     head = n;
   }

@@ -32,7 +32,7 @@ TEST(DictTest, ScanVisitsEveryKeyEvenAcrossResizes) {
   uint64_t cursor = 0;
   int steps = 0;
   do {
-    cursor = d.Scan(cursor, [&](const Dict<int>::Node* n) { seen.insert(n->key); });
+    cursor = d.Scan(cursor, [&](const Dict<int>::Node* n) { seen.insert(std::string(n->key())); });
     // Grow the table in the middle of the scan, then shrink it: nothing present throughout may
     // be missed.
     if (++steps == 50) {

@@ -1,10 +1,12 @@
 #include "server/engine/engine.h"
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 
 #include "server/engine/context.h"
 #include "server/engine/errors.h"
+#include "server/engine/memory.h"
 #include "server/engine/script_runner.h"
 
 namespace redlab::server::engine {
@@ -52,7 +54,22 @@ std::string UnknownCommandError(const CommandTable& table, std::span<const std::
          "', with args beginning with: " + list;
 }
 
+// islocalClient: a loopback peer (redlab has no unix sockets). Clients without a connection
+// (scripts, internal callers) count as local.
+bool IsLocalClient(const Client& client) {
+  if (client.io() == nullptr) return true;
+  std::string_view peer = client.io()->PeerAddress();
+  std::string_view ip = peer.substr(0, peer.rfind(':'));
+  return ip == "127.0.0.1" || ip == "::1";
+}
+
 }  // namespace
+
+bool Engine::AllowProtected(const Client& client) const {
+  // Only DEBUG is protected in redlab (Redis also protects MODULE, which redlab lacks).
+  const std::string& setting = config_.enable_debug_command;
+  return setting == "yes" || (setting == "local" && IsLocalClient(client));
+}
 
 Engine::Engine(ServerConfig config, EngineHost* host)
     : config_(std::move(config)),
@@ -79,8 +96,22 @@ Client* Engine::CreateClient(ClientIo* io) {
   return raw;
 }
 
+int64_t Engine::ReplicasAcked(int64_t offset) const {
+  (void)offset;
+  return 0;  // no replicas: replication arrives with its own layer
+}
+
+int64_t Engine::ClientWriteOffset(const Client& client) const {
+  (void)client;
+  return 0;
+}
+
 void Engine::DestroyClient(Client* client) {
+  if (client->blocked()) {
+    blocked_.erase(std::remove(blocked_.begin(), blocked_.end(), client), blocked_.end());
+  }
   watches_.UnwatchAll(client);
+  pubsub_.UnsubscribeAll(client);
   clients_.erase(client->id());
 }
 
@@ -173,6 +204,14 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
     Reject(client, cmd, reply, "wrong number of arguments for '" + cmd->full_name + "' command");
     return;
   }
+  // Protected commands are refused unless configured, before authentication is even checked.
+  if (cmd->has(kCmdProtected) && !AllowProtected(client)) {
+    Reject(client, cmd, reply,
+           "DEBUG command not allowed. If the enable-debug-command option is set to \"local\", "
+           "you can run it from a local connection, otherwise you need to set this option in the "
+           "configuration file, and then restart the server.");
+    return;
+  }
   if (!client.authenticated() && auth_required() && !cmd->has(kCmdNoAuth)) {
     Reject(client, cmd, reply, err::kNoAuth);
     return;
@@ -181,8 +220,45 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
     Reject(client, cmd, reply, "Command not allowed inside a transaction");
     return;
   }
+  // A RESP2 client with subscriptions may only manage them (RESP3 has no such limit).
+  if (client.subscribed() && client.protocol() == 2) {
+    std::string_view name = cmd->name();
+    if (name != "ping" && name != "subscribe" && name != "ssubscribe" && name != "unsubscribe" &&
+        name != "sunsubscribe" && name != "psubscribe" && name != "punsubscribe" &&
+        name != "quit" && name != "reset") {
+      Reject(client, cmd, reply,
+             "Can't execute '" + cmd->full_name +
+                 "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in "
+                 "this context");
+      return;
+    }
+  }
+  // Over maxmemory, commands that may grow memory are refused once eviction cannot help (inside
+  // MULTI every queued command is, as queueing grows memory too).
+  if (config_.maxmemory > 0 && !script_busy()) {
+    std::string_view name = cmd->name();
+    bool reject_on_oom = cmd->has(kCmdDenyOom) ||
+                         (client.in_multi() && name != "exec" && name != "discard" &&
+                          name != "quit" && name != "reset");
+    if (!EnforceMaxmemory() && reject_on_oom) {
+      Reject(client, cmd, reply, err::kOom);
+      return;
+    }
+  }
   if (script_busy() && !cmd->has(kCmdAllowBusy)) {
     Reject(client, cmd, reply, err::kBusyScript);
+    return;
+  }
+  // During CLIENT PAUSE the command waits (with its arguments) until the pause ends.
+  if (PauseApplies(*cmd) || (pause_end_ms_ != 0 && cmd->name() == "exec" && pause_writes_only_ &&
+                             std::any_of(client.multi().commands.begin(),
+                                         client.multi().commands.end(),
+                                         [](const Client::QueuedCommand& q) {
+                                           return q.cmd->has(kCmdWrite) ||
+                                                  q.cmd->has(kCmdMayReplicate);
+                                         }))) {
+    client.block().args.assign(args.begin(), args.end());
+    BlockClient(client, Client::BlockKind::kPostponed, 0);
     return;
   }
   if (client.in_multi()) {
@@ -219,8 +295,8 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
   int64_t duration = SteadyUs() - start;
   // As Redis's call(): a command that changed the dataset is propagated, as called or as it
   // rewrote itself.
-  if (propagate && effect_sink_ != nullptr && stats_.dirty != dirty_before &&
-      !ctx.propagation_prevented()) {
+  bool changed = stats_.dirty != dirty_before || ctx.propagation_forced();
+  if (propagate && effect_sink_ != nullptr && changed && !ctx.propagation_prevented()) {
     if (ctx.rewritten_for_propagation()) {
       Propagate(db, std::move(*ctx.rewritten_for_propagation()));
     } else {
@@ -315,18 +391,9 @@ void Engine::ResetStats() {
 }
 
 size_t Engine::UsedMemory() const {
-  size_t bytes = 0;
-  auto& ks = const_cast<Keyspace&>(keyspace_);
-  for (int i = 0; i < ks.num_dbs(); ++i) {
-    Db& db = ks.db(i);
-    bytes += db.OverheadBytes();
-    db.ForEach([&](const Db::Node* n) {
-      bytes += n->value.value.MemoryBytes() + (n->key.size() > 15 ? n->key.capacity() + 1 : 0);
-    });
-  }
-  for (const auto& [id, client] : clients_) {
-    bytes += sizeof(Client) + client->reply_buffer().capacity();
-  }
+  int64_t used = ThreadAllocatedBytes();
+  size_t bytes = used > 0 ? static_cast<size_t>(used) : 0;
+  if (bytes > peak_memory_) peak_memory_ = bytes;
   return bytes;
 }
 

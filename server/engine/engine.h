@@ -17,6 +17,7 @@
 #include "server/engine/command_table.h"
 #include "server/engine/config.h"
 #include "server/engine/keyspace.h"
+#include "server/engine/pubsub.h"
 #include "server/engine/watch.h"
 #include "server/resp/writer.h"
 
@@ -30,13 +31,20 @@ class EngineHost {
   virtual void RequestShutdown() = 0;
   // The port the node listens on (INFO tcp_port).
   virtual int TcpPort() const = 0;
+  // Asks for Engine::OnTimer to be called in about `delay_ms` real milliseconds (blocked
+  // clients' timeouts, the end of a CLIENT PAUSE). Later requests replace earlier ones.
+  virtual void ScheduleTimer(int64_t delay_ms) = 0;
   // Serves other clients' pending input while a long command (a busy script) holds the event
   // loop, as Redis's processEventsWhileBlocked: their requests reach Execute as usual, and the
   // engine answers BUSY to those that cannot run now. Returns quickly when nothing is pending.
   virtual void ProcessEventsWhileBlocked() = 0;
-  // A line for the node's log (redis.log, slow scripts), at Redis's level: 0 debug, 1 verbose,
-  // 2 notice, 3 warning. The engine has already applied loglevel where Redis does.
-  virtual void Log(int level, std::string_view message) {}
+  // Writes a line to the node's log at warning level (DEBUG LOG).
+  virtual void LogWarning(std::string_view /*message*/) {}
+  // A line for the node's log at Redis's level (0 debug, 1 verbose, 2 notice, 3 warning):
+  // redis.log and slow scripts. The engine has already applied loglevel where Redis does.
+  virtual void Log(int level, std::string_view message) {
+    if (level >= 3) LogWarning(message);
+  }
 };
 
 // One effect of a write: a command that replays it on a replica (Redis's propagation).
@@ -108,6 +116,26 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   // Runs one request from `client`; the reply is appended to its reply buffer.
   void Execute(Client& client, std::span<std::string> args);
 
+  // Blocking (blocking.cc). A blocked client reads no input until it is unblocked; its reply
+  // is written by whoever unblocks it (or by the timeout handling of its kind).
+  void BlockClient(Client& client, Client::BlockKind kind, int64_t deadline_ms);
+  void UnblockClient(Client& client);
+  // Times out blocked clients whose deadline has passed and ends an expired pause; called by
+  // the host's timer and after the node's clock moves.
+  void OnTimer();
+  size_t blocked_clients() const { return blocked_.size(); }
+
+  // CLIENT PAUSE: until `end_ms` (node time), commands of all clients (or only writes) wait.
+  void Pause(int64_t end_ms, bool writes_only);
+  void Unpause();
+  bool paused() const { return pause_end_ms_ != 0; }
+
+  // How many replicas have acknowledged the replication stream up to `offset` (WAIT). The
+  // replication layer answers; with no replication there are no replicas to count.
+  int64_t ReplicasAcked(int64_t offset) const;
+  // The replication offset after this client's last write (Redis's c->woff).
+  int64_t ClientWriteOffset(const Client& client) const;
+
   // Background work, called every 1000/hz ms: active expiry, idle timeouts, statistics.
   void Cron();
   int64_t CronIntervalMs() const;
@@ -143,6 +171,7 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   // A database is about to be emptied (db = -1: all of them): WATCHes on keys it holds break.
   void SignalFlushed(int db);
   WatchRegistry& watches() { return watches_; }
+  PubSub& pubsub() { return pubsub_; }
 
   // Runs the queued commands of a transaction (EXEC); their effects leave as one unit.
   void ExecQueued(Client& client, resp::ReplyWriter& reply);
@@ -163,12 +192,20 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   // CONFIG RESETSTAT: zeroes command, error and keyspace statistics.
   void ResetStats();
 
-  // Approximate bytes used by the dataset and clients (INFO memory, MEMORY USAGE).
+  // Bytes the node uses: what its thread allocated and has not freed (see memory.h).
   size_t UsedMemory() const;
+  size_t PeakMemory() const { return peak_memory_; }
+
+  // maxmemory (eviction.cc): evicts keys by the configured policy until the node is under the
+  // limit; false when it stays over it (noeviction, or nothing left to evict). Redis's
+  // performEvictions.
+  bool EnforceMaxmemory();
 
  private:
   void OnErrorReply(std::string_view text) override;
   void OnKeyExpired(Db& db, std::string_view key) override;
+  // Whether enable-debug-command lets `client` run a protected command (DEBUG).
+  bool AllowProtected(const Client& client) const;
   void FlushEffects();
   void Reject(Client& client, const Command* cmd, resp::ReplyWriter& reply, std::string_view error);
   // Redis's call(): runs the command and keeps statistics; its effects are propagated unless
@@ -188,8 +225,15 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   ServerStats stats_;
   std::map<uint64_t, std::unique_ptr<Client>> clients_;
   WatchRegistry watches_;
+  PubSub pubsub_;
   EffectSink* effect_sink_ = nullptr;
   std::vector<Effect> pending_effects_;
+  std::vector<Client*> blocked_;  // in blocking order
+  int64_t pause_end_ms_ = 0;      // 0: not paused
+  mutable size_t peak_memory_ = 0;
+  bool pause_writes_only_ = false;
+  bool PauseApplies(const Command& cmd) const;
+  void ScheduleNextTimer();
   int call_depth_ = 0;  // > 0 while a command runs (EXEC and EVAL run others inside themselves)
   std::unique_ptr<ScriptRunner> scripts_;
   uint64_t next_client_id_ = 1;

@@ -5,6 +5,13 @@
 
 namespace redlab::server::engine {
 
+void ReplySubcommandSyntaxError(CommandContext& ctx) {
+  std::string_view sub = ctx.arg(1);
+  if (size_t nul = sub.find('\0'); nul != std::string_view::npos) sub = sub.substr(0, nul);
+  ctx.ReplyError("unknown subcommand or wrong number of arguments for '" +
+                 std::string(sub.substr(0, 128)) + "'. Try " + ToUpper(ctx.arg(0)) + " HELP.");
+}
+
 void ReplyHelp(CommandContext& ctx, std::span<const std::string_view> lines) {
   resp::ReplyWriter& r = ctx.reply();
   r.ArrayHeader(lines.size() + 3);

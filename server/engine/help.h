@@ -11,6 +11,10 @@ class CommandContext;
 // The Redis version redlab implements and reports (INFO, HELLO, redis.REDIS_VERSION).
 inline constexpr std::string_view kRedisVersion = "7.0.15";
 
+// Redis's addReplySubcommandSyntaxError: "unknown subcommand or wrong number of arguments for
+// '<sub>'. Try <CMD> HELP."
+void ReplySubcommandSyntaxError(CommandContext& ctx);
+
 // Replies like Redis's addReplyHelp: a header line naming the command, the given lines, and the
 // closing "HELP / Prints this help." pair, each as a status reply.
 void ReplyHelp(CommandContext& ctx, std::span<const std::string_view> lines);

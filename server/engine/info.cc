@@ -111,7 +111,8 @@ void MemorySection(Engine& e, std::string& out) {
   out += "# Memory\r\n";
   out += fmt::format("used_memory:{}\r\nused_memory_human:{}\r\n", used, Human(used));
   out += fmt::format("used_memory_rss:{}\r\nused_memory_rss_human:{}\r\n", rss, Human(rss));
-  out += fmt::format("used_memory_peak:{}\r\nused_memory_peak_human:{}\r\n", used, Human(used));
+  uint64_t peak = std::max<uint64_t>(used, e.PeakMemory());
+  out += fmt::format("used_memory_peak:{}\r\nused_memory_peak_human:{}\r\n", peak, Human(peak));
   out += fmt::format("total_system_memory:{}\r\ntotal_system_memory_human:{}\r\n", total, Human(total));
   ScriptMemoryLines(e, out);
   out += fmt::format("maxmemory:{}\r\nmaxmemory_human:{}\r\n", c.maxmemory, Human(static_cast<uint64_t>(c.maxmemory)));
@@ -151,9 +152,11 @@ void StatsSection(Engine& e, std::string& out) {
   out += fmt::format("expired_stale_perc:{:.2f}\r\n", k.expired_stale_perc);
   out += fmt::format("expired_time_cap_reached_count:{}\r\n", k.expired_time_cap_reached_count);
   out += fmt::format("expire_cycle_cpu_milliseconds:{}\r\n", k.expire_cycle_cpu_us / 1000);
-  out += "evicted_keys:0\r\nevicted_clients:0\r\n";
+  out += fmt::format("evicted_keys:{}\r\nevicted_clients:0\r\n", k.evicted_keys);
   out += fmt::format("keyspace_hits:{}\r\nkeyspace_misses:{}\r\n", k.keyspace_hits, k.keyspace_misses);
-  out += "pubsub_channels:0\r\npubsub_patterns:0\r\npubsubshard_channels:0\r\n";
+  out += fmt::format("pubsub_channels:{}\r\npubsub_patterns:{}\r\npubsubshard_channels:{}\r\n",
+                     e.pubsub().NumChannels(PubSubKind::kChannel), e.pubsub().NumPatterns(),
+                     e.pubsub().NumChannels(PubSubKind::kShard));
   out += "latest_fork_usec:0\r\ntotal_forks:0\r\n";
   out += fmt::format("total_error_replies:{}\r\n", s.total_error_replies);
   out += fmt::format("total_reads_processed:{}\r\n", s.total_reads_processed);

@@ -22,12 +22,13 @@ bool Db::IsExpired(const Node* node) const {
   return node->value.expire_ms != kNoExpire && node->value.expire_ms <= owner_->now_ms();
 }
 
-Db::Node* Db::Lookup(std::string_view key, bool count_stats) {
+Db::Node* Db::Lookup(std::string_view key, bool count_stats, bool touch) {
   Node* node = dict_.Find(key);
   if (node != nullptr && IsExpired(node)) {
-    if (!owner_->replica()) owner_->DeleteExpired(*this, node);
+    if (!owner_->replica() && !owner_->expiry_paused()) owner_->DeleteExpired(*this, node);
     node = nullptr;
   }
+  if (touch && node != nullptr) node->value.access_s = static_cast<uint32_t>(owner_->now_ms() / 1000);
   if (count_stats) {
     if (node != nullptr) {
       ++owner_->stats().keyspace_hits;
@@ -38,18 +39,22 @@ Db::Node* Db::Lookup(std::string_view key, bool count_stats) {
   return node;
 }
 
-Db::Node* Db::LookupRead(std::string_view key) { return Lookup(key, true); }
-Db::Node* Db::LookupWrite(std::string_view key) { return Lookup(key, false); }
-Db::Node* Db::LookupQuiet(std::string_view key) { return Lookup(key, false); }
+Db::Node* Db::LookupRead(std::string_view key) { return Lookup(key, true, true); }
+Db::Node* Db::LookupWrite(std::string_view key) { return Lookup(key, false, true); }
+Db::Node* Db::LookupQuiet(std::string_view key) { return Lookup(key, false, false); }
+Db::Node* Db::LookupNoTouch(std::string_view key) { return Lookup(key, true, false); }
 
 Db::Node* Db::Add(std::string_view key, Object value) {
-  return dict_.Insert(key, DbEntry{std::move(value)});
+  Node* node = dict_.Insert(key, DbEntry{std::move(value)});
+  node->value.access_s = static_cast<uint32_t>(owner_->now_ms() / 1000);
+  return node;
 }
 
 Db::Node* Db::Set(std::string_view key, Object value, bool keep_ttl) {
   Node* node = dict_.Find(key);
   if (node == nullptr) return Add(key, std::move(value));
   node->value.value = std::move(value);
+  node->value.access_s = static_cast<uint32_t>(owner_->now_ms() / 1000);
   if (!keep_ttl) RemoveExpire(node);
   return node;
 }
@@ -110,17 +115,24 @@ void Db::Clear() {
 }
 
 Db::Node* Db::RandomKey() {
-  // Like Redis, give up on a keyspace made only of expired keys after enough tries.
-  for (int tries = 0; tries < 100 && !dict_.empty(); ++tries) {
+  // As Redis's dbRandomKey: a master deletes each expired key it meets, so the loop ends. A
+  // replica cannot delete; when every key has a TTL they may all be logically expired, so it
+  // gives up after 100 tries and returns the last key met, expired or not.
+  const bool all_volatile = dict_.size() == expiring_.size();
+  int tries = 100;
+  while (true) {
     Node* node = dict_.Random(owner_->rng());
+    if (node == nullptr) return nullptr;
+    if (node->value.expire_ms == kNoExpire) return node;
+    if (all_volatile && owner_->replica() && --tries == 0) return node;
     if (!IsExpired(node)) return node;
-    if (owner_->replica()) {
-      if (tries == 99) return node;  // a replica cannot delete; Redis returns the key then
-      continue;
-    }
-    owner_->DeleteExpired(*this, node);
+    if (!owner_->replica()) owner_->DeleteExpired(*this, node);
   }
-  return nullptr;
+}
+
+Db::Node* Db::RandomVolatileKey() {
+  if (expiring_.empty()) return nullptr;
+  return expiring_[std::uniform_int_distribution<size_t>(0, expiring_.size() - 1)(owner_->rng())];
 }
 
 bool Db::ActiveExpire(int64_t deadline_us) {
@@ -164,7 +176,7 @@ Keyspace::Keyspace(Clock* clock, int databases) : clock_(clock), rng_(std::rando
 }
 
 void Keyspace::ActiveExpireCycle(int64_t budget_us) {
-  if (!active_expire_enabled_ || replica_) return;
+  if (!active_expire_enabled_ || replica_ || expiry_paused_) return;
   int64_t start = MonotonicUs();
   int64_t deadline = start + budget_us;
   SnapshotTime();
@@ -185,7 +197,7 @@ void Keyspace::DeleteExpired(Db& db, Db::Node* node) {
     db.Delete(node);
     return;
   }
-  std::string key = node->key;  // the node is about to go; keep its name for the listener
+  std::string key(node->key());  // the node is about to go; keep its name for the listener
   db.Delete(node);
   expiry_listener_->OnKeyExpired(db, key);
 }

@@ -22,12 +22,14 @@ struct DbEntry {
   Object value;
   int64_t expire_ms = kNoExpire;  // absolute unix time in ms, or kNoExpire
   uint32_t expire_slot = 0;       // position in Db::expiring_ while expire_ms is set
+  uint32_t access_s = 0;          // last access, node seconds (OBJECT IDLETIME; Redis's LRU)
 };
 
 struct KeyspaceStats {
   uint64_t keyspace_hits = 0;
   uint64_t keyspace_misses = 0;
   uint64_t expired_keys = 0;
+  uint64_t evicted_keys = 0;
   uint64_t expired_time_cap_reached_count = 0;
   uint64_t expire_cycle_cpu_us = 0;
   double expired_stale_perc = 0;
@@ -58,9 +60,11 @@ class Db {
   // replica, which only hides it) and reported missing. Read lookups count keyspace hits/misses.
   Node* LookupRead(std::string_view key);
   Node* LookupWrite(std::string_view key);
-  // As LookupRead without touching the hit/miss counters (TYPE, EXISTS use the read path; this
-  // is for internal checks such as SCAN's type filter).
+  // As LookupRead without touching the hit/miss counters or the access time (internal checks
+  // such as SCAN's type filter).
   Node* LookupQuiet(std::string_view key);
+  // As LookupRead but leaving the access time alone (Redis's LOOKUP_NOTOUCH: OBJECT, TYPE).
+  Node* LookupNoTouch(std::string_view key);
 
   // Finds `key` without applying expiry (the node may be logically expired): for checks that
   // must not change the dataset, such as WATCH's.
@@ -87,6 +91,8 @@ class Db {
 
   // A random live key; expired ones met on the way are deleted (on a master).
   Node* RandomKey();
+  // A random key with a TTL (nullptr when none), for volatile-* eviction.
+  Node* RandomVolatileKey();
   // One SCAN step over the keys (see Dict::Scan).
   template <typename Fn>
   uint64_t Scan(uint64_t cursor, Fn&& fn) const {
@@ -106,7 +112,7 @@ class Db {
   int64_t avg_ttl() const { return avg_ttl_; }
 
  private:
-  Node* Lookup(std::string_view key, bool count_stats);
+  Node* Lookup(std::string_view key, bool count_stats, bool touch);
   void TrackExpire(Node* node);
   void UntrackExpire(Node* node);
 
@@ -135,6 +141,10 @@ class Keyspace {
   // A replica never expires keys itself: it hides them until the master's DEL arrives.
   bool replica() const { return replica_; }
   void set_replica(bool replica) { replica_ = replica; }
+  // While clients are paused (CLIENT PAUSE) keys do not expire either: expired ones are hidden,
+  // not deleted, so the dataset stays still, as in Redis.
+  bool expiry_paused() const { return expiry_paused_; }
+  void set_expiry_paused(bool paused) { expiry_paused_ = paused; }
   bool active_expire_enabled() const { return active_expire_enabled_; }
   void set_active_expire_enabled(bool enabled) { active_expire_enabled_ = enabled; }
 
@@ -155,6 +165,7 @@ class Keyspace {
   int64_t now_ms_ = 0;
   bool replica_ = false;
   bool active_expire_enabled_ = true;
+  bool expiry_paused_ = false;
   KeyspaceStats stats_;
   ExpiryListener* expiry_listener_ = nullptr;
   std::mt19937_64 rng_;

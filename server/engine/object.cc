@@ -27,9 +27,15 @@ std::string_view Object::EncodingName() const {
       const std::string& s = str();
       if (raw_string_) return "raw";
       int64_t unused;
-      if (s.size() <= 20 && ParseInt64(s, &unused)) return "int";
+      if (!float_string_ && s.size() <= 20 && ParseInt64(s, &unused)) return "int";
       return s.size() <= kEmbstrMaxLength ? "embstr" : "raw";
     }
+    case ObjectType::kList:
+      // Redis 7.0 keeps every list in a quicklist whatever its size (the "listpack" encoding
+      // for small lists came with 7.2).
+      return "quicklist";
+    case ObjectType::kSet:
+      return set().encoding() == SetValue::Encoding::kIntset ? "intset" : "hashtable";
     case ObjectType::kHash:
       return hash().encoding() == HashValue::Encoding::kListpack ? "listpack" : "hashtable";
     default:
@@ -43,6 +49,10 @@ size_t Object::MemoryBytes() const {
       const std::string& s = str();
       return sizeof(Object) + (s.size() > 15 ? s.capacity() + 1 : 0);
     }
+    case ObjectType::kList:
+      return sizeof(Object) + list().MemoryBytes();
+    case ObjectType::kSet:
+      return sizeof(Object) + set().MemoryBytes();
     case ObjectType::kHash:
       return sizeof(Object) + hash().MemoryBytes();
     default:

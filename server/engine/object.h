@@ -9,6 +9,8 @@
 #include <variant>
 
 #include "server/engine/hash_value.h"
+#include "server/engine/list_value.h"
+#include "server/engine/set_value.h"
 
 namespace redlab::server::engine {
 
@@ -21,20 +23,30 @@ class Object {
   Object() = default;
   static Object FromString(std::string_view s) { return Object(std::string(s)); }
   static Object FromString(std::string&& s) { return Object(std::move(s)); }
-  static Object NewHash() { return Object(std::make_unique<HashValue>()); }
+  static Object NewHash() { return Object(HashValue()); }
+  static Object NewList() { return Object(std::make_unique<ListValue>()); }
+  static Object FromSet(std::unique_ptr<SetValue> set) { return Object(std::move(set)); }
 
   ObjectType type() const { return static_cast<ObjectType>(data_.index()); }
   bool is(ObjectType t) const { return type() == t; }
 
   std::string& str() { return std::get<std::string>(data_); }
   const std::string& str() const { return std::get<std::string>(data_); }
-  HashValue& hash() { return *std::get<HashPtr>(data_); }
-  const HashValue& hash() const { return *std::get<HashPtr>(data_); }
+  HashValue& hash() { return std::get<HashValue>(data_); }
+  const HashValue& hash() const { return std::get<HashValue>(data_); }
+  ListValue& list() { return *std::get<ListPtr>(data_); }
+  const ListValue& list() const { return *std::get<ListPtr>(data_); }
+  SetValue& set() { return *std::get<SetPtr>(data_); }
+  const SetValue& set() const { return *std::get<SetPtr>(data_); }
 
   // Whether a string value was last written by APPEND or SETRANGE: Redis keeps those "raw"
   // instead of trying the int or embstr encodings.
   bool raw_string() const { return raw_string_; }
   void set_raw_string(bool raw) { raw_string_ = raw; }
+  // Whether a string value was made by INCRBYFLOAT: Redis stores that result as embstr or raw by
+  // its length, never as int, even when it reads "3".
+  bool float_string() const { return float_string_; }
+  void set_float_string(bool from_float) { float_string_ = from_float; }
 
   // Redis's OBJECT ENCODING name for this value.
   std::string_view EncodingName() const;
@@ -42,18 +54,21 @@ class Object {
   size_t MemoryBytes() const;
 
  private:
-  using HashPtr = std::unique_ptr<HashValue>;
-  // Placeholders keep the variant index equal to the Redis type number until lists, sets and
-  // sorted sets are added.
-  struct ListSlot {};
-  struct SetSlot {};
+  using ListPtr = std::unique_ptr<ListValue>;
+  using SetPtr = std::unique_ptr<SetValue>;
+  // A placeholder keeps the variant index equal to the Redis type number until sorted sets are
+  // added.
   struct ZsetSlot {};
 
   explicit Object(std::string&& s) : data_(std::move(s)) {}
-  explicit Object(HashPtr h) : data_(std::move(h)) {}
+  explicit Object(HashValue&& h) : data_(std::move(h)) {}
+  explicit Object(ListPtr l) : data_(std::move(l)) {}
+  explicit Object(SetPtr s) : data_(std::move(s)) {}
 
-  std::variant<std::string, ListSlot, SetSlot, ZsetSlot, HashPtr> data_;
+  // A hash is held inline (it is two pointers): one allocation less per hash key.
+  std::variant<std::string, ListPtr, SetPtr, ZsetSlot, HashValue> data_;
   bool raw_string_ = false;
+  bool float_string_ = false;
 };
 
 }  // namespace redlab::server::engine

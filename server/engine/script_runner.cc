@@ -23,11 +23,9 @@ int64_t SteadyUs() {
       .count();
 }
 
-// Redis's server.script_oom: over maxmemory, with no eviction to make room (redlab never
-// evicts).
+// Redis's server.script_oom: over maxmemory even after evicting what the policy allows.
 bool OutOfMemory(Engine& engine) {
-  int64_t maxmemory = engine.config().maxmemory;
-  return maxmemory > 0 && engine.UsedMemory() > static_cast<size_t>(maxmemory);
+  return engine.config().maxmemory > 0 && !engine.EnforceMaxmemory();
 }
 
 int LogVerbosity(std::string_view loglevel) {

@@ -95,7 +95,7 @@ void Connection::OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t*) {
 }
 
 void Connection::ProcessInput() {
-  while (!closing_ && !client_->close_after_reply() && query_.size() > 0) {
+  while (!closing_ && !client_->close_after_reply() && !client_->blocked() && query_.size() > 0) {
     resp::ParseLimits limits;
     limits.proto_max_bulk_len = engine_->config().proto_max_bulk_len;
     limits.auth_required = engine_->auth_required() && !client_->authenticated();
@@ -114,6 +114,14 @@ void Connection::ProcessInput() {
     args_.ShrinkIfLarge(kMaxRetainedArg);
   }
   query_.ShrinkIfIdle(kReadChunk);
+}
+
+void Connection::ResumeInput() {
+  if (closing_ || client_ == nullptr) return;
+  // Called from inside the engine (another client's command may be running): the remaining
+  // input is processed now, as Redis does for a client it unblocks.
+  if (!executing_) ProcessInput();
+  Flush();
 }
 
 void Connection::ReadAndServeNow() {

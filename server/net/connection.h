@@ -43,6 +43,7 @@ class Connection final : public engine::ClientIo {
   int Fd() const override;
   void RequestFlush() override { Flush(); }
   void CloseAsap() override { Close(); }
+  void ResumeInput() override;
   size_t QueryBufferLength() const override { return query_.size(); }
   size_t QueryBufferFree() const override { return query_.free_space(); }
   size_t PendingOutputBytes() const override { return writing_.size(); }

@@ -1,0 +1,61 @@
+// maxmemory eviction, approximated as Redis approximates it: sample a few keys and evict the
+// best candidate by the policy (Redis's evict.c). redlab keeps a last-access time per key, so
+// the LRU policies are sampled LRU; it keeps no access counters, so the LFU policies use the
+// same least-recently-used choice.
+#include "server/engine/engine.h"
+
+namespace redlab::server::engine {
+namespace {
+
+constexpr int kSamples = 5;  // Redis's maxmemory-samples default
+
+// Picks a key of `db` to evict under `policy`, or nullptr.
+Db::Node* PickVictim(Db& db, std::string_view policy, int64_t now_ms) {
+  bool volatile_only = policy.rfind("volatile-", 0) == 0;
+  bool random = policy.find("random") != std::string_view::npos;
+  bool by_ttl = policy == "volatile-ttl";
+  auto sample = [&]() -> Db::Node* { return volatile_only ? db.RandomVolatileKey() : db.RandomKey(); };
+  if (random) return sample();
+  Db::Node* best = nullptr;
+  for (int i = 0; i < kSamples; ++i) {
+    Db::Node* n = sample();
+    if (n == nullptr) break;
+    if (best == nullptr) {
+      best = n;
+    } else if (by_ttl ? n->value.expire_ms < best->value.expire_ms
+                      : n->value.access_s < best->value.access_s) {
+      best = n;
+    }
+  }
+  (void)now_ms;
+  return best;
+}
+
+}  // namespace
+
+bool Engine::EnforceMaxmemory() {
+  if (config_.maxmemory <= 0) return true;
+  const size_t limit = static_cast<size_t>(config_.maxmemory);
+  if (UsedMemory() <= limit) return true;
+  const std::string& policy = config_.maxmemory_policy;
+  if (policy == "noeviction" || keyspace_.replica()) return false;
+  while (UsedMemory() > limit) {
+    Db::Node* victim = nullptr;
+    Db* victim_db = nullptr;
+    for (int i = 0; i < keyspace_.num_dbs() && victim == nullptr; ++i) {
+      Db& db = keyspace_.db(i);
+      if (db.size() == 0) continue;
+      victim = PickVictim(db, policy, keyspace_.now_ms());
+      victim_db = &db;
+    }
+    if (victim == nullptr) return false;
+    std::string key(victim->key());
+    victim_db->Delete(victim);
+    ++keyspace_.stats().evicted_keys;
+    SignalModifiedKey(victim_db->id(), key);
+    Propagate(victim_db->id(), {"DEL", std::move(key)});
+  }
+  return true;
+}
+
+}  // namespace redlab::server::engine
