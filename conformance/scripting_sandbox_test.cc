@@ -64,6 +64,11 @@ TEST_F(ScriptingSandboxTest, LibraryTablesAreReadOnly) {
   EXPECT_EQ(Eval(body),
             Error("ERR [string \"y = 1\"]:1: Attempt to modify a readonly table script: " +
                   Sha1(body) + ", on y = 1:1."));
+  // Raising a protected table fails inside Redis's error handler, on its line 10.
+  body = "error(string)";
+  EXPECT_EQ(Eval(body),
+            Error("ERR err_handler_def:10: Attempt to modify a readonly table script: " +
+                  Sha1(body) + ", on @err_handler_def:10."));
   // Reading through them works as usual.
   EXPECT_EQ(Eval("return {('abc'):upper(), string.rep('a', 3), rawget(_G, 'string') == string,"
                  " getmetatable('').__index == string, type(getmetatable(_G).__index),"

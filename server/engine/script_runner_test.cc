@@ -21,6 +21,7 @@ class NullIo : public ClientIo {
   int Fd() const override { return -1; }
   void RequestFlush() override {}
   void CloseAsap() override {}
+  void ResumeInput() override {}
   size_t QueryBufferLength() const override { return 0; }
   size_t QueryBufferFree() const override { return 0; }
   size_t PendingOutputBytes() const override { return 0; }
@@ -32,6 +33,7 @@ class TestHost : public EngineHost {
  public:
   void RequestShutdown() override { shutdown_requested = true; }
   int TcpPort() const override { return 0; }
+  void ScheduleTimer(int64_t delay_ms) override {}
   void ProcessEventsWhileBlocked() override {
     ++blocked_calls;
     if (on_blocked) on_blocked();

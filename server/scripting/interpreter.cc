@@ -71,6 +71,24 @@ void WriteRunError(lua_State* lua, std::string_view sha, resp::ReplyWriter& repl
   WriteFormattedError(reply, text, !ignore_stats);
 }
 
+// Writes the outcome of a run to the reply, in protected mode (see Interpreter::Execute).
+struct Conversion {
+  bool failed;  // the value is the error of a failed run
+  std::string_view sha;
+  int script_resp;
+  resp::ReplyWriter* reply;
+};
+
+int ConvertResult(lua_State* lua) {
+  auto* conversion = static_cast<Conversion*>(lua_touserdata(lua, 1));
+  if (conversion->failed) {
+    WriteRunError(lua, conversion->sha, *conversion->reply);
+  } else {
+    WriteReply(lua, conversion->script_resp, *conversion->reply);
+  }
+  return 0;
+}
+
 }  // namespace
 
 Interpreter::Interpreter() { Open(); }
@@ -141,11 +159,20 @@ void Interpreter::Execute(const Run& run, ScriptHost& host, resp::ReplyWriter& r
     lua_gc(lua, LUA_GCSTEP, kGcCyclePeriod);
     gc_count_ = 0;
   }
-  if (err != 0) {
-    WriteRunError(lua, run.sha, reply);
-    lua_pop(lua, 1);
-  } else {
-    WriteReply(lua, state.resp, reply);
+  // The reply is read from Lua values whose metamethods may fail: read them in protected mode.
+  size_t reply_start = reply.buffer()->size();
+  Conversion conversion{err != 0, run.sha, state.resp, &reply};
+  lua_pushcfunction(lua, ConvertResult);
+  lua_pushlightuserdata(lua, &conversion);
+  lua_pushvalue(lua, -3);  // the result, or the error
+  if (lua_pcall(lua, 2, 0, 0) != 0) {
+    // Redis itself crashes here; answer an error instead.
+    std::string message =
+        lua_isstring(lua, -1) ? std::string(ToStringView(lua, -1)) : "execution failure";
+    if (message.size() > 100) message.resize(100);
+    reply.buffer()->resize(reply_start);
+    WriteFormattedError(reply, "Error running script " + std::string(run.sha) + ", " + message,
+                        true);
   }
   if (run.interrupt_hook) lua_sethook(lua, nullptr, 0, 0);
   SetRunState(lua, nullptr);

@@ -225,6 +225,17 @@ TEST_F(InterpreterTest, ScriptErrorFormats) {
   EXPECT_EQ(Eval("return redis.status_reply('fine')"), "+fine\r\n");
 }
 
+TEST_F(InterpreterTest, FailingMetamethodsWhileReplying) {
+  // Redis crashes reading these values; redlab answers an error instead.
+  std::string body = "error(setmetatable({}, {__index = function() error('inner') end}))";
+  EXPECT_EQ(Eval(body),
+            "-ERR Error running script " + Sha1Hex(body) + ", user_script:1: inner\r\n");
+  body = "return {1, setmetatable({err='x'}, {__index = function() error('bad') end})}";
+  EXPECT_EQ(Eval(body), "-ERR Error running script " + Sha1Hex(body) + ", user_script:1: bad\r\n");
+  // The interpreter is still fine afterwards.
+  EXPECT_EQ(Eval("return 1"), ":1\r\n");
+}
+
 TEST_F(InterpreterTest, GlobalsAreProtected) {
   EXPECT_EQ(ErrorOf("x = 1"), "-ERR user_script:1: Attempt to modify a readonly table");
   EXPECT_EQ(ErrorOf("return x"),
