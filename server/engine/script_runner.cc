@@ -107,20 +107,12 @@ void ScriptRunner::Eval(CommandContext& ctx, bool evalsha, bool read_only) {
     }
   }
 
-  // scriptPrepareForRun's checks of the shebang flags.
+  // scriptPrepareForRun's checks of the shebang flags. (Its own "allow-oom flag is not set"
+  // refusal cannot be reached: the same scripts were refused above, as processCommand does.)
   bool compat = (script->flags & scripting::kScriptEvalCompatMode) != 0;
-  if (!compat) {
-    // (no-writes implies allow-oom)
-    if (!(script->flags & (scripting::kScriptAllowOom | scripting::kScriptNoWrites)) && oom) {
-      ctx.ReplyError(
-          "-OOM allow-oom flag is not set on the script, can not run it when used memory > "
-          "'maxmemory'");
-      return;
-    }
-    if (!(script->flags & scripting::kScriptNoWrites) && read_only) {
-      ctx.ReplyError("Can not execute a script with write flag using *_ro command.");
-      return;
-    }
+  if (!compat && !(script->flags & scripting::kScriptNoWrites) && read_only) {
+    ctx.ReplyError("Can not execute a script with write flag using *_ro command.");
+    return;
   }
 
   Run run;
