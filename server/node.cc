@@ -81,6 +81,9 @@ class Node::Impl : public engine::EngineHost {
     uv_timer_start(&wakeup_, OnWakeup, static_cast<uint64_t>(delay_ms), 0);
   }
   void LogWarning(std::string_view message) override { logger_.Warning(message); }
+  void Log(int level, std::string_view message) override {
+    logger_.Log(static_cast<LogLevel>(level), message);
+  }
 
  private:
   void PostRaw(std::function<void()> task) {

@@ -53,6 +53,11 @@ class Client {
   bool authenticated() const { return authenticated_; }
   void set_authenticated(bool value) { authenticated_ = value; }
 
+  // A script's client: blocking commands must not block it, they answer at once as if timed out
+  // (Redis's CLIENT_DENY_BLOCKING).
+  bool deny_blocking() const { return deny_blocking_; }
+  void set_deny_blocking(bool value) { deny_blocking_ = value; }
+
   // Replies accumulate here; the transport drains it.
   std::string& reply_buffer() { return reply_buffer_; }
   const std::string& reply_buffer() const { return reply_buffer_; }
@@ -133,6 +138,7 @@ class Client {
   int protocol_ = 2;
   std::string name_;
   bool authenticated_ = false;
+  bool deny_blocking_ = false;
   bool close_after_reply_ = false;
   std::string reply_buffer_;
   int64_t ctime_ms_;

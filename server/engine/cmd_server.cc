@@ -6,6 +6,7 @@
 #include "server/engine/help.h"
 #include "server/engine/info.h"
 #include "server/engine/numbers.h"
+#include "server/engine/script_runner.h"
 #include "server/engine/text.h"
 
 namespace redlab::server::engine {
@@ -94,9 +95,13 @@ void ConfigHelpCommand(CommandContext& ctx) { ReplyHelp(ctx, kConfigHelp); }
 
 void ShutdownCommand(CommandContext& ctx) {
   bool abort = false;
+  bool nosave = false;
   for (size_t i = 1; i < ctx.argc(); ++i) {
-    if (ctx.ArgIs(i, "nosave") || ctx.ArgIs(i, "save") || ctx.ArgIs(i, "now") ||
-        ctx.ArgIs(i, "force")) {
+    if (ctx.ArgIs(i, "nosave")) {
+      nosave = true;
+      continue;
+    }
+    if (ctx.ArgIs(i, "save") || ctx.ArgIs(i, "now") || ctx.ArgIs(i, "force")) {
       continue;
     }
     if (ctx.ArgIs(i, "abort")) {
@@ -114,6 +119,14 @@ void ShutdownCommand(CommandContext& ctx) {
     // No shutdown is ever in progress here (redlab has nothing to save), as abortShutdown finds.
     ctx.ReplyError("No shutdown in progress.");
     return;
+  }
+  if (ctx.engine().script_busy()) {
+    // Only SHUTDOWN NOSAVE may stop a node busy with a script; the script stops with it.
+    if (!nosave) {
+      ctx.ReplyError(err::kBusyScript);
+      return;
+    }
+    ctx.engine().scripts().AbortForShutdown();
   }
   // Like Redis, no reply: the connection closes as the node stops.
   ctx.client().set_close_after_reply();

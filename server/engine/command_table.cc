@@ -111,6 +111,7 @@ CommandTable::CommandTable() {
   RegisterObjectCommands(*this);
   RegisterReplicationCommands(*this);
   RegisterDebugCommands(*this);
+  RegisterScriptingCommands(*this);
 }
 
 std::unique_ptr<Command> CommandTable::Build(const CommandSpec* spec, const Command* parent) {

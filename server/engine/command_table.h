@@ -94,5 +94,6 @@ void RegisterPubSubCommands(CommandTable& table);
 void RegisterObjectCommands(CommandTable& table);
 void RegisterReplicationCommands(CommandTable& table);
 void RegisterDebugCommands(CommandTable& table);
+void RegisterScriptingCommands(CommandTable& table);
 
 }  // namespace redlab::server::engine

@@ -7,6 +7,7 @@
 #include "server/engine/context.h"
 #include "server/engine/errors.h"
 #include "server/engine/memory.h"
+#include "server/engine/script_runner.h"
 
 namespace redlab::server::engine {
 namespace {
@@ -171,11 +172,22 @@ void Engine::Reject(Client& client, const Command* cmd, resp::ReplyWriter& reply
                     std::string_view error) {
   if (cmd != nullptr) ++command_stats_[cmd->id].rejected_calls;
   if (client.in_multi()) client.multi().aborted = true;
+  if (cmd != nullptr && cmd->name() == "exec") {
+    // A refused EXEC discards the transaction and says why (execCommandAbort).
+    client.multi() = Client::MultiState{};
+    client.clear_dirty_cas();
+    watches_.UnwatchAll(&client);
+    if (!error.empty() && error[0] == '-') error.remove_prefix(1);
+    reply.Error("-EXECABORT Transaction discarded because of: " + std::string(error));
+    return;
+  }
   reply.Error(error);
 }
 
 void Engine::Execute(Client& client, std::span<std::string> args) {
-  keyspace_.SnapshotTime();
+  // Commands served while a busy script runs keep the script's instant: Redis freezes time for
+  // the whole script, and expires keys by it.
+  if (scripts_ == nullptr || !scripts_->running()) keyspace_.SnapshotTime();
   client.set_last_interaction_ms(keyspace_.now_ms());
   resp::ReplyWriter reply(&client.reply_buffer(), client.protocol());
   reply.set_error_listener(this);
@@ -204,6 +216,10 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
     Reject(client, cmd, reply, err::kNoAuth);
     return;
   }
+  if (client.in_multi() && cmd->has(kCmdNoMulti)) {
+    Reject(client, cmd, reply, "Command not allowed inside a transaction");
+    return;
+  }
   // A RESP2 client with subscriptions may only manage them (RESP3 has no such limit).
   if (client.subscribed() && client.protocol() == 2) {
     std::string_view name = cmd->name();
@@ -219,7 +235,7 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
   }
   // Over maxmemory, commands that may grow memory are refused once eviction cannot help (inside
   // MULTI every queued command is, as queueing grows memory too).
-  if (config_.maxmemory > 0) {
+  if (config_.maxmemory > 0 && !script_busy()) {
     std::string_view name = cmd->name();
     bool reject_on_oom = cmd->has(kCmdDenyOom) ||
                          (client.in_multi() && name != "exec" && name != "discard" &&
@@ -228,6 +244,10 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
       Reject(client, cmd, reply, err::kOom);
       return;
     }
+  }
+  if (script_busy() && !cmd->has(kCmdAllowBusy)) {
+    Reject(client, cmd, reply, err::kBusyScript);
+    return;
   }
   // During CLIENT PAUSE the command waits (with its arguments) until the pause ends.
   if (PauseApplies(*cmd) || (pause_end_ms_ != 0 && cmd->name() == "exec" && pause_writes_only_ &&
@@ -242,10 +262,6 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
     return;
   }
   if (client.in_multi()) {
-    if (cmd->has(kCmdNoMulti)) {
-      Reject(client, cmd, reply, "Command not allowed inside a transaction");
-      return;
-    }
     // Everything but the transaction's own commands is queued until EXEC.
     std::string_view name = cmd->name();
     if (name != "exec" && name != "discard" && name != "multi" && name != "watch" &&
@@ -266,7 +282,7 @@ void Engine::ExecQueued(Client& client, resp::ReplyWriter& reply) {
 }
 
 void Engine::Call(Client& client, const Command& cmd, std::span<std::string> args,
-                  resp::ReplyWriter& reply) {
+                  resp::ReplyWriter& reply, bool propagate) {
   uint64_t errors_before = stats_.total_error_replies;
   uint64_t dirty_before = stats_.dirty;
   int db = client.db();
@@ -280,7 +296,7 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
   // As Redis's call(): a command that changed the dataset is propagated, as called or as it
   // rewrote itself.
   bool changed = stats_.dirty != dirty_before || ctx.propagation_forced();
-  if (effect_sink_ != nullptr && changed && !ctx.propagation_prevented()) {
+  if (propagate && effect_sink_ != nullptr && changed && !ctx.propagation_prevented()) {
     if (ctx.rewritten_for_propagation()) {
       Propagate(db, std::move(*ctx.rewritten_for_propagation()));
     } else {
@@ -294,6 +310,42 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
   if (stats_.total_error_replies != errors_before) ++cs.failed_calls;
   ++stats_.total_commands_processed;
 }
+
+std::optional<std::string> Engine::CallFromScript(Client& client, ScriptCall& call,
+                                                  std::span<std::string> args, std::string* reply) {
+  const Command* cmd = commands_.Resolve(args);
+  // A refusal is counted as an error reply and, for a known command, as a rejected call.
+  auto refuse = [&](std::string text) -> std::optional<std::string> {
+    OnErrorReply(text[0] == '-' ? text.substr(1) : "ERR " + text);
+    if (cmd != nullptr) ++command_stats_[cmd->id].rejected_calls;
+    return text;
+  };
+  int argc = static_cast<int>(args.size());
+  if (cmd == nullptr) return refuse("Unknown Redis command called from script");
+  if ((cmd->arity() > 0 && cmd->arity() != argc) || argc < -cmd->arity()) {
+    return refuse("Wrong number of args calling Redis command from script");
+  }
+  if (cmd->has(kCmdNoscript)) return refuse("This Redis command is not allowed from script");
+  if (cmd->is_write() && call.read_only) {
+    return refuse("Write commands are not allowed from read-only scripts.");
+  }
+  // Over maxmemory, a script may not grow memory, but only until its first write: it cannot be
+  // stopped halfway after that.
+  if (call.deny_oom && !call.wrote && cmd->has(kCmdDenyOom)) return refuse(std::string(err::kOom));
+  if (cmd->is_write()) call.wrote = true;
+
+  resp::ReplyWriter writer(reply, client.protocol());
+  writer.set_error_listener(this);
+  Call(client, *cmd, args, writer, call.propagate);
+  return std::nullopt;
+}
+
+ScriptRunner& Engine::scripts() {
+  if (scripts_ == nullptr) scripts_ = std::make_unique<ScriptRunner>(*this);
+  return *scripts_;
+}
+
+bool Engine::script_busy() const { return scripts_ != nullptr && scripts_->busy(); }
 
 int64_t Engine::CronIntervalMs() const {
   int64_t hz = config_.hz < 1 ? 1 : config_.hz;

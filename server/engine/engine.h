@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -39,6 +40,11 @@ class EngineHost {
   virtual void ProcessEventsWhileBlocked() = 0;
   // Writes a line to the node's log at warning level (DEBUG LOG).
   virtual void LogWarning(std::string_view /*message*/) {}
+  // A line for the node's log at Redis's level (0 debug, 1 verbose, 2 notice, 3 warning):
+  // redis.log and slow scripts. The engine has already applied loglevel where Redis does.
+  virtual void Log(int level, std::string_view message) {
+    if (level >= 3) LogWarning(message);
+  }
 };
 
 // One effect of a write: a command that replays it on a replica (Redis's propagation).
@@ -81,6 +87,16 @@ struct ServerStats {
   uint64_t ops_last_count = 0;
   int64_t ops_last_time_ms = 0;
 };
+
+// How a command called by a script (redis.call) is checked and run; see Engine::CallFromScript.
+struct ScriptCall {
+  bool read_only = false;  // EVAL_RO, EVALSHA_RO or a no-writes script: writes are refused
+  bool deny_oom = false;   // over maxmemory when the script started, and not allow-oom
+  bool propagate = true;   // redis.set_repl: whether the script's writes reach replicas
+  bool wrote = false;      // set once a write command was called (SCRIPT KILL refuses then)
+};
+
+class ScriptRunner;
 
 class Engine : private resp::ErrorListener, private ExpiryListener {
  public:
@@ -160,6 +176,19 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   // Runs the queued commands of a transaction (EXEC); their effects leave as one unit.
   void ExecQueued(Client& client, resp::ReplyWriter& reply);
 
+  // Runs a command a script called (redis.call), on the script's client, as Redis's scriptCall:
+  // the command must exist with the right arity, be allowed in scripts, not write from a
+  // read-only script, not grow memory over maxmemory before the script's first write. A refused
+  // command returns Redis's error text (and counts as rejected); otherwise its reply, in the
+  // client's protocol, is appended to *reply. Its effects join those of the script.
+  std::optional<std::string> CallFromScript(Client& client, ScriptCall& call,
+                                            std::span<std::string> args, std::string* reply);
+
+  // EVAL scripting: the interpreter, the script cache and the running script (made on first use).
+  ScriptRunner& scripts();
+  // A script runs past busy-reply-threshold: commands without allow-busy get BUSY.
+  bool script_busy() const;
+
   // CONFIG RESETSTAT: zeroes command, error and keyspace statistics.
   void ResetStats();
 
@@ -183,7 +212,10 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   bool AllowProtected(const Client& client) const;
   void FlushEffects();
   void Reject(Client& client, const Command* cmd, resp::ReplyWriter& reply, std::string_view error);
-  void Call(Client& client, const Command& cmd, std::span<std::string> args, resp::ReplyWriter& reply);
+  // Redis's call(): runs the command and keeps statistics; its effects are propagated unless
+  // `propagate` is false (a script under redis.set_repl(redis.REPL_NONE)).
+  void Call(Client& client, const Command& cmd, std::span<std::string> args,
+            resp::ReplyWriter& reply, bool propagate = true);
   void CloseIdleClients();
   void SampleOps();
 
@@ -206,7 +238,8 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   bool pause_writes_only_ = false;
   bool PauseApplies(const Command& cmd) const;
   void ScheduleNextTimer();
-  int call_depth_ = 0;  // > 0 while a command runs (EXEC runs others inside itself)
+  int call_depth_ = 0;  // > 0 while a command runs (EXEC and EVAL run others inside themselves)
+  std::unique_ptr<ScriptRunner> scripts_;
   uint64_t next_client_id_ = 1;
   std::string run_id_;
   int64_t start_time_ms_;

@@ -21,5 +21,7 @@ inline constexpr std::string_view kOom =
     "-OOM command not allowed when used memory > 'maxmemory'.";
 inline constexpr std::string_view kDbIndexOutOfRange = "DB index is out of range";
 inline constexpr std::string_view kMaxClients = "max number of clients reached";
+inline constexpr std::string_view kBusyScript =
+    "-BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
 
 }  // namespace redlab::server::engine::err

@@ -12,6 +12,7 @@
 
 #include "server/engine/engine.h"
 #include "server/engine/help.h"
+#include "server/engine/script_runner.h"
 #include "server/engine/text.h"
 
 namespace redlab::server::engine {
@@ -87,6 +88,21 @@ void ClientsSection(Engine& e, std::string& out) {
   out += "blocked_clients:0\r\ntracking_clients:0\r\nclients_in_timeout_table:0\r\n";
 }
 
+// The EVAL scripting lines of INFO memory (redlab has no FUNCTION engine: its figures are 0).
+void ScriptMemoryLines(Engine& e, std::string& out) {
+  ScriptRunner& scripts = e.scripts();
+  uint64_t lua = scripts.lua_memory();
+  uint64_t cached = scripts.cache().memory();
+  out += fmt::format("used_memory_lua:{}\r\nused_memory_vm_eval:{}\r\nused_memory_lua_human:{}\r\n", lua,
+                     lua, Human(lua));
+  out += fmt::format("used_memory_scripts_eval:{}\r\nnumber_of_cached_scripts:{}\r\n", cached,
+                     scripts.cache().size());
+  out += "number_of_functions:0\r\nnumber_of_libraries:0\r\nused_memory_vm_functions:0\r\n";
+  out += fmt::format("used_memory_vm_total:{}\r\nused_memory_vm_total_human:{}\r\n", lua, Human(lua));
+  out += fmt::format("used_memory_functions:0\r\nused_memory_scripts:{}\r\nused_memory_scripts_human:{}\r\n",
+                     cached, Human(cached));
+}
+
 void MemorySection(Engine& e, std::string& out) {
   uint64_t used = e.UsedMemory();
   uint64_t rss = ProcessRss();
@@ -98,6 +114,7 @@ void MemorySection(Engine& e, std::string& out) {
   uint64_t peak = std::max<uint64_t>(used, e.PeakMemory());
   out += fmt::format("used_memory_peak:{}\r\nused_memory_peak_human:{}\r\n", peak, Human(peak));
   out += fmt::format("total_system_memory:{}\r\ntotal_system_memory_human:{}\r\n", total, Human(total));
+  ScriptMemoryLines(e, out);
   out += fmt::format("maxmemory:{}\r\nmaxmemory_human:{}\r\n", c.maxmemory, Human(static_cast<uint64_t>(c.maxmemory)));
   out += fmt::format("maxmemory_policy:{}\r\n", c.maxmemory_policy);
   out += "mem_allocator:libc\r\n";

@@ -1,0 +1,186 @@
+#include "server/scripting/interpreter.h"
+
+#include <cstdlib>
+#include <string>
+
+#include "server/scripting/conversions.h"
+#include "server/scripting/lua_util.h"
+#include "server/scripting/redis_api.h"
+#include "server/scripting/sandbox.h"
+
+namespace redlab::server::scripting {
+namespace {
+
+// Redis steps the Lua garbage collector every this many runs, by this many steps.
+constexpr int kGcCyclePeriod = 50;
+
+// The count hook of busy-script detection (luaMaskCountHook).
+void CountHook(lua_State* lua, lua_Debug* ar) {
+  RunState* state = GetRunState(lua);
+  if (state == nullptr || !state->host->Interrupt()) return;
+  // From now on the hook runs at every line, so a pcall cannot swallow the kill for good.
+  lua_sethook(lua, CountHook, LUA_MASKLINE, 0);
+  PushErrorTable(lua, "Script killed by user with SCRIPT KILL...");
+  lua_error(lua);
+}
+
+// Sets t[name] = the array of `values`, in the table on top of the stack.
+void SetArray(lua_State* lua, const char* name, std::span<const std::string> values) {
+  lua_pushstring(lua, name);
+  lua_createtable(lua, static_cast<int>(values.size()), 0);
+  for (size_t j = 0; j < values.size(); ++j) {
+    PushString(lua, values[j]);
+    lua_rawseti(lua, -2, static_cast<int>(j + 1));
+  }
+  lua_rawset(lua, -3);
+}
+
+// The error reply of a failed run (the error value is on top of the stack).
+void WriteRunError(lua_State* lua, std::string_view sha, resp::ReplyWriter& reply) {
+  if (!lua_istable(lua, -1)) {
+    // The handler itself failed ("error in error handling"), or did not run.
+    std::string message =
+        lua_isstring(lua, -1) ? std::string(ToStringView(lua, -1)) : "execution failure";
+    if (message.size() > 100) message.resize(100);
+    WriteFormattedError(reply, "Error running script " + std::string(sha) + ", " + message, true);
+    return;
+  }
+  lua_getfield(lua, -1, "err");
+  bool has_message = lua_isstring(lua, -1);
+  std::string message = has_message ? std::string(ToStringView(lua, -1)) : std::string();
+  lua_pop(lua, 1);
+  lua_getfield(lua, -1, "source");
+  bool has_source = lua_isstring(lua, -1);
+  std::string source = has_source ? std::string(ToStringView(lua, -1)) : std::string();
+  lua_pop(lua, 1);
+  lua_getfield(lua, -1, "line");
+  bool has_line = lua_isstring(lua, -1);
+  std::string line = has_line ? std::string(ToStringView(lua, -1)) : std::string();
+  lua_pop(lua, 1);
+  lua_getfield(lua, -1, "ignore_error_stats_update");
+  bool ignore_stats = lua_isboolean(lua, -1) && lua_toboolean(lua, -1);
+  lua_pop(lua, 1);
+  if (!has_message) {
+    // Redis 7.0.15 crashes formatting an error table without `err` (a NULL %s); answer an
+    // ordinary error instead.
+    message = "ERR unknown error";
+  }
+  std::string text = "-" + message;
+  if (has_line && has_source)
+    text += " script: " + std::string(sha) + ", on " + source + ":" + line + ".";
+  WriteFormattedError(reply, text, !ignore_stats);
+}
+
+// Writes the outcome of a run to the reply, in protected mode (see Interpreter::Execute).
+struct Conversion {
+  bool failed;  // the value is the error of a failed run
+  std::string_view sha;
+  int script_resp;
+  resp::ReplyWriter* reply;
+};
+
+int ConvertResult(lua_State* lua) {
+  auto* conversion = static_cast<Conversion*>(lua_touserdata(lua, 1));
+  if (conversion->failed) {
+    WriteRunError(lua, conversion->sha, *conversion->reply);
+  } else {
+    WriteReply(lua, conversion->script_resp, *conversion->reply);
+  }
+  return 0;
+}
+
+}  // namespace
+
+Interpreter::Interpreter() { Open(); }
+
+Interpreter::~Interpreter() { Close(); }
+
+void Interpreter::Open() {
+  lua_ = luaL_newstate();
+  if (lua_ == nullptr) std::abort();
+  OpenSandboxLibraries(lua_);
+  RegisterRedisApi(lua_);
+  InstallErrorHandler(lua_);
+  LockGlobals(lua_);
+}
+
+void Interpreter::Close() {
+  if (lua_ != nullptr) lua_close(lua_);
+  lua_ = nullptr;
+}
+
+void Interpreter::Reset() {
+  Close();
+  Open();
+  gc_count_ = 0;
+}
+
+bool Interpreter::Define(std::string_view name, std::string_view body, std::string* error) {
+  if (luaL_loadbuffer(lua_, body.data(), body.size(), "@user_script") != 0) {
+    *error = "Error compiling script (new function): " + std::string(ToStringView(lua_, -1));
+    lua_pop(lua_, 1);
+    return false;
+  }
+  PushString(lua_, name);
+  lua_insert(lua_, -2);
+  lua_rawset(lua_, LUA_REGISTRYINDEX);
+  return true;
+}
+
+bool Interpreter::Defined(std::string_view name) const {
+  PushString(lua_, name);
+  lua_rawget(lua_, LUA_REGISTRYINDEX);
+  bool defined = lua_isfunction(lua_, -1);
+  lua_pop(lua_, 1);
+  return defined;
+}
+
+void Interpreter::Execute(const Run& run, ScriptHost& host, resp::ReplyWriter& reply) {
+  lua_State* lua = lua_;
+  int base = lua_gettop(lua);
+  RunState state;
+  state.host = &host;
+  state.rand = &rand_;
+  // Set before the hook: any instruction may run the hook, and it needs the run state.
+  SetRunState(lua, &state);
+  if (run.interrupt_hook) lua_sethook(lua, CountHook, LUA_MASKCOUNT, kHookInstructions);
+
+  PushRawGlobals(lua);
+  SetArray(lua, "KEYS", run.keys);
+  SetArray(lua, "ARGV", run.args);
+  lua_pushstring(lua, "__redis__err__handler");
+  lua_rawget(lua, -2);
+  lua_remove(lua, -2);
+  PushString(lua, run.function);
+  lua_rawget(lua, LUA_REGISTRYINDEX);
+  int err = lua_pcall(lua, 0, 1, -2);
+
+  if (++gc_count_ == kGcCyclePeriod) {
+    lua_gc(lua, LUA_GCSTEP, kGcCyclePeriod);
+    gc_count_ = 0;
+  }
+  // The reply is read from Lua values whose metamethods may fail: read them in protected mode.
+  size_t reply_start = reply.buffer()->size();
+  Conversion conversion{err != 0, run.sha, state.resp, &reply};
+  lua_pushcfunction(lua, ConvertResult);
+  lua_pushlightuserdata(lua, &conversion);
+  lua_pushvalue(lua, -3);  // the result, or the error
+  if (lua_pcall(lua, 2, 0, 0) != 0) {
+    // Redis itself crashes here; answer an error instead.
+    std::string message =
+        lua_isstring(lua, -1) ? std::string(ToStringView(lua, -1)) : "execution failure";
+    if (message.size() > 100) message.resize(100);
+    reply.buffer()->resize(reply_start);
+    WriteFormattedError(reply, "Error running script " + std::string(run.sha) + ", " + message,
+                        true);
+  }
+  if (run.interrupt_hook) lua_sethook(lua, nullptr, 0, 0);
+  SetRunState(lua, nullptr);
+  lua_settop(lua, base);
+}
+
+size_t Interpreter::UsedMemory() const {
+  return static_cast<size_t>(lua_gc(lua_, LUA_GCCOUNT, 0)) * 1024;
+}
+
+}  // namespace redlab::server::scripting

@@ -1,0 +1,26 @@
+// The redis.* table scripts call (call, pcall, log, setresp, set_repl, sha1hex, error_reply...),
+// Redis's pcall and math.random replacements, and the per-run state they work with.
+#pragma once
+
+#include "server/scripting/interpreter.h"
+#include "server/scripting/rand48.h"
+
+struct lua_State;
+
+namespace redlab::server::scripting {
+
+// What the redis.* functions need while a script runs; nullptr between runs.
+struct RunState {
+  ScriptHost* host = nullptr;
+  Rand48* rand = nullptr;
+  int resp = 2;  // the protocol of redis.call replies (redis.setresp); a run starts with RESP2
+};
+
+void SetRunState(lua_State* lua, RunState* state);
+RunState* GetRunState(lua_State* lua);
+
+// Sets the global `redis` table, replaces `pcall` and math.random/math.randomseed, as Redis's
+// luaRegisterRedisAPI and scriptingInit do. Called while the globals are still writable.
+void RegisterRedisApi(lua_State* lua);
+
+}  // namespace redlab::server::scripting

@@ -1,0 +1,62 @@
+// The scripts EVAL and SCRIPT LOAD have seen, by SHA1 (Redis's lua_scripts dict): each is compiled
+// into the interpreter as the function f_<sha>, with the flags of its shebang line
+// ("#!lua flags=no-writes,allow-oom").
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "server/scripting/interpreter.h"
+
+namespace redlab::server::scripting {
+
+// Script flags (Redis's SCRIPT_FLAG_*).
+enum ScriptFlag : uint64_t {
+  kScriptNoWrites = 1u << 0,            // no-writes: may not call write commands
+  kScriptAllowOom = 1u << 1,            // allow-oom: runs (and writes) over maxmemory
+  kScriptAllowStale = 1u << 2,          // allow-stale: runs on a stale replica
+  kScriptNoCluster = 1u << 3,           // no-cluster: refused in cluster mode
+  kScriptEvalCompatMode = 1u << 4,      // no shebang: the pre-7.0 rules apply
+  kScriptAllowCrossSlotKeys = 1u << 5,  // allow-cross-slot-keys
+};
+
+struct Script {
+  std::string body;
+  uint64_t flags = 0;
+};
+
+// Parses the shebang of `body` (evalExtractShebangFlags): its flags, and the length of the
+// shebang line (0 without one). Returns false with Redis's error text.
+bool ParseShebang(std::string_view body, uint64_t* flags, size_t* shebang_length,
+                  std::string* error);
+
+class ScriptCache {
+ public:
+  explicit ScriptCache(Interpreter* interpreter) : interpreter_(interpreter) {}
+
+  // The script with this sha (lower case), or nullptr.
+  const Script* Find(std::string_view sha) const;
+
+  // Adds `body` (compiling it) unless it is known already; *sha receives its SHA1. Returns
+  // nullptr with Redis's error text when the shebang or the Lua code is invalid.
+  const Script* Load(std::string_view body, std::string* sha, std::string* error);
+
+  // SCRIPT FLUSH: forgets every script and gives the interpreter a fresh Lua state.
+  void Flush();
+
+  size_t size() const { return scripts_.size(); }
+  // Bytes held by the cached bodies (INFO used_memory_scripts_eval).
+  size_t memory() const { return memory_; }
+
+  // The interpreter function name of a script.
+  static std::string FunctionName(std::string_view sha) { return "f_" + std::string(sha); }
+
+ private:
+  Interpreter* interpreter_;
+  std::unordered_map<std::string, Script> scripts_;
+  size_t memory_ = 0;
+};
+
+}  // namespace redlab::server::scripting
