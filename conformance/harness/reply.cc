@@ -1,7 +1,9 @@
 #include "conformance/harness/reply.h"
 
 #include <ostream>
+#include <algorithm>
 #include <stdexcept>
+#include <vector>
 
 namespace redlab::conformance {
 namespace {
@@ -13,7 +15,10 @@ std::optional<size_t> Line(std::string_view buf, size_t pos, std::string_view* l
   return end + 2;
 }
 
-std::optional<size_t> ParseAt(std::string_view buf, size_t pos, Reply* out) {
+// Parses one reply header (and a bulk's payload) at `pos`. For aggregates it sets *children to
+// the number of elements that follow. Returns the position after what it read.
+std::optional<size_t> ParseHeader(std::string_view buf, size_t pos, Reply* out, int64_t* children) {
+  *children = 0;
   if (pos >= buf.size()) return std::nullopt;
   char prefix = buf[pos];
   std::string_view line;
@@ -21,16 +26,8 @@ std::optional<size_t> ParseAt(std::string_view buf, size_t pos, Reply* out) {
   if (!next) return std::nullopt;
   auto aggregate = [&](Reply::Type type, int64_t count) -> std::optional<size_t> {
     out->type = type;
-    out->elements.clear();
-    size_t at = *next;
-    for (int64_t i = 0; i < count; ++i) {
-      Reply child;
-      auto used = ParseAt(buf, at, &child);
-      if (!used) return std::nullopt;
-      at = *used;
-      out->elements.push_back(std::move(child));
-    }
-    return at;
+    *children = count;
+    return next;
   };
   switch (prefix) {
     case '+': out->type = Reply::Type::kStatus; out->str = line; return next;
@@ -66,6 +63,36 @@ std::optional<size_t> ParseAt(std::string_view buf, size_t pos, Reply* out) {
     default:
       throw std::runtime_error(std::string("malformed reply, prefix '") + prefix + "'");
   }
+}
+
+// Iterative, so deeply nested replies (scripts can build them) do not exhaust the stack.
+std::optional<size_t> ParseAt(std::string_view buf, size_t pos, Reply* root) {
+  struct Frame {
+    Reply* reply;
+    int64_t left;
+  };
+  std::vector<Frame> stack;
+  int64_t children = 0;
+  auto at = ParseHeader(buf, pos, root, &children);
+  if (!at) return std::nullopt;
+  if (children > 0) {
+    root->elements.reserve(static_cast<size_t>(std::min<int64_t>(children, 1 << 16)));
+    stack.push_back({root, children});
+  }
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    if (top.left == 0) {
+      stack.pop_back();
+      continue;
+    }
+    --top.left;
+    top.reply->elements.emplace_back();
+    Reply* child = &top.reply->elements.back();
+    at = ParseHeader(buf, *at, child, &children);
+    if (!at) return std::nullopt;
+    if (children > 0) stack.push_back({child, children});
+  }
+  return at;
 }
 
 }  // namespace
