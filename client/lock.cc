@@ -79,6 +79,10 @@ void ReentrantLock::LockInterruptibly(std::stop_token stop) {
 
 void ReentrantLock::LockInterruptibly(std::stop_token stop, Millis lease) {
   core_->client->CheckNotLoopThread();
+  if (stop.stop_requested()) {
+    // Java's lockInterruptibly: an interrupted thread does not even try.
+    throw LockInterrupted("lock '" + core_->name + "': interrupted before acquiring");
+  }
   auto interrupt = std::make_shared<client::InterruptHandle>();
   Acquisition::Params params;
   if (lease.count() > 0) params.lease = lease;
