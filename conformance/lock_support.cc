@@ -179,10 +179,14 @@ void TcpProxy::Run() {
 RedisReplicaPair::RedisReplicaPair() {
   ServerOptions master_options;
   // Full resynchronisation at once instead of after Redis 7.0's 5 s diskless delay.
-  master_options.config = {{"repl-diskless-sync-delay", "0"}};
+  // Files (none expected) go to /tmp, not the working directory.
+  master_options.config = {{"repl-diskless-sync-delay", "0"}, {"dir", "/tmp"}};
   master_ = StartServerOf(Target::kRedis, master_options);
   proxy_ = std::make_unique<TcpProxy>(master_->port());
-  replica_ = StartServerOf(Target::kRedis);
+  ServerOptions replica_options;
+  // The replica loads the snapshot from the socket instead of writing a dump.rdb first.
+  replica_options.config = {{"repl-diskless-load", "on-empty-db"}, {"dir", "/tmp"}};
+  replica_ = StartServerOf(Target::kRedis, replica_options);
   replica_port_ = replica_->port();
   Client replica(replica_port_);
   replica({"REPLICAOF", "127.0.0.1", std::to_string(proxy_->port())});
