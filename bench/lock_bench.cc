@@ -90,8 +90,13 @@ void RegisterLockBenchmarks(const Servers& servers) {
   RegisterSideBySide("client_ping_roundtrip", servers, ClientPing);
   RegisterSideBySide("lock_unlock_roundtrip", servers, LockUnlock);
   RegisterManualTime("lock_handoff", servers, Handoff);
+  // The same path as the lock calls (caller -> loop thread -> server), and a bare hiredis PING
+  // (server_bench.cc) for the cost of that path itself.
   RatioReporter::SetBaseline("lock_unlock_roundtrip", "client_ping_roundtrip");
   RatioReporter::SetBaseline("lock_handoff", "client_ping_roundtrip");
+  RatioReporter::SetBaseline("client_ping_roundtrip", "ping_roundtrip");
+  RatioReporter::SetBaseline("lock_unlock_roundtrip", "ping_roundtrip");
+  RatioReporter::SetBaseline("lock_handoff", "ping_roundtrip");
 }
 
 }  // namespace redlab::bench

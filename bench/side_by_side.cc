@@ -39,7 +39,9 @@ void RegisterSideBySide(const std::string& name, const Servers& servers,
 void RatioReporter::ReportRuns(const std::vector<Run>& runs) {
   ConsoleReporter::ReportRuns(runs);
   for (const Run& run : runs) {
-    if (run.run_type != Run::RT_Iteration || run.error_occurred) continue;
+    // Single runs, or with --benchmark_repetitions the median (steadier on a busy machine).
+    bool median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
+    if ((run.run_type != Run::RT_Iteration && !median) || run.error_occurred) continue;
     std::string full = run.benchmark_name();
     size_t slash = full.find('/');
     if (slash == std::string::npos) continue;
@@ -47,7 +49,9 @@ void RatioReporter::ReportRuns(const std::vector<Run>& runs) {
     std::string target = full.substr(slash + 1);
     target = target.substr(0, target.find('/'));
     if (!times_.count(name)) order_.push_back(name);
-    times_[name][target] = run.GetAdjustedRealTime();
+    std::string key = name + "/" + target;
+    if (median || !medians_.count(key)) times_[name][target] = run.GetAdjustedRealTime();
+    if (median) medians_.insert(key);
   }
 }
 

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
  private:
   std::map<std::string, std::map<std::string, double>> times_;  // name -> target -> ns/iter
   std::vector<std::string> order_;
+  std::set<std::string> medians_;  // name/target whose time is a median of repetitions
 };
 
 }  // namespace redlab::bench
