@@ -246,6 +246,27 @@ TEST_F(LockBasicsTest, ReconnectsTransparentlyAfterItsConnectionsAreKilled) {
   lock.Unlock();
 }
 
+TEST_F(LockBasicsTest, IndependentMastersHoldTheirOwnLocks) {
+  auto second = StartServer();
+  Config config = TestConfig(port());
+  Config other = TestConfig(second->port());
+  config.mode = Config::Mode::kIndependentMasters;
+  config.masters.push_back(other.masters[0]);
+  auto client = NewClient(config);
+  redlab::Lock on_first = client->GetLock("split");
+  redlab::Lock on_second = client->GetLock("split", 1);
+  on_first.Lock();
+  on_second.Lock();  // the same name, another server: no contention
+  Client second_conn(second->port());
+  EXPECT_EQ(c()({"HGET", "split", on_first.OwnerId()}), Bulk("1"));
+  EXPECT_EQ(second_conn({"HGET", "split", on_second.OwnerId()}), Bulk("1"));
+  on_second.Unlock();
+  EXPECT_EQ(second_conn({"EXISTS", "split"}), Int(0));
+  EXPECT_TRUE(on_first.IsLocked());
+  on_first.Unlock();
+  EXPECT_THROW(client->GetLock("split", 2), ConfigError);
+}
+
 TEST_F(LockBasicsTest, ConnectionErrorsAreTyped) {
   EXPECT_THROW(redlab::Client(TestConfig(FreePort())), IoError);
   EXPECT_THROW(redlab::Client(Config::SingleServer("http://127.0.0.1:1")), ConfigError);

@@ -182,6 +182,31 @@ TEST_F(LockWaitTest, ForceUnlockWakesAWaiter) {
   EXPECT_TRUE(got.get());
 }
 
+TEST_F(LockWaitTest, WaitersSurviveALostSubscriptionAndTheMessagesMissedMeanwhile) {
+  auto holder = NewClient();
+  Config config = TestConfig(port());
+  config.retry_interval = milliseconds(300);  // the subscription comes back after this
+  auto waiter = NewClient(config);
+  redlab::Lock held = holder->GetLock("resub");
+  held.Lock(milliseconds(60000));
+  std::future<bool> got = waiter->GetLock("resub").TryLockAsync(milliseconds(20000));
+  ASSERT_TRUE(Eventually([&] { return waiter->ParkedWaiters("resub") == 1; }));
+  // Kill the waiter's pub/sub connection (the only client subscribed to anything)...
+  std::string clients = c()({"CLIENT", "LIST"}).str;
+  size_t sub = clients.find(" sub=1 ");
+  ASSERT_NE(sub, std::string::npos) << clients;
+  size_t line = clients.rfind('\n', sub);
+  line = line == std::string::npos ? 0 : line + 1;
+  std::string id = clients.substr(line + 3, clients.find(' ', line) - line - 3);  // "id=N "
+  EXPECT_EQ(c()({"CLIENT", "KILL", "ID", id}), Int(1));
+  EXPECT_EQ(Subscribers(ChannelOf("resub")), 0);
+  // ...and unlock while nobody listens: the message is lost. The waiter still gets the lock
+  // within its budget, long before the holder's 60 s TTL: resubscribing wakes it to retry.
+  held.Unlock();
+  EXPECT_TRUE(got.get());
+  EXPECT_TRUE(Eventually([&] { return Subscribers(ChannelOf("resub")) == 0; }));
+}
+
 TEST_F(LockWaitTest, LockInterruptiblyStopsWaitingOnRequest) {
   auto holder = NewClient();
   auto waiter = NewClient();

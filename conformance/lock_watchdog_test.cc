@@ -83,6 +83,29 @@ TEST_F(LockWatchdogTest, RenewsEveryHeldLockAndStopsAtRelease) {
   EXPECT_EQ(client->WatchedLocks(), 0u);
 }
 
+TEST_F(LockWatchdogTest, KeepsRenewingAfterFailedRenewals) {
+  // Renewals time out for a while (their replies held by a proxy); the watchdog must keep the
+  // lock and go on renewing after, not give up at the first error.
+  TcpProxy proxy(port());
+  Config config = TestConfig(proxy.port());
+  config.lock_watchdog_timeout = milliseconds(900);
+  config.timeout = milliseconds(80);
+  config.retry_attempts = 1;
+  config.retry_interval = milliseconds(20);
+  auto client = NewClient(config);
+  redlab::Lock lock = client->GetLock("flaky");
+  lock.Lock();
+  int accepted = proxy.accepted();
+  proxy.Hold();
+  // Two timed-out renewals (each reopens a connection), then the replies flow again.
+  ASSERT_TRUE(Eventually([&] { return proxy.accepted() >= accepted + 2; }));
+  proxy.Release();
+  EXPECT_TRUE(SeeRenewals("flaky", 4));
+  EXPECT_TRUE(lock.IsHeldByCurrentThread());
+  EXPECT_EQ(client->WatchedLocks(), 1u);
+  lock.Unlock();
+}
+
 TEST_F(LockWatchdogTest, LockFreesItselfWhenTheHoldingClientIsGone) {
   auto holder = WatchdogClient();
   holder->GetLock("orphan").Lock();
