@@ -170,6 +170,9 @@ void NodeLink::RunAttempt(std::shared_ptr<Retry> retry) {
       retry->timer = std::make_unique<Timer>(loop_);
       retries_.push_back(retry);
       retry->timer->Start(config_.retry_interval, [this, retry] {
+        // The timer's callback holds the retry: drop the timer (safe from its own callback) or
+        // the two would keep each other alive.
+        retry->timer.reset();
         retries_.remove(retry);
         RunAttempt(retry);
       });
