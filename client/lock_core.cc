@@ -62,11 +62,14 @@ void LockCore::TryAcquireOnce(ThreadId t, std::optional<std::chrono::millisecond
                              std::to_string(w.replicas) + " replicas acknowledged it within " +
                              std::to_string(self->client->config.slaves_sync_timeout.count()) +
                              " ms; released again";
-          self->Release(t, [done, what](std::exception_ptr) {
-            AcquireOutcome failed;
-            failed.error = std::make_exception_ptr(NoSyncedReplicas(what));
-            done(failed);
-          });
+          self->Release(
+              t,
+              [done, what](std::exception_ptr) {
+                AcquireOutcome failed;
+                failed.error = std::make_exception_ptr(NoSyncedReplicas(what));
+                done(failed);
+              },
+              /*watched_hold=*/false);
           return;
         } else {
           out.acquired = true;
@@ -76,7 +79,8 @@ void LockCore::TryAcquireOnce(ThreadId t, std::optional<std::chrono::millisecond
       });
 }
 
-void LockCore::Release(ThreadId t, std::function<void(std::exception_ptr)> done) {
+void LockCore::Release(ThreadId t, std::function<void(std::exception_ptr)> done,
+                       bool watched_hold) {
   const Config& config = client->config;
   std::string request_id = RandomHex(16);
   std::string latch = PrefixName("redisson_unlock_latch", name) + ":" + request_id;
@@ -90,8 +94,8 @@ void LockCore::Release(ThreadId t, std::function<void(std::exception_ptr)> done)
       {kUnlockMessage, std::to_string(internal_lease_ms.load()), Owner(t),
        std::to_string(latch_ms)},
       /*idempotent=*/true, [](const Reply& r) { return !r.is_nil(); },
-      [self, t, latch, done = std::move(done)](WriteResult w) {
-        self->watchdog().Remove(self->name, t);
+      [self, t, latch, watched_hold, done = std::move(done)](WriteResult w) {
+        if (watched_hold) self->watchdog().Remove(self->name, t);
         const CommandResult& r = w.result;
         if (r.error) {
           done(r.error);

@@ -43,7 +43,9 @@ struct LockCore : std::enable_shared_from_this<LockCore> {
   void TryAcquireOnce(ThreadId t, std::optional<std::chrono::milliseconds> lease,
                       std::function<void(AcquireOutcome)> done);
   /// One release (one hold). IllegalMonitorState when `t` does not hold it. Loop thread.
-  void Release(ThreadId t, std::function<void(std::exception_ptr)> done);
+  /// `watched_hold`: the hold was counted by the watchdog (Redisson forgets one per unlock);
+  /// false when taking back an acquisition that never reached it.
+  void Release(ThreadId t, std::function<void(std::exception_ptr)> done, bool watched_hold = true);
   /// Deletes the lock whoever holds it; true when there was one. Loop thread.
   void ForceRelease(std::function<void(std::exception_ptr, bool)> done);
   /// The watchdog found `t`'s hold gone: tell the OnLost callback. Loop thread.

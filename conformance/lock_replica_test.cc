@@ -75,6 +75,20 @@ TEST_F(LockReplicaTest, HeldReplicationFailsTheAcquisitionAndTakesItBack) {
   EXPECT_EQ(master({"EXISTS", "unsynced"}), Int(0));
 }
 
+TEST_F(LockReplicaTest, AnUnsyncedReentryLeavesTheFirstHoldAsItWas) {
+  redlab::Client client(ReplicaConfig());
+  redlab::Lock lock = client.GetLock("reentry");
+  lock.Lock();
+  pair_->HoldReplication();
+  EXPECT_THROW(lock.Lock(), NoSyncedReplicas);
+  pair_->ResumeReplication();
+  // The second hold was taken back; the first is still held and still watched.
+  EXPECT_EQ(lock.GetHoldCount(), 1);
+  EXPECT_EQ(client.WatchedLocks(), 1u);
+  lock.Unlock();
+  EXPECT_EQ(client.WatchedLocks(), 0u);
+}
+
 TEST_F(LockReplicaTest, HeldReplicationFailsAReleaseThatStillHappened) {
   redlab::Client client(ReplicaConfig());
   redlab::Lock lock = client.GetLock("release-unsynced");
