@@ -2,10 +2,10 @@
 // the same connection; when replication is held and no replica acknowledges, an acquisition is
 // taken back and NoSyncedReplicas thrown (check_lock_synced_slaves).
 //
-// Runs against a master + replica of real redis-server processes, replication held by a TCP
-// proxy on the replica's link (the master keeps counting the replica as connected, as with
-// FAULT REPL PAUSE). On embedded it needs redlab's replication and Topology API (issue 5):
-// until they are merged it skips there, saying so.
+// On real Redis, a master + replica of redis-server processes, replication held by a TCP proxy
+// on the replica's link (the master keeps counting the replica as connected); on redlab, two
+// nodes joined by REPLICAOF, replication held by FAULT REPL PAUSE. A redlab without replication
+// yet (REPLICAOF unknown) skips, saying so.
 #include <future>
 
 #include "conformance/lock_support.h"
@@ -18,11 +18,11 @@ using std::chrono::milliseconds;
 class LockReplicaTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (CurrentTarget() != Target::kRedis) {
-      GTEST_SKIP() << "needs a redlab master+replica topology with held replication (the "
-                      "Topology API and FAULT REPL PAUSE of issue 5), not merged yet";
+    try {
+      pair_ = ReplicaPair::Start();
+    } catch (const ReplicaPair::Unsupported& e) {
+      GTEST_SKIP() << e.what();
     }
-    pair_ = std::make_unique<RedisReplicaPair>();
   }
 
   Config ReplicaConfig() {
@@ -37,7 +37,7 @@ class LockReplicaTest : public ::testing::Test {
     return config;
   }
 
-  std::unique_ptr<RedisReplicaPair> pair_;
+  std::unique_ptr<ReplicaPair> pair_;
 };
 
 TEST_F(LockReplicaTest, LockWritesAreOnTheReplicaWhenTheyReturn) {

@@ -176,21 +176,74 @@ void TcpProxy::Run() {
   }
 }
 
-RedisReplicaPair::RedisReplicaPair() {
-  ServerOptions master_options;
-  // Full resynchronisation at once instead of after Redis 7.0's 5 s diskless delay.
-  // Files (none expected) go to /tmp, not the working directory.
-  master_options.config = {{"repl-diskless-sync-delay", "0"}, {"dir", "/tmp"}};
-  master_ = StartServerOf(Target::kRedis, master_options);
-  proxy_ = std::make_unique<TcpProxy>(master_->port());
-  ServerOptions replica_options;
-  // The replica loads the snapshot from the socket instead of writing a dump.rdb first.
-  replica_options.config = {{"repl-diskless-load", "on-empty-db"}, {"dir", "/tmp"}};
-  replica_ = StartServerOf(Target::kRedis, replica_options);
-  replica_port_ = replica_->port();
-  Client replica(replica_port_);
-  replica({"REPLICAOF", "127.0.0.1", std::to_string(proxy_->port())});
-  Client master(master_->port());
+namespace {
+
+class RedisReplicaPair : public ReplicaPair {
+ public:
+  RedisReplicaPair() {
+    ServerOptions master_options;
+    // Full resynchronisation at once instead of after Redis 7.0's 5 s diskless delay; files
+    // (none expected) go to /tmp, not the working directory.
+    master_options.config = {{"repl-diskless-sync-delay", "0"}, {"dir", "/tmp"}};
+    master_ = StartServerOf(Target::kRedis, master_options);
+    proxy_ = std::make_unique<TcpProxy>(master_->port());
+    ServerOptions replica_options;
+    // The replica loads the snapshot from the socket instead of writing a dump.rdb first.
+    replica_options.config = {{"repl-diskless-load", "on-empty-db"}, {"dir", "/tmp"}};
+    replica_ = StartServerOf(Target::kRedis, replica_options);
+    Attach(master_->port(), replica_->port(), proxy_->port());
+  }
+  ~RedisReplicaPair() override {
+    replica_->Stop();
+    proxy_.reset();
+    master_->Stop();
+  }
+  int master_port() const override { return master_->port(); }
+  int replica_port() const override { return replica_->port(); }
+  void HoldReplication() override { proxy_->Hold(); }
+  void ResumeReplication() override { proxy_->Release(); }
+
+ private:
+  std::unique_ptr<Server> master_;
+  std::unique_ptr<TcpProxy> proxy_;
+  std::unique_ptr<Server> replica_;
+};
+
+class RedlabReplicaPair : public ReplicaPair {
+ public:
+  RedlabReplicaPair() : master_(StartServer()), replica_(StartServer()) {
+    Attach(master_->port(), replica_->port(), 0);
+  }
+  int master_port() const override { return master_->port(); }
+  int replica_port() const override { return replica_->port(); }
+  void HoldReplication() override { Fault({"FAULT", "REPL", "PAUSE"}); }
+  void ResumeReplication() override { Fault({"FAULT", "REPL", "RESUME"}); }
+
+ private:
+  void Fault(const std::vector<std::string>& args) {
+    Client master(master_->port());
+    Reply r = master.Call(args);
+    if (r.is_error()) throw std::runtime_error("FAULT refused: " + r.str);
+  }
+  std::unique_ptr<Server> master_;
+  std::unique_ptr<Server> replica_;
+};
+
+}  // namespace
+
+std::unique_ptr<ReplicaPair> ReplicaPair::Start() {
+  if (CurrentTarget() == Target::kRedis) return std::make_unique<RedisReplicaPair>();
+  return std::make_unique<RedlabReplicaPair>();
+}
+
+void ReplicaPair::Attach(int master_port, int replica_port, int via_port) {
+  Client replica(replica_port);
+  Reply attached =
+      replica({"REPLICAOF", "127.0.0.1", std::to_string(via_port ? via_port : master_port)});
+  if (attached.is_error()) {
+    throw Unsupported("this server cannot replicate yet: REPLICAOF answered " + attached.str);
+  }
+  Client master(master_port);
   bool online = Eventually(
       [&] {
         Reply m = master({"INFO", "replication"});
@@ -211,16 +264,10 @@ RedisReplicaPair::RedisReplicaPair() {
   master({"CONFIG", "RESETSTAT"});  // tests count the commands they cause
 }
 
-RedisReplicaPair::~RedisReplicaPair() {
-  replica_->Stop();
-  proxy_.reset();
-  master_->Stop();
-}
-
-void RedisReplicaPair::DetachReplica() {
-  Client replica(replica_port_);
+void ReplicaPair::DetachReplica() {
+  Client replica(replica_port());
   replica({"REPLICAOF", "NO", "ONE"});
-  Client master(master_->port());
+  Client master(master_port());
   Eventually([&] {
     return master({"INFO", "replication"}).str.find("connected_slaves:0") != std::string::npos;
   });

@@ -109,26 +109,32 @@ class TcpProxy {
   std::thread thread_;
 };
 
-// A master and one replica of real redis-server processes, the replica connected through a
-// TcpProxy so replication can be held while the master still counts the replica as connected
-// (what FAULT REPL PAUSE does on redlab nodes).
-class RedisReplicaPair {
+// A master and one replica of the current target, replication flowing, which a test can hold
+// (the master keeps counting the replica as connected, so WAIT finds no acknowledgement):
+// - redis: redis-server processes, the replica's link through a TcpProxy that holds the stream
+//   (SIGSTOP would do for WAIT, but not for the failover stories the suites share);
+// - embedded / spawn: redlab nodes, REPLICAOF and FAULT REPL PAUSE / RESUME on the master.
+class ReplicaPair {
  public:
-  RedisReplicaPair();
-  ~RedisReplicaPair();
-  int master_port() const { return master_->port(); }
-  int replica_port() const { return replica_port_; }
+  // Thrown by Start when the target cannot replicate (a redlab without replication yet).
+  struct Unsupported : std::runtime_error {
+    using std::runtime_error::runtime_error;
+  };
+  static std::unique_ptr<ReplicaPair> Start();
+  virtual ~ReplicaPair() = default;
+
+  virtual int master_port() const = 0;
+  virtual int replica_port() const = 0;
   // Stops / resumes the replication stream.
-  void HoldReplication() { proxy_->Hold(); }
-  void ResumeReplication() { proxy_->Release(); }
+  virtual void HoldReplication() = 0;
+  virtual void ResumeReplication() = 0;
   // The replica leaves (REPLICAOF NO ONE): the master sees no replica.
   void DetachReplica();
 
- private:
-  std::unique_ptr<Server> master_;
-  std::unique_ptr<TcpProxy> proxy_;
-  std::unique_ptr<Server> replica_;
-  int replica_port_ = 0;
+ protected:
+  // Makes `replica` replicate `master_port` (through `via_port` when not 0) and waits until
+  // writes are acknowledged; throws Unsupported when REPLICAOF is refused.
+  static void Attach(int master_port, int replica_port, int via_port);
 };
 
 }  // namespace redlab::conformance
