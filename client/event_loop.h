@@ -31,7 +31,6 @@ class EventLoop {
 
   bool InLoopThread() const { return std::this_thread::get_id() == thread_id_.load(); }
   uv_loop_t* uv() { return &loop_; }
-  std::chrono::steady_clock::time_point Now() const { return std::chrono::steady_clock::now(); }
 
  private:
   static void OnAsync(uv_async_t* handle);
