@@ -4,12 +4,14 @@
 
 namespace redlab::bench {
 void RegisterServerBenchmarks(const Servers& servers);
+void RegisterLockBenchmarks(const Servers& servers);
 }  // namespace redlab::bench
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   redlab::bench::Servers servers;
   redlab::bench::RegisterServerBenchmarks(servers);
+  redlab::bench::RegisterLockBenchmarks(servers);
   redlab::bench::RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();

@@ -3,6 +3,19 @@
 #include <cstdio>
 
 namespace redlab::bench {
+namespace {
+
+// name -> baseline, filled while benchmarks are registered (before any run).
+std::vector<std::pair<std::string, std::string>>& Baselines() {
+  static std::vector<std::pair<std::string, std::string>> baselines;
+  return baselines;
+}
+
+}  // namespace
+
+void RatioReporter::SetBaseline(const std::string& name, const std::string& baseline) {
+  Baselines().emplace_back(name, baseline);
+}
 
 Servers::Servers()
     : redlab_(conformance::StartServerOf(conformance::Target::kEmbedded)),
@@ -17,16 +30,18 @@ void RegisterSideBySide(const std::string& name, const Servers& servers,
   for (auto target : {conformance::Target::kEmbedded, conformance::Target::kRedis}) {
     int port = servers.port(target);
     std::string label = target == conformance::Target::kRedis ? "redis" : "redlab";
-    benchmark::RegisterBenchmark((name + "/" + label).c_str(),
-                                 [fn, port](benchmark::State& state) { fn(state, port); })
-        ->UseRealTime();
+    benchmark::RegisterBenchmark((name + "/" + label).c_str(), [fn, port](benchmark::State& state) {
+      fn(state, port);
+    })->UseRealTime();
   }
 }
 
 void RatioReporter::ReportRuns(const std::vector<Run>& runs) {
   ConsoleReporter::ReportRuns(runs);
   for (const Run& run : runs) {
-    if (run.run_type != Run::RT_Iteration || run.error_occurred) continue;
+    // Single runs, or with --benchmark_repetitions the median (steadier on a busy machine).
+    bool median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
+    if ((run.run_type != Run::RT_Iteration && !median) || run.error_occurred) continue;
     std::string full = run.benchmark_name();
     size_t slash = full.find('/');
     if (slash == std::string::npos) continue;
@@ -34,7 +49,9 @@ void RatioReporter::ReportRuns(const std::vector<Run>& runs) {
     std::string target = full.substr(slash + 1);
     target = target.substr(0, target.find('/'));
     if (!times_.count(name)) order_.push_back(name);
-    times_[name][target] = run.GetAdjustedRealTime();
+    std::string key = name + "/" + target;
+    if (median || !medians_.count(key)) times_[name][target] = run.GetAdjustedRealTime();
+    if (median) medians_.insert(key);
   }
 }
 
@@ -47,7 +64,21 @@ void RatioReporter::Finalize() {
     std::printf("%-32s %12.0fns %12.0fns %9.2fx\n", name.c_str(), t["redlab"], t["redis"],
                 t["redlab"] / t["redis"]);
   }
-  std::printf("(ratio = redlab time / redis-server time per iteration; below 1.00 redlab is faster)\n");
+  std::printf(
+      "(ratio = redlab time / redis-server time per iteration; below 1.00 redlab is faster)\n");
+  if (!Baselines().empty()) {
+    std::printf("\n%-32s %-24s %10s %10s\n", "benchmark", "as a multiple of", "redlab", "redis");
+    for (const auto& [name, baseline] : Baselines()) {
+      auto& t = times_[name];
+      auto& b = times_[baseline];
+      auto multiple = [&](const char* target) {
+        return t.count(target) && b.count(target) ? t[target] / b[target] : 0.0;
+      };
+      std::printf("%-32s %-24s %9.2fx %9.2fx\n", name.c_str(), baseline.c_str(), multiple("redlab"),
+                  multiple("redis"));
+    }
+    std::printf("(0.00x: that benchmark did not run on that target)\n");
+  }
   std::fflush(stdout);
 }
 

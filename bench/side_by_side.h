@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,15 +32,21 @@ void RegisterSideBySide(const std::string& name, const Servers& servers,
                         std::function<void(benchmark::State&, int port)> fn);
 
 // A console reporter that also prints, at the end, redlab's time as a multiple of redis's for
-// every benchmark registered by RegisterSideBySide (below 1.0: redlab is faster).
+// every benchmark registered by RegisterSideBySide (below 1.0: redlab is faster), and each
+// benchmark given a baseline as a multiple of that baseline on the same target.
 class RatioReporter : public benchmark::ConsoleReporter {
  public:
+  // Reports `name`'s time as a multiple of `baseline`'s (e.g. a lock round trip in PING round
+  // trips), per target, measured in the same run.
+  static void SetBaseline(const std::string& name, const std::string& baseline);
+
   void ReportRuns(const std::vector<Run>& runs) override;
   void Finalize() override;
 
  private:
   std::map<std::string, std::map<std::string, double>> times_;  // name -> target -> ns/iter
   std::vector<std::string> order_;
+  std::set<std::string> medians_;  // name/target whose time is a median of repetitions
 };
 
 }  // namespace redlab::bench

@@ -1,0 +1,80 @@
+#include "client/client.h"
+
+#include "client/client_core.h"
+#include "client/lock_core.h"
+#include "client/watchdog.h"
+
+namespace redlab {
+
+using client::ClientCore;
+using client::CommandResult;
+
+Client::Client(Config config) {
+  config.Validate();
+  core_ = std::make_shared<ClientCore>(std::move(config));
+  try {
+    core_->Start();
+  } catch (...) {
+    core_->Shutdown();
+    throw;
+  }
+}
+
+Client::~Client() { Shutdown(); }
+
+void Client::Shutdown() {
+  core_->CheckNotLoopThread();
+  core_->Shutdown();
+}
+
+ReentrantLock Client::GetLock(std::string name) { return GetLock(std::move(name), 0); }
+
+ReentrantLock Client::GetLock(std::string name, size_t master) {
+  if (master >= core_->config.masters.size()) {
+    throw ConfigError("no master #" + std::to_string(master) + " (there are " +
+                      std::to_string(core_->config.masters.size()) + ")");
+  }
+  return ReentrantLock(std::make_shared<client::LockCore>(core_, master, std::move(name)));
+}
+
+std::future<Reply> Client::ExecuteAsync(std::vector<std::string> args) {
+  return core_->Submit<Reply>(
+      [core = core_, args = std::move(args)](std::shared_ptr<std::promise<Reply>> p) mutable {
+        if (core->nodes.empty()) {
+          return p->set_exception(std::make_exception_ptr(ClientClosed("the client is closed")));
+        }
+        client::NodeLink::CallOptions options;
+        options.idempotent = false;  // unknown command: repeat only what never left
+        core->nodes[0].link->Call(std::move(args), options, [p](CommandResult r) {
+          if (r.error) return p->set_exception(r.error);
+          if (r.reply.is_error()) {
+            return p->set_exception(std::make_exception_ptr(ReplyError(r.reply.str)));
+          }
+          p->set_value(std::move(r.reply));
+        });
+      });
+}
+
+Reply Client::Execute(std::vector<std::string> args) {
+  return core_->Await(ExecuteAsync(std::move(args)));
+}
+
+const std::string& Client::id() const { return core_->id; }
+const Config& Client::config() const { return core_->config; }
+
+size_t Client::ParkedWaiters(const std::string& name, size_t master) {
+  return core_->Await(
+      core_->Submit<size_t>([core = core_, name, master](std::shared_ptr<std::promise<size_t>> p) {
+        p->set_value(master < core->nodes.size() ? core->nodes[master].link->waiters().parked(name)
+                                                 : 0);
+      }));
+}
+
+size_t Client::WatchedLocks(size_t master) {
+  return core_->Await(
+      core_->Submit<size_t>([core = core_, master](std::shared_ptr<std::promise<size_t>> p) {
+        p->set_value(master < core->nodes.size() ? core->nodes[master].watchdog->size() : 0);
+      }));
+}
+
+}  // namespace redlab

@@ -1,0 +1,67 @@
+// redlab::Client: the entry point of the lock library. One Client owns one loop thread with
+// every connection to its servers; locks obtained from it share them.
+//
+//   redlab::Config config = redlab::Config::SingleServer("redis://127.0.0.1:6379");
+//   config.lock_watchdog_timeout = std::chrono::seconds(10);
+//   redlab::Client client(config);                   // connects; throws if it cannot
+//   redlab::Lock lock = client.GetLock("invoice:42");
+#pragma once
+
+#include <future>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "client/config.h"
+#include "client/errors.h"
+#include "client/ids.h"
+#include "client/lock.h"
+#include "client/reply.h"
+
+namespace redlab {
+
+namespace client {
+struct ClientCore;
+}
+
+class Client {
+ public:
+  /// Connects to every master of `config` and checks each answers. Throws ConfigError,
+  /// IoError, TimeoutError, or ReplyError (e.g. a wrong password).
+  explicit Client(Config config);
+  /// Shutdown().
+  ~Client();
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  /// The reentrant lock `name` (Redisson's getLock) on the master; in
+  /// kIndependentMasters mode, on the first one.
+  ReentrantLock GetLock(std::string name);
+  /// The lock `name` on master `master` (kIndependentMasters: one per master, RedLock-style).
+  ReentrantLock GetLock(std::string name, size_t master);
+
+  /// Runs one command on the (first) master and returns its reply; an error reply throws
+  /// ReplyError. For what the lock API does not cover (and tests).
+  Reply Execute(std::vector<std::string> args);
+  std::future<Reply> ExecuteAsync(std::vector<std::string> args);
+
+  /// This client's id (a UUID): the first half of its owner ids, "<id>:<thread id>".
+  const std::string& id() const;
+  const Config& config() const;
+
+  /// Waiters of this client parked on lock `name` right now, waiting for an unlock message
+  /// (monitoring; benchmarks use it to know a waiter is asleep).
+  size_t ParkedWaiters(const std::string& name, size_t master = 0);
+  /// Locks this client's watchdog keeps alive right now.
+  size_t WatchedLocks(size_t master = 0);
+
+  /// Stops the client: pending calls fail with ClientClosed, the watchdog stops (so locks it
+  /// kept expire after lock_watchdog_timeout; they are not released), connections close.
+  /// Idempotent; must not be called from an OnLost callback.
+  void Shutdown();
+
+ private:
+  std::shared_ptr<client::ClientCore> core_;
+};
+
+}  // namespace redlab

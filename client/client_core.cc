@@ -1,0 +1,80 @@
+#include "client/client_core.h"
+
+#include "client/acquisition.h"
+#include "client/ids.h"
+#include "client/watchdog.h"
+
+namespace redlab::client {
+
+ClientCore::ClientCore(Config c) : config(std::move(c)), id(RandomUuid()) {}
+
+ClientCore::~ClientCore() { Shutdown(); }
+
+void ClientCore::CheckNotLoopThread() const {
+  if (loop.InLoopThread()) {
+    throw Error(
+        "synchronous redlab call on the client's loop thread (from an OnLost callback?) would "
+        "wait for itself: use the async variant");
+  }
+}
+
+void ClientCore::Start() {
+  // Build the links on the loop thread (they own loop handles), then PING every master: a
+  // client that cannot reach its servers fails here, as Redisson.create does.
+  std::future<void> built = Submit<void>([this](std::shared_ptr<std::promise<void>> p) {
+    for (const ServerAddress& address : config.masters) {
+      Node node;
+      node.link = std::make_unique<NodeLink>(loop, config, address);
+      node.watchdog = std::make_unique<Watchdog>(loop, *node.link, config, scripts.renew);
+      node.link->ConnectAll();
+      nodes.push_back(std::move(node));
+    }
+    p->set_value();
+  });
+  built.get();
+  for (size_t i = 0; i < config.masters.size(); ++i) {
+    std::future<Reply> pong = Submit<Reply>([this, i](std::shared_ptr<std::promise<Reply>> p) {
+      // No retries: a server that is down should be reported now, not in retry_attempts
+      // intervals.
+      NodeLink::CallOptions once;
+      once.retry = false;
+      nodes[i].link->Call({"PING"}, once, [p](CommandResult r) {
+        if (r.error) {
+          p->set_exception(r.error);
+        } else {
+          p->set_value(std::move(r.reply));
+        }
+      });
+    });
+    Reply r = pong.get();
+    if (r.is_error()) throw ReplyError(r.str + " (" + config.masters[i].ToString() + ")");
+  }
+}
+
+void ClientCore::Shutdown() {
+  if (shut_down_.exchange(true)) return;
+  loop.Stop([this] {
+    for (Node& n : nodes) n.watchdog->Close();
+    // Waiting acquisitions end with ClientClosed (each removes itself from the map).
+    while (!acquisitions.empty()) {
+      std::shared_ptr<Acquisition> a = acquisitions.begin()->second;
+      a->Abort(std::make_exception_ptr(ClientClosed("the client was shut down")));
+      acquisitions.erase(a.get());
+    }
+    for (Node& n : nodes) n.link->Close();
+    nodes.clear();
+  });
+}
+
+}  // namespace redlab::client
+
+#if defined(__SANITIZE_THREAD__)
+// ThreadSanitizer builds: errors cross from the loop thread to the caller inside std::future,
+// and the exception object's reference count lives in libstdc++, which is not instrumented.
+// When the loop thread drops the last reference (its promise) after the caller has handled the
+// error, TSan sees the destructor race the caller's reads without the ordering the (invisible)
+// atomic count provides. Only that release path is suppressed.
+extern "C" const char* __tsan_default_suppressions() {
+  return "race:std::__exception_ptr::exception_ptr::_M_release\n";
+}
+#endif

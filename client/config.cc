@@ -1,0 +1,120 @@
+#include "client/config.h"
+
+#include <charconv>
+
+#include "client/errors.h"
+
+namespace redlab {
+namespace {
+
+int ParseNumber(std::string_view text, std::string_view what, std::string_view url) {
+  int value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty() || value < 0) {
+    throw ConfigError("bad " + std::string(what) + " in server URL '" + std::string(url) + "'");
+  }
+  return value;
+}
+
+}  // namespace
+
+ServerAddress ServerAddress::Parse(std::string_view url) {
+  ServerAddress a;
+  std::string_view rest = url;
+  if (size_t scheme = rest.find("://"); scheme != std::string_view::npos) {
+    if (rest.substr(0, scheme) != "redis") {
+      throw ConfigError("unsupported scheme in server URL '" + std::string(url) +
+                        "' (only redis:// is)");
+    }
+    rest.remove_prefix(scheme + 3);
+  }
+  if (size_t at = rest.rfind('@'); at != std::string_view::npos) {
+    std::string_view auth = rest.substr(0, at);
+    rest.remove_prefix(at + 1);
+    size_t colon = auth.find(':');
+    if (colon == std::string_view::npos) {
+      a.password = std::string(auth);  // "redis://secret@host": the password alone
+    } else {
+      a.user = std::string(auth.substr(0, colon));
+      a.password = std::string(auth.substr(colon + 1));
+    }
+  }
+  if (size_t slash = rest.find('/'); slash != std::string_view::npos) {
+    std::string_view db = rest.substr(slash + 1);
+    rest = rest.substr(0, slash);
+    if (!db.empty()) a.db = ParseNumber(db, "database number", url);
+  }
+  std::string_view host = rest;
+  if (!rest.empty() && rest.front() == '[') {  // [::1]:6379
+    size_t close = rest.find(']');
+    if (close == std::string_view::npos)
+      throw ConfigError("bad host in '" + std::string(url) + "'");
+    host = rest.substr(1, close - 1);
+    rest.remove_prefix(close + 1);
+    if (!rest.empty()) {
+      if (rest.front() != ':') throw ConfigError("bad host in '" + std::string(url) + "'");
+      a.port = ParseNumber(rest.substr(1), "port", url);
+    }
+  } else if (size_t colon = rest.rfind(':'); colon != std::string_view::npos) {
+    host = rest.substr(0, colon);
+    a.port = ParseNumber(rest.substr(colon + 1), "port", url);
+  }
+  if (!host.empty()) a.host = std::string(host);
+  if (a.port == 0 || a.port > 65535) throw ConfigError("bad port in '" + std::string(url) + "'");
+  return a;
+}
+
+std::string ServerAddress::ToString() const {
+  std::string host_part = host.find(':') != std::string::npos ? "[" + host + "]" : host;
+  std::string s = "redis://" + host_part + ":" + std::to_string(port);
+  if (db != 0) s += "/" + std::to_string(db);
+  return s;
+}
+
+Config Config::SingleServer(std::string_view url) {
+  Config c;
+  c.mode = Mode::kSingle;
+  c.masters.push_back(ServerAddress::Parse(url));
+  return c;
+}
+
+Config Config::MasterReplica(std::string_view master_url,
+                             const std::vector<std::string>& replica_urls) {
+  Config c;
+  c.mode = Mode::kMasterReplica;
+  c.masters.push_back(ServerAddress::Parse(master_url));
+  for (const std::string& url : replica_urls) c.replicas.push_back(ServerAddress::Parse(url));
+  return c;
+}
+
+Config Config::IndependentMasters(const std::vector<std::string>& urls) {
+  Config c;
+  c.mode = Mode::kIndependentMasters;
+  for (const std::string& url : urls) c.masters.push_back(ServerAddress::Parse(url));
+  return c;
+}
+
+void Config::Validate() const {
+  if (masters.empty()) throw ConfigError("no server configured");
+  if (mode != Mode::kIndependentMasters && masters.size() != 1) {
+    throw ConfigError("a single-server or master-replica configuration has exactly one master");
+  }
+  if (mode != Mode::kMasterReplica && !replicas.empty()) {
+    throw ConfigError("replicas are only configured in master-replica mode");
+  }
+  auto positive = [](std::chrono::milliseconds d, const char* what) {
+    if (d.count() <= 0) throw ConfigError(std::string(what) + " must be positive");
+  };
+  positive(connect_timeout, "connect_timeout");
+  positive(timeout, "timeout");
+  positive(lock_watchdog_timeout, "lock_watchdog_timeout");
+  positive(slaves_sync_timeout, "slaves_sync_timeout");
+  positive(subscription_timeout, "subscription_timeout");
+  if (lock_watchdog_timeout.count() < 3) throw ConfigError("lock_watchdog_timeout is under 3 ms");
+  if (retry_attempts < 0) throw ConfigError("retry_attempts must not be negative");
+  if (retry_interval.count() < 0) throw ConfigError("retry_interval must not be negative");
+  if (connection_pool_size < 1) throw ConfigError("connection_pool_size must be at least 1");
+  if (lock_watchdog_batch_size < 1) throw ConfigError("lock_watchdog_batch_size must be >= 1");
+}
+
+}  // namespace redlab

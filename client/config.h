@@ -1,0 +1,80 @@
+// The client's configuration: which servers, and the timeouts, retries and lock settings, each
+// with Redisson's default and meaning.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace redlab {
+
+/// One server, parsed from `redis://[[user]:password@]host[:port][/db]`.
+struct ServerAddress {
+  std::string host = "127.0.0.1";
+  int port = 6379;
+  std::string user;      // empty: AUTH with the password alone (or no AUTH)
+  std::string password;  // empty: no AUTH
+  int db = 0;            // SELECTed after connecting when not 0
+
+  /// Throws ConfigError on a malformed URL. The scheme may be left out ("host:port").
+  static ServerAddress Parse(std::string_view url);
+  /// `redis://host:port[/db]`, the password left out: for messages.
+  std::string ToString() const;
+};
+
+/// What the client connects to and how it behaves. Build one with a factory, then adjust.
+struct Config {
+  enum class Mode {
+    kSingle,              ///< one server
+    kMasterReplica,       ///< a master with replicas: lock writes are followed by WAIT
+    kIndependentMasters,  ///< several unrelated masters (each lock lives on one, see GetLock)
+  };
+
+  /// A single server (Redisson's useSingleServer).
+  static Config SingleServer(std::string_view url);
+  /// A master and its replicas (Redisson's useMasterSlaveServers). Locks live on the master;
+  /// the replica addresses document the topology, the number to WAIT for is read from the
+  /// master's INFO (connected_slaves) before each lock write.
+  static Config MasterReplica(std::string_view master_url,
+                              const std::vector<std::string>& replica_urls);
+  /// Independent masters, e.g. for RedLock-style use: GetLock(name, index) picks one.
+  static Config IndependentMasters(const std::vector<std::string>& urls);
+
+  Mode mode = Mode::kSingle;
+  std::vector<ServerAddress> masters;   // one, except in kIndependentMasters
+  std::vector<ServerAddress> replicas;  // kMasterReplica only
+
+  /// How long establishing a connection (TCP, AUTH, SELECT) may take (Redisson:
+  /// connectTimeout, 10 s).
+  std::chrono::milliseconds connect_timeout{10000};
+  /// How long a reply may take once the command is sent (Redisson: timeout, 3 s). A command
+  /// past it fails with TimeoutError and its connection is reopened.
+  std::chrono::milliseconds timeout{3000};
+  /// How often a command is tried again after a connection failure, or after a timeout when it
+  /// is safe to repeat (Redisson: retryAttempts, 3). 0: no retry.
+  int retry_attempts = 3;
+  /// The pause before each retry (Redisson: retryInterval, 1.5 s).
+  std::chrono::milliseconds retry_interval{1500};
+  /// The lease a lock gets when no lease is given, and that the watchdog renews every third of
+  /// it while the holder lives (Redisson: lockWatchdogTimeout, 30 s).
+  std::chrono::milliseconds lock_watchdog_timeout{30000};
+  /// How many locks the watchdog renews in one EVAL (Redisson: lockWatchdogBatchSize, 100).
+  int lock_watchdog_batch_size = 100;
+  /// With replicas: when a lock write reached no replica within slaves_sync_timeout, undo an
+  /// acquisition and throw NoSyncedReplicas (Redisson: checkLockSyncedSlaves, true).
+  bool check_lock_synced_slaves = true;
+  /// With replicas: the WAIT timeout after each lock write (Redisson: slavesSyncTimeout, 1 s).
+  std::chrono::milliseconds slaves_sync_timeout{1000};
+  /// How long subscribing to a lock's unlock channel may take before Lock() gives up with
+  /// TimeoutError (Redisson: subscriptionTimeout, 7.5 s). TryLock(wait) is bounded by its wait.
+  std::chrono::milliseconds subscription_timeout{7500};
+  /// Command connections per master; commands from many threads are pipelined on them, and a
+  /// lock write with its WAIT blocks only the connection it runs on.
+  int connection_pool_size = 4;
+
+  /// Throws ConfigError when the configuration cannot work.
+  void Validate() const;
+};
+
+}  // namespace redlab

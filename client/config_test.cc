@@ -1,0 +1,87 @@
+#include "client/config.h"
+
+#include <gtest/gtest.h>
+
+#include "client/errors.h"
+
+namespace redlab {
+namespace {
+
+TEST(ServerAddressTest, ParsesEveryPart) {
+  ServerAddress a = ServerAddress::Parse("redis://:secret@db.example:6380/3");
+  EXPECT_EQ(a.host, "db.example");
+  EXPECT_EQ(a.port, 6380);
+  EXPECT_EQ(a.user, "");
+  EXPECT_EQ(a.password, "secret");
+  EXPECT_EQ(a.db, 3);
+  EXPECT_EQ(a.ToString(), "redis://db.example:6380/3");  // no password in messages
+}
+
+TEST(ServerAddressTest, UserPasswordAndDefaults) {
+  ServerAddress a = ServerAddress::Parse("redis://alice:pw@10.0.0.1");
+  EXPECT_EQ(a.user, "alice");
+  EXPECT_EQ(a.password, "pw");
+  EXPECT_EQ(a.port, 6379);
+  EXPECT_EQ(a.db, 0);
+  ServerAddress b = ServerAddress::Parse("localhost:7000");
+  EXPECT_EQ(b.host, "localhost");
+  EXPECT_EQ(b.port, 7000);
+  ServerAddress c = ServerAddress::Parse("redis://[::1]:7001/1");
+  EXPECT_EQ(c.host, "::1");
+  EXPECT_EQ(c.port, 7001);
+  EXPECT_EQ(c.db, 1);
+  EXPECT_EQ(c.ToString(), "redis://[::1]:7001/1");
+  ServerAddress d = ServerAddress::Parse("redis://pw-only@h:1");
+  EXPECT_EQ(d.password, "pw-only");
+  EXPECT_EQ(d.user, "");
+}
+
+TEST(ServerAddressTest, RejectsMalformedUrls) {
+  EXPECT_THROW(ServerAddress::Parse("http://h:1"), ConfigError);
+  EXPECT_THROW(ServerAddress::Parse("redis://h:port"), ConfigError);
+  EXPECT_THROW(ServerAddress::Parse("redis://h:0"), ConfigError);
+  EXPECT_THROW(ServerAddress::Parse("redis://h:70000"), ConfigError);
+  EXPECT_THROW(ServerAddress::Parse("redis://h:1/x"), ConfigError);
+  EXPECT_THROW(ServerAddress::Parse("redis://[::1"), ConfigError);
+}
+
+TEST(ConfigTest, DefaultsAreRedissons) {
+  Config c = Config::SingleServer("redis://127.0.0.1:6379");
+  EXPECT_EQ(c.mode, Config::Mode::kSingle);
+  EXPECT_EQ(c.connect_timeout, std::chrono::milliseconds(10000));
+  EXPECT_EQ(c.timeout, std::chrono::milliseconds(3000));
+  EXPECT_EQ(c.retry_attempts, 3);
+  EXPECT_EQ(c.retry_interval, std::chrono::milliseconds(1500));
+  EXPECT_EQ(c.lock_watchdog_timeout, std::chrono::milliseconds(30000));
+  EXPECT_TRUE(c.check_lock_synced_slaves);
+  EXPECT_EQ(c.slaves_sync_timeout, std::chrono::milliseconds(1000));
+  EXPECT_EQ(c.subscription_timeout, std::chrono::milliseconds(7500));
+  EXPECT_NO_THROW(c.Validate());
+}
+
+TEST(ConfigTest, TopologiesAndValidation) {
+  Config mr = Config::MasterReplica("redis://m:1", {"redis://r1:2", "redis://r2:3"});
+  EXPECT_EQ(mr.mode, Config::Mode::kMasterReplica);
+  EXPECT_EQ(mr.masters.size(), 1u);
+  EXPECT_EQ(mr.replicas.size(), 2u);
+  EXPECT_NO_THROW(mr.Validate());
+  Config im = Config::IndependentMasters({"a:1", "b:2", "c:3"});
+  EXPECT_EQ(im.masters.size(), 3u);
+  EXPECT_NO_THROW(im.Validate());
+
+  Config bad = Config::SingleServer("h:1");
+  bad.lock_watchdog_timeout = std::chrono::milliseconds(0);
+  EXPECT_THROW(bad.Validate(), ConfigError);
+  bad = Config::SingleServer("h:1");
+  bad.connection_pool_size = 0;
+  EXPECT_THROW(bad.Validate(), ConfigError);
+  bad = Config::SingleServer("h:1");
+  bad.masters.clear();
+  EXPECT_THROW(bad.Validate(), ConfigError);
+  bad = Config::SingleServer("h:1");
+  bad.replicas.push_back(ServerAddress{});
+  EXPECT_THROW(bad.Validate(), ConfigError);
+}
+
+}  // namespace
+}  // namespace redlab

@@ -1,0 +1,132 @@
+// redlab::ReentrantLock (alias redlab::Lock): Redisson's RLock in C++, sharing its keys and
+// protocol with Redisson. Obtained from Client::GetLock(name).
+//
+//   redlab::Client client(redlab::Config::SingleServer("redis://127.0.0.1:6379"));
+//   redlab::Lock lock = client.GetLock("orders");
+//   {
+//     std::lock_guard<redlab::Lock> hold(lock);   // Lock() ... Unlock(), watchdog meanwhile
+//     ...
+//   }
+//   if (lock.TryLock(std::chrono::seconds(2), std::chrono::seconds(30))) { ...; lock.Unlock(); }
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <future>
+#include <memory>
+#include <optional>
+#include <stop_token>
+#include <string>
+
+#include "client/ids.h"
+
+namespace redlab {
+
+namespace client {
+struct LockCore;
+}
+
+/// What OnLost reports: a lock the watchdog was keeping found gone or taken over.
+struct LockLost {
+  std::string name;   // the lock
+  ThreadId thread;    // the owner that held it
+  std::string owner;  // "<client uuid>:<thread id>", the field that disappeared
+};
+
+/// A distributed reentrant lock (Redisson's RedissonLock):
+/// - the lock is a hash `name` with one field, "<client uuid>:<thread id>" -> hold count;
+/// - Lock/TryLock without a lease give it Config::lock_watchdog_timeout and a watchdog renews
+///   it every third of that while held; with a lease it simply expires then;
+/// - a waiting thread sleeps until an unlock message on `redisson_lock__channel:{name}`, or at
+///   most the holder's remaining TTL, and tries again;
+/// - every operation may name its owner explicitly (ThreadId{n}), for async and cross-thread
+///   use; the overloads without one use ThreadId::Current().
+/// Handles are cheap to copy and share one state (OnLost, the lease). Errors are the types of
+/// client/errors.h, thrown on the calling thread (by std::future::get for async calls).
+/// Synchronous calls must not be made from an OnLost callback (they throw).
+class ReentrantLock {
+ public:
+  using Millis = std::chrono::milliseconds;
+
+  /// Waits as long as it takes (Redisson's lock()).
+  void Lock();
+  /// As Lock(), with a lease instead of the watchdog (lock(leaseTime)).
+  void Lock(Millis lease);
+  void Lock(ThreadId owner);
+  void Lock(Millis lease, ThreadId owner);
+  /// As Lock(), but gives up with LockInterrupted when `stop` is requested (before or while
+  /// waiting): Java's lockInterruptibly.
+  void LockInterruptibly(std::stop_token stop);
+  void LockInterruptibly(std::stop_token stop, Millis lease);
+
+  /// One attempt, no waiting (tryLock()).
+  bool TryLock();
+  /// Waits at most `wait`, with the watchdog (tryLock(waitTime)).
+  bool TryLock(Millis wait);
+  /// Waits at most `wait`; the lock then expires after `lease` (tryLock(waitTime, leaseTime)).
+  /// The budget is spent as Redisson spends it: the attempts, the subscription and the sleeps
+  /// all count, and no attempt starts once it is used up.
+  bool TryLock(Millis wait, Millis lease);
+  bool TryLock(Millis wait, Millis lease, ThreadId owner);
+  bool TryLock(Millis wait, ThreadId owner);
+
+  /// Releases one hold. Throws IllegalMonitorState when the owner holds none; with replicas,
+  /// NoSyncedReplicas when no replica acknowledged the release (it happened on the master).
+  void Unlock();
+  void Unlock(ThreadId owner);
+  /// Deletes the lock whoever holds it and wakes a waiter; true when it was held.
+  bool ForceUnlock();
+
+  bool IsLocked();
+  bool IsHeldByCurrentThread();
+  bool IsHeldByThread(ThreadId owner);
+  /// Holds of the calling thread (or `owner`); 0 when it holds none.
+  int GetHoldCount();
+  int GetHoldCount(ThreadId owner);
+  /// The lock's remaining time to live: -2 ms when not locked, -1 ms when it has no expiry.
+  Millis RemainTimeToLive();
+
+  // Async versions: the work runs on the client's loop thread; errors surface from get().
+  std::future<void> LockAsync();
+  std::future<void> LockAsync(Millis lease);
+  std::future<void> LockAsync(ThreadId owner);
+  std::future<void> LockAsync(Millis lease, ThreadId owner);
+  std::future<bool> TryLockAsync();
+  std::future<bool> TryLockAsync(ThreadId owner);
+  std::future<bool> TryLockAsync(Millis wait);
+  std::future<bool> TryLockAsync(Millis wait, Millis lease);
+  std::future<bool> TryLockAsync(Millis wait, Millis lease, ThreadId owner);
+  std::future<void> UnlockAsync();
+  std::future<void> UnlockAsync(ThreadId owner);
+  std::future<bool> ForceUnlockAsync();
+  std::future<bool> IsLockedAsync();
+  std::future<bool> IsHeldByThreadAsync(ThreadId owner);
+  std::future<int> GetHoldCountAsync(ThreadId owner);
+  std::future<Millis> RemainTimeToLiveAsync();
+
+  // C++ Lockable, so std::lock_guard, std::unique_lock and std::scoped_lock work.
+  void lock() { Lock(); }
+  bool try_lock() { return TryLock(); }
+  void unlock() { Unlock(); }
+
+  /// Called (on the client's loop thread: be quick, use async calls only) when the watchdog
+  /// finds a lock it keeps gone or held by someone else: the key expired during a stall, was
+  /// deleted, or a failover lost it. Redisson stays silent there. Replaces any earlier callback.
+  void OnLost(std::function<void(const LockLost&)> callback);
+
+  const std::string& name() const;
+  /// "<client uuid>:<thread id>", the hash field that marks `owner`'s holds.
+  std::string OwnerId(ThreadId owner = ThreadId::Current()) const;
+
+ private:
+  friend class Client;
+  explicit ReentrantLock(std::shared_ptr<client::LockCore> core) : core_(std::move(core)) {}
+
+  std::future<bool> Acquire(std::optional<Millis> lease, std::optional<Millis> wait, bool once,
+                            ThreadId owner);
+  std::shared_ptr<client::LockCore> core_;
+};
+
+using Lock = ReentrantLock;
+
+}  // namespace redlab

@@ -1,0 +1,152 @@
+#include "client/lock_core.h"
+
+#include <algorithm>
+
+#include "client/ids.h"
+#include "client/lock.h"
+#include "client/watchdog.h"
+
+namespace redlab::client {
+namespace {
+
+constexpr char kUnlockMessage[] = "0";
+
+std::exception_ptr AsReplyError(const Reply& r) {
+  return std::make_exception_ptr(ReplyError(r.str));
+}
+
+}  // namespace
+
+std::string PrefixName(std::string_view prefix, std::string_view name) {
+  std::string s(prefix);
+  if (name.find('{') != std::string_view::npos) {
+    s += ':';
+    s += name;
+  } else {
+    s += ":{";
+    s += name;
+    s += '}';
+  }
+  return s;
+}
+
+LockCore::LockCore(std::shared_ptr<ClientCore> c, size_t n, std::string lock_name)
+    : client(std::move(c)),
+      node(n),
+      name(std::move(lock_name)),
+      channel(PrefixName("redisson_lock__channel", name)),
+      internal_lease_ms(client->config.lock_watchdog_timeout.count()) {}
+
+void LockCore::TryAcquireOnce(ThreadId t, std::optional<std::chrono::milliseconds> lease,
+                              std::function<void(AcquireOutcome)> done) {
+  bool watchdog = !lease || lease->count() <= 0;
+  int64_t lease_ms = watchdog ? client->config.lock_watchdog_timeout.count() : lease->count();
+  if (!watchdog) internal_lease_ms = lease_ms;
+  auto self = shared_from_this();
+  // Not idempotent: a repeated acquisition would count a second hold.
+  link().EvalWrite(
+      client->scripts.acquire, {name}, {std::to_string(lease_ms), Owner(t)},
+      /*idempotent=*/false, [](const Reply& r) { return r.is_nil(); },
+      [self, t, watchdog, done = std::move(done)](WriteResult w) {
+        AcquireOutcome out;
+        const CommandResult& r = w.result;
+        if (r.error) {
+          out.error = r.error;
+        } else if (r.reply.is_error()) {
+          out.error = AsReplyError(r.reply);
+        } else if (r.reply.type == Reply::Type::kInteger) {
+          out.ttl = r.reply.integer;
+        } else if (w.unsynced() && self->client->config.check_lock_synced_slaves) {
+          // Redisson's handleNoSync: take back the hold no replica has, then fail.
+          std::string what = "lock '" + self->name + "' acquired on the master but none of " +
+                             std::to_string(w.replicas) + " replicas acknowledged it within " +
+                             std::to_string(self->client->config.slaves_sync_timeout.count()) +
+                             " ms; released again";
+          self->Release(
+              t,
+              [done, what](std::exception_ptr) {
+                AcquireOutcome failed;
+                failed.error = std::make_exception_ptr(NoSyncedReplicas(what));
+                done(failed);
+              },
+              /*watched_hold=*/false);
+          return;
+        } else {
+          out.acquired = true;
+          if (watchdog) self->watchdog().Add(self, t);
+        }
+        done(out);
+      });
+}
+
+void LockCore::Release(ThreadId t, std::function<void(std::exception_ptr)> done,
+                       bool watched_hold) {
+  const Config& config = client->config;
+  std::string request_id = RandomHex(16);
+  std::string latch = PrefixName("redisson_unlock_latch", name) + ":" + request_id;
+  // The latch outlives every retry of this release: Redisson's
+  // (timeout + retryInterval) * retryAttempts, at least 1 ms.
+  int64_t latch_ms = std::max<int64_t>(
+      1, (config.timeout + config.retry_interval).count() * config.retry_attempts);
+  auto self = shared_from_this();
+  link().EvalWrite(
+      client->scripts.release, {name, channel, latch},
+      {kUnlockMessage, std::to_string(internal_lease_ms.load()), Owner(t),
+       std::to_string(latch_ms)},
+      /*idempotent=*/true, [](const Reply& r) { return !r.is_nil(); },
+      [self, t, latch, watched_hold, done = std::move(done)](WriteResult w) {
+        if (watched_hold) self->watchdog().Remove(self->name, t);
+        const CommandResult& r = w.result;
+        if (r.error) {
+          done(r.error);
+          return;
+        }
+        if (r.reply.is_error()) {
+          done(AsReplyError(r.reply));
+          return;
+        }
+        // The answer is in hand: the latch has done its work.
+        self->link().Call({"DEL", latch}, {}, [](CommandResult) {});
+        if (r.reply.is_nil()) {
+          done(std::make_exception_ptr(IllegalMonitorState(self->name, self->client->id, t.value)));
+        } else if (w.unsynced() && self->client->config.check_lock_synced_slaves) {
+          done(std::make_exception_ptr(
+              NoSyncedReplicas("lock '" + self->name + "' released on the master but none of " +
+                               std::to_string(w.replicas) + " replicas acknowledged it")));
+        } else {
+          done(nullptr);
+        }
+      });
+}
+
+void LockCore::ForceRelease(std::function<void(std::exception_ptr, bool)> done) {
+  watchdog().RemoveAll(name);
+  auto self = shared_from_this();
+  link().EvalWrite(
+      client->scripts.force_release, {name, channel}, {kUnlockMessage},
+      /*idempotent=*/true, [](const Reply& r) { return r.integer == 1; },
+      [self, done = std::move(done)](WriteResult w) {
+        const CommandResult& r = w.result;
+        if (r.error) return done(r.error, false);
+        if (r.reply.is_error()) return done(AsReplyError(r.reply), false);
+        bool deleted = r.reply.integer == 1;
+        if (deleted && w.unsynced() && self->client->config.check_lock_synced_slaves) {
+          return done(std::make_exception_ptr(NoSyncedReplicas(
+                          "lock '" + self->name +
+                          "' deleted on the master but no replica acknowledged it")),
+                      true);
+        }
+        done(nullptr, deleted);
+      });
+}
+
+void LockCore::NotifyLost(ThreadId t) {
+  std::function<void(const LockLost&)> callback;
+  {
+    std::lock_guard<std::mutex> lock(on_lost_mu);
+    callback = on_lost;
+  }
+  if (callback) callback(LockLost{name, t, Owner(t)});
+}
+
+}  // namespace redlab::client

@@ -1,0 +1,66 @@
+// The reentrant lock's operations on the loop thread, each one script or command: Redisson's
+// tryLockInnerAsync, unlockInnerAsync (with the unlock latch) and forceUnlockAsync, with the
+// watchdog bookkeeping and replica-sync handling around them. The public ReentrantLock wraps
+// these in futures.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "client/client_core.h"
+#include "client/ids.h"
+
+namespace redlab {
+struct LockLost;
+}
+
+namespace redlab::client {
+
+/// Redisson's prefixName: `prefix:{name}`, or `prefix:name` when name already has braces.
+std::string PrefixName(std::string_view prefix, std::string_view name);
+
+struct AcquireOutcome {
+  std::exception_ptr error;
+  bool acquired = false;
+  int64_t ttl = 0;  // when not acquired: the holder's PTTL (-1: no expiry)
+};
+
+struct LockCore : std::enable_shared_from_this<LockCore> {
+  LockCore(std::shared_ptr<ClientCore> client, size_t node, std::string name);
+
+  std::string Owner(ThreadId t) const { return client->id + ":" + std::to_string(t.value); }
+  NodeLink& link() const { return *client->nodes[node].link; }
+  Watchdog& watchdog() const { return *client->nodes[node].watchdog; }
+
+  /// One acquisition attempt. Without a lease the lock gets lock_watchdog_timeout and the
+  /// watchdog renews it; with one it expires then. Loop thread.
+  void TryAcquireOnce(ThreadId t, std::optional<std::chrono::milliseconds> lease,
+                      std::function<void(AcquireOutcome)> done);
+  /// One release (one hold). IllegalMonitorState when `t` does not hold it. Loop thread.
+  /// `watched_hold`: the hold was counted by the watchdog (Redisson forgets one per unlock);
+  /// false when taking back an acquisition that never reached it.
+  void Release(ThreadId t, std::function<void(std::exception_ptr)> done, bool watched_hold = true);
+  /// Deletes the lock whoever holds it; true when there was one. Loop thread.
+  void ForceRelease(std::function<void(std::exception_ptr, bool)> done);
+  /// The watchdog found `t`'s hold gone: tell the OnLost callback. Loop thread.
+  void NotifyLost(ThreadId t);
+
+  const std::shared_ptr<ClientCore> client;
+  const size_t node;
+  const std::string name;
+  const std::string channel;  // redisson_lock__channel:{name}
+  // The lease the release script restarts when holds remain: Redisson's internalLockLeaseTime
+  // (the watchdog timeout, or the last lease given).
+  std::atomic<int64_t> internal_lease_ms;
+
+  std::mutex on_lost_mu;
+  std::function<void(const LockLost&)> on_lost;  // guarded by on_lost_mu
+};
+
+}  // namespace redlab::client

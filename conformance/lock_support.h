@@ -1,0 +1,140 @@
+// Support for the lock client's conformance suites (lock_*_test.cc): the fixture, a TCP proxy
+// that can swallow replies or hold a stream (lost replies, held replication), a master+replica
+// pair, and the seeds' Redisson scripts for a peer that speaks the protocol directly.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "client/client.h"
+#include "conformance/harness/fixture.h"
+
+namespace redlab::conformance {
+
+// Redisson's own scripts as the seed articles quote them (RedissonLock 3.x): a peer running
+// these is Redisson as far as the server can tell.
+inline constexpr char kRedissonAcquire[] =
+    "if (redis.call('exists', KEYS[1]) == 0) then "
+    "redis.call('hset', KEYS[1], ARGV[2], 1); "
+    "redis.call('pexpire', KEYS[1], ARGV[1]); "
+    "return nil; "
+    "end; "
+    "if (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then "
+    "redis.call('hincrby', KEYS[1], ARGV[2], 1); "
+    "redis.call('pexpire', KEYS[1], ARGV[1]); "
+    "return nil; "
+    "end; "
+    "return redis.call('pttl', KEYS[1]);";
+inline constexpr char kRedissonUnlock[] =
+    "if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then "
+    "return nil;"
+    "end; "
+    "local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1); "
+    "if (counter > 0) then "
+    "redis.call('pexpire', KEYS[1], ARGV[2]); "
+    "return 0; "
+    "else "
+    "redis.call('del', KEYS[1]); "
+    "redis.call('publish', KEYS[2], ARGV[1]); "
+    "return 1; "
+    "end; "
+    "return nil;";
+inline constexpr char kRedissonRenew[] =
+    "if (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then "
+    "redis.call('pexpire', KEYS[1], ARGV[1]); "
+    "return 1; "
+    "end; "
+    "return 0;";
+
+// Redisson's channel for lock `name`.
+std::string ChannelOf(const std::string& name);
+
+// Settings that keep tests quick: short timeouts and retry intervals.
+Config TestConfig(int port);
+
+// The fixture of the lock suites: the suite's server, plus lock clients on it.
+class LockTest : public ConformanceTest {
+ protected:
+  std::unique_ptr<redlab::Client> NewClient(Config config) {
+    return std::make_unique<redlab::Client>(std::move(config));
+  }
+  std::unique_ptr<redlab::Client> NewClient() { return NewClient(TestConfig(port())); }
+  // Subscribers of `channel` on the server (PUBSUB NUMSUB).
+  int64_t Subscribers(const std::string& channel);
+};
+
+// A TCP forwarder between a listening port and a target port, one thread polling every
+// connection. It can swallow what the target sends on the connections open now (replies
+// executed but lost), or hold what the target sends (a held replication stream) and release it.
+class TcpProxy {
+ public:
+  explicit TcpProxy(int target_port);
+  ~TcpProxy();
+  int port() const { return port_; }
+
+  // From now on, bytes from the target on the connections open now are dropped; connections
+  // made later are forwarded normally.
+  void SwallowRepliesOnOpenConnections();
+  // Stops / resumes forwarding what the target sends (on every connection, new ones too). Held
+  // bytes wait in the kernel and arrive, in order, after Release.
+  void Hold();
+  void Release();
+  // Connections accepted so far.
+  int accepted() const { return accepted_.load(); }
+
+ private:
+  struct Pair {
+    int downstream;  // accepted from the client
+    int upstream;    // to the target
+    bool swallow = false;
+  };
+  void Run();
+  void Wake();
+
+  int target_port_;
+  int listen_fd_ = -1;
+  int port_ = 0;
+  int wake_[2] = {-1, -1};
+  std::mutex mu_;
+  std::vector<Pair> pairs_;    // guarded by mu_
+  bool swallow_open_ = false;  // guarded by mu_: apply to the pairs open now
+  std::atomic<bool> hold_{false};
+  std::atomic<bool> stop_{false};
+  std::atomic<int> accepted_{0};
+  std::thread thread_;
+};
+
+// A master and one replica of the current target, replication flowing, which a test can hold
+// (the master keeps counting the replica as connected, so WAIT finds no acknowledgement):
+// - redis: redis-server processes, the replica's link through a TcpProxy that holds the stream
+//   (SIGSTOP would do for WAIT, but not for the failover stories the suites share);
+// - embedded / spawn: redlab nodes, REPLICAOF and FAULT REPL PAUSE / RESUME on the master.
+class ReplicaPair {
+ public:
+  // Thrown by Start when the target cannot replicate (a redlab without replication yet).
+  struct Unsupported : std::runtime_error {
+    using std::runtime_error::runtime_error;
+  };
+  static std::unique_ptr<ReplicaPair> Start();
+  virtual ~ReplicaPair() = default;
+
+  virtual int master_port() const = 0;
+  virtual int replica_port() const = 0;
+  // Stops / resumes the replication stream.
+  virtual void HoldReplication() = 0;
+  virtual void ResumeReplication() = 0;
+  // The replica leaves (REPLICAOF NO ONE): the master sees no replica.
+  void DetachReplica();
+
+ protected:
+  // Makes `replica` replicate `master_port` (through `via_port` when not 0) and waits until
+  // writes are acknowledged; throws Unsupported when REPLICAOF is refused.
+  static void Attach(int master_port, int replica_port, int via_port);
+};
+
+}  // namespace redlab::conformance

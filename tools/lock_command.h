@@ -1,0 +1,36 @@
+// `redlab lock`: run a command while holding a distributed lock, like flock(1) across machines.
+// A subcommand of the `redlab` tool; redlab_main.cc registers it.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace redlab::tools {
+
+struct LockCommandOptions {
+  std::string server = "redis://127.0.0.1:6379";
+  std::optional<int64_t> wait_ms;   // none: wait as long as it takes
+  std::optional<int64_t> lease_ms;  // none: the watchdog keeps the lock while COMMAND runs
+  int64_t watchdog_ms = 30000;
+  std::string name;
+  std::vector<std::string> command;
+};
+
+/// Exit statuses of `redlab lock` (sysexits.h), besides COMMAND's own.
+inline constexpr int kExitUsage = 64;        // EX_USAGE: bad arguments
+inline constexpr int kExitUnavailable = 69;  // EX_UNAVAILABLE: the server cannot be reached
+inline constexpr int kExitSoftware = 70;     // EX_SOFTWARE: any other failure of redlab itself
+inline constexpr int kExitNotAcquired = 75;  // EX_TEMPFAIL: not acquired within --wait
+inline constexpr int kExitCannotRun = 126;   // COMMAND found but not executable (as shells)
+inline constexpr int kExitNotFound = 127;    // COMMAND not found (as shells)
+
+/// Adds the `lock` subcommand to `app`, filling `options` when parsed.
+CLI::App* AddLockCommand(CLI::App& app, LockCommandOptions& options);
+
+/// Runs it: acquires, runs COMMAND, releases. Returns the process exit status.
+int RunLockCommand(const LockCommandOptions& options);
+
+}  // namespace redlab::tools
