@@ -162,6 +162,9 @@ class Node::Impl : public engine::EngineHost,
     if (crashed_ || shutting_down_) return;
     uv_timer_start(&repl_timer_, OnReplTimer, static_cast<uint64_t>(delay_ms), 0);
   }
+  void OnReplicationStateChanged() override {
+    if (engine_ != nullptr) PublishState();
+  }
   void LogReplication(bool warning, std::string_view message) override {
     if (warning) {
       logger_.Warning(message);
@@ -273,7 +276,6 @@ class Node::Impl : public engine::EngineHost,
     }
     registry_->Add(this, State());
     if (!replicaof_host_.empty()) {
-      logger_.set_role('S');
       engine_->replication().ReplicaOf(replicaof_host_, replicaof_port_, /*fresh=*/true);
     }
     logger_.Notice("Ready to accept connections tcp");

@@ -100,7 +100,10 @@ void Replication::DropLink(bool reconnect_later) {
   pending_applied_ = 0;
   payload_.clear();
   payload_started_ = false;
-  if (state_ == LinkState::kConnected) down_since_s_ = NowS();
+  if (state_ == LinkState::kConnected) {
+    down_since_s_ = NowS();
+    StateChanged();
+  }
   state_ = is_replica() ? LinkState::kConnect : LinkState::kNone;
   (void)reconnect_later;  // LinkCron reconnects a replica once a second
 }
@@ -390,6 +393,7 @@ void Replication::FinishFullSync(std::string_view rdb) {
 void Replication::StartStreaming() {
   state_ = LinkState::kConnected;
   down_since_s_ = 0;
+  StateChanged();
   CreateMasterClient();
   // Whatever followed the PSYNC reply or the snapshot is stream.
   link_in_.erase(0, link_pos_);

@@ -89,6 +89,7 @@ void Replication::ReplicaOf(const std::string& host, int port, bool fresh) {
   UpdateSink();
   state_ = LinkState::kConnect;
   down_since_s_ = 0;
+  StateChanged();
   Connect();
 }
 
@@ -106,6 +107,7 @@ void Replication::ReplicaOfNoOne() {
   down_since_s_ = 0;
   engine_.keyspace().set_replica(false);
   UpdateSink();
+  StateChanged();
 }
 
 void Replication::OnEffects(std::span<const engine::Effect> effects) {

@@ -57,6 +57,8 @@ class ReplicationHost {
   virtual void ScheduleReplicationTimer(int64_t delay_ms) = 0;
   // A line for the node's log, at notice (false) or warning (true) level.
   virtual void LogReplication(bool warning, std::string_view message) {}
+  // The role or the state of the link to the master changed (the node republishes its state).
+  virtual void OnReplicationStateChanged() {}
 };
 
 // The replica side's state, Redis's repl_state.
@@ -229,6 +231,9 @@ class Replication : public engine::EffectSink, private LinkHandler {
   int64_t NowS() const;
   void Log(bool warning, std::string_view message) const {
     if (host_ != nullptr) host_->LogReplication(warning, message);
+  }
+  void StateChanged() const {
+    if (host_ != nullptr) host_->OnReplicationStateChanged();
   }
   static int64_t RealMs();
   void FailoverCron();
