@@ -4,12 +4,15 @@
 
 namespace redlab::bench {
 void RegisterServerBenchmarks(const Servers& servers);
+void RegisterWaitBenchmarks(const ReplicatedServers& servers);
 }  // namespace redlab::bench
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   redlab::bench::Servers servers;
   redlab::bench::RegisterServerBenchmarks(servers);
+  redlab::bench::ReplicatedServers replicated;
+  redlab::bench::RegisterWaitBenchmarks(replicated);
   redlab::bench::RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();

@@ -201,12 +201,16 @@ class RedisTopology : public Topology {
     master_ = std::make_unique<Process>(Argv(master_port_, "master", 0));
     master_->Start(master_port_);
     for (int i = 0; i < options.replicas; ++i) {
-      tools::ProxyOptions p;
-      p.target_port = master_port_;
-      proxies_.push_back(tools::FaultProxy::Start(p));
+      int via = master_port_;
+      if (options.fault_proxy) {
+        tools::ProxyOptions p;
+        p.target_port = master_port_;
+        proxies_.push_back(tools::FaultProxy::Start(p));
+        via = proxies_.back()->port();
+      }
       int port = FreePort();
-      replicas_.push_back(std::make_unique<Process>(
-          Argv(port, "replica" + std::to_string(i), proxies_.back()->port())));
+      replicas_.push_back(
+          std::make_unique<Process>(Argv(port, "replica" + std::to_string(i), via)));
       replicas_.back()->Start(port);
       replica_ports_.push_back(port);
     }

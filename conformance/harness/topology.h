@@ -22,6 +22,9 @@ namespace redlab::conformance {
 
 struct TopologyOptions {
   int replicas = 1;
+  // Real Redis only: put a fault proxy on each replica's link (needed for the replication
+  // faults); false links the replicas to the master directly (benchmarks).
+  bool fault_proxy = true;
   // Settings for every node, as Redis config names and values.
   std::vector<std::pair<std::string, std::string>> config;
 };
