@@ -102,6 +102,8 @@ void Replication::DropLink(bool reconnect_later) {
   payload_started_ = false;
   if (state_ == LinkState::kConnected) {
     down_since_s_ = NowS();
+    // A link that worked is tried again at the next cron tick; failed attempts once a second.
+    last_connect_ms_ = 0;
     StateChanged();
   }
   state_ = is_replica() ? LinkState::kConnect : LinkState::kNone;
