@@ -255,7 +255,7 @@ TEST_F(ReplicationTest, ReplicasAreReadOnly) {
 
 TEST_F(ReplicationTest, ReplicaHidesExpiredKeysUntilTheMastersDel) {
   Client m = topology_->ConnectMaster();
-  ASSERT_EQ(m({"SET", "k", "v", "PX", "300"}), Status("OK"));
+  ASSERT_EQ(m({"SET", "k", "v", "PX", "600"}), Status("OK"));
   ASSERT_EQ(m({"WAIT", "2", "5000"}), Int(2));
   topology_->HoldReplication();  // the master's DEL will not arrive
   Client r = topology_->ConnectReplica(0);
