@@ -225,9 +225,16 @@ void Replication::FullResync(engine::Client& client, bool pre_psync) {
 void Replication::SendToReplica(Replica& replica, std::string_view bytes) {
   if (replica.client->io() == nullptr) return;
   if (replica.shaper.PassThrough(faults_)) {
+    // Sent at the end of this loop iteration, with whatever else joins it (a REPLCONF GETACK
+    // for a WAIT right after the write): one write, one wake-up of the replica, as Redis's
+    // beforeSleep does.
     replica.client->reply_buffer().append(bytes);
     stats_.net_repl_output_bytes += bytes.size();
-    replica.client->io()->RequestFlush();
+    replica.flush_pending = true;
+    if (!flush_scheduled_) {
+      flush_scheduled_ = true;
+      RescheduleTimer();
+    }
     return;
   }
   replica.shaper.Push(RealMs(), faults_, bytes);
@@ -254,10 +261,20 @@ void Replication::ReleaseReplicaStreams(int64_t now_ms) {
   for (auto& r : replicas_) {
     std::string due;
     r->shaper.TakeDue(now_ms, faults_, &due);
-    if (due.empty() || r->client->io() == nullptr) continue;
-    r->client->reply_buffer().append(due);
-    stats_.net_repl_output_bytes += due.size();
-    r->client->io()->RequestFlush();
+    if (!due.empty()) {
+      r->client->reply_buffer().append(due);
+      stats_.net_repl_output_bytes += due.size();
+      r->flush_pending = true;
+    }
+  }
+}
+
+void Replication::FlushReplicas() {
+  flush_scheduled_ = false;
+  for (auto& r : replicas_) {
+    if (!r->flush_pending) continue;
+    r->flush_pending = false;
+    if (r->client->io() != nullptr) r->client->io()->RequestFlush();
   }
 }
 

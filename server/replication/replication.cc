@@ -159,6 +159,8 @@ void Replication::Crash() {
 
 void Replication::Restart(bool keep_data) {
   crashed_ = false;
+  flush_scheduled_ = false;
+  getack_pending_ = false;
   faults_ = LinkFaults{};
   failover_state_ = FailoverState::kNone;
   // A fresh process has no backlog; its history survives only with its data.
@@ -186,7 +188,7 @@ void Replication::RescheduleTimer() {
   };
   consider(NextReplicaDueMs());
   consider(inbound_.NextDueMs(faults_));
-  if (getack_pending_) consider(RealMs());
+  if (getack_pending_ || flush_scheduled_) consider(RealMs());
   if (next < 0) return;
   host_->ScheduleReplicationTimer(std::max<int64_t>(0, next - RealMs()));
 }
@@ -206,6 +208,7 @@ void Replication::OnTimer() {
       FeedCommand(kGetAck);
     }
   }
+  FlushReplicas();
   // What the replica side holds back comes in now.
   std::string due;
   inbound_.TakeDue(now, faults_, &due);

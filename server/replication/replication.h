@@ -175,8 +175,9 @@ class Replication : public engine::EffectSink, private LinkHandler {
     bool pre_psync = false;  // attached with SYNC: sends no acks
     State state = State::kOnline;
     int64_t ack_offset = 0;
-    int64_t ack_time_s = 0;  // node seconds of the last ack
-    LinkShaper shaper;       // replication faults on what we send it
+    int64_t ack_time_s = 0;      // node seconds of the last ack
+    LinkShaper shaper;           // replication faults on what we send it
+    bool flush_pending = false;  // stream appended to its output, not yet handed to the socket
   };
   struct PendingReplconf {
     int64_t listening_port = 0;
@@ -204,6 +205,7 @@ class Replication : public engine::EffectSink, private LinkHandler {
   void ReplicaCron(int64_t now_s);
   int64_t NextReplicaDueMs() const;
   void ReleaseReplicaStreams(int64_t now_ms);
+  void FlushReplicas();
   void AppendReplicaLines(int64_t now_s, std::string* out) const;
   void AppendRoleReplicas(resp::ReplyWriter& reply) const;
 
@@ -256,6 +258,7 @@ class Replication : public engine::EffectSink, private LinkHandler {
   std::vector<std::unique_ptr<Replica>> replicas_;          // in attach order (slave0, slave1...)
   std::unordered_map<uint64_t, PendingReplconf> replconf_;  // by client id, before PSYNC
   bool getack_pending_ = false;
+  bool flush_scheduled_ = false;  // replicas' output waits for the next timer
   int64_t last_ping_s_ = 0;
 
   // Replica side.
