@@ -53,8 +53,6 @@ std::string UnknownCommandError(const CommandTable& table, std::span<const std::
          "', with args beginning with: " + list;
 }
 
-// islocalClient: a loopback peer (redlab has no unix sockets). Clients without a connection
-// (scripts, internal callers) count as local.
 // While the master client of a replica runs a command, the keyspace shows it the keys the
 // master still has (logically expired ones included); restored afterwards, as calls nest.
 class MasterViewScope {
@@ -78,6 +76,8 @@ bool CommandOrQueueHas(const Client& client, const Command& cmd, uint32_t flag) 
                      [&](const Client::QueuedCommand& q) { return q.cmd->has(flag); });
 }
 
+// islocalClient: a loopback peer (redlab has no unix sockets). Clients without a connection
+// (scripts, internal callers) count as local.
 bool IsLocalClient(const Client& client) {
   if (client.io() == nullptr) return true;
   std::string_view peer = client.io()->PeerAddress();
