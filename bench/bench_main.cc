@@ -5,6 +5,7 @@
 namespace redlab::bench {
 void RegisterServerBenchmarks(const Servers& servers);
 void RegisterLockBenchmarks(const Servers& servers);
+void RegisterWaitBenchmarks(const ReplicatedServers& servers);
 }  // namespace redlab::bench
 
 int main(int argc, char** argv) {
@@ -12,6 +13,8 @@ int main(int argc, char** argv) {
   redlab::bench::Servers servers;
   redlab::bench::RegisterServerBenchmarks(servers);
   redlab::bench::RegisterLockBenchmarks(servers);
+  redlab::bench::ReplicatedServers replicated;
+  redlab::bench::RegisterWaitBenchmarks(replicated);
   redlab::bench::RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();

@@ -27,8 +27,15 @@ int Servers::port(conformance::Target t) const {
 
 void RegisterSideBySide(const std::string& name, const Servers& servers,
                         std::function<void(benchmark::State&, int port)> fn) {
+  RegisterSideBySide(
+      name, [&servers](conformance::Target t) { return servers.port(t); }, std::move(fn));
+}
+
+void RegisterSideBySide(const std::string& name,
+                        const std::function<int(conformance::Target)>& port_of,
+                        std::function<void(benchmark::State&, int port)> fn) {
   for (auto target : {conformance::Target::kEmbedded, conformance::Target::kRedis}) {
-    int port = servers.port(target);
+    int port = port_of(target);
     std::string label = target == conformance::Target::kRedis ? "redis" : "redlab";
     benchmark::RegisterBenchmark((name + "/" + label).c_str(), [fn, port](benchmark::State& state) {
       fn(state, port);

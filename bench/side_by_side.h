@@ -13,6 +13,10 @@
 
 #include "conformance/harness/target.h"
 
+namespace redlab::conformance {
+class Topology;
+}  // namespace redlab::conformance
+
 namespace redlab::bench {
 
 // The two servers every side-by-side benchmark runs against: an in-process redlab node and a
@@ -30,6 +34,21 @@ class Servers {
 // Registers `name/redlab` and `name/redis`; `fn` gets the state and the port to use.
 void RegisterSideBySide(const std::string& name, const Servers& servers,
                         std::function<void(benchmark::State&, int port)> fn);
+// The same with the port of each target given by `port_of`.
+void RegisterSideBySide(const std::string& name,
+                        const std::function<int(conformance::Target)>& port_of,
+                        std::function<void(benchmark::State&, int port)> fn);
+
+// Replicated topologies for WAIT: a master with one and with two replicas, of each target.
+class ReplicatedServers {
+ public:
+  ReplicatedServers();
+  ~ReplicatedServers();
+  int master_port(int replicas, conformance::Target target) const;
+
+ private:
+  std::map<std::pair<int, conformance::Target>, std::unique_ptr<conformance::Topology>> topologies_;
+};
 
 // A console reporter that also prints, at the end, redlab's time as a multiple of redis's for
 // every benchmark registered by RegisterSideBySide (below 1.0: redlab is faster), and each

@@ -1,4 +1,5 @@
-// redlab-server: runs a Redis 7.0-compatible node in the foreground until SIGINT, SIGTERM or
+// redlab-server: runs a Redis 7.0-compatible node — or a topology of them in one process (a
+// master and replicas, or independent masters) — in the foreground until SIGINT, SIGTERM or
 // SHUTDOWN.
 #include <pthread.h>
 #include <signal.h>
@@ -8,9 +9,13 @@
 #include <thread>
 
 #include "server/node.h"
+#include "server/topology.h"
 
 int main(int argc, char** argv) {
   redlab::server::NodeOptions options;
+  std::vector<std::string> replicaof;
+  int replicas = 0;
+  int masters = 1;
   CLI::App app{
       "redlab-server: an in-memory, Redis 7.0-compatible server for testing distributed locks"};
   app.add_option("--port", options.port, "TCP port to listen on (0 picks a free one)")
@@ -21,10 +26,23 @@ int main(int argc, char** argv) {
   app.add_option("--loglevel", options.loglevel, "debug, verbose, notice, warning or nothing")
       ->capture_default_str()
       ->check(CLI::IsMember({"debug", "verbose", "notice", "warning", "nothing"}));
+  auto* replicaof_opt =
+      app.add_option("--replicaof,--slaveof", replicaof, "replicate from the master at HOST PORT")
+          ->expected(2)
+          ->type_name("HOST PORT");
+  auto* replicas_opt =
+      app.add_option("--replicas", replicas,
+                     "also start N replicas of this node, on ports P+1..P+N, in this process");
+  auto* masters_opt =
+      app.add_option("--masters", masters,
+                     "start N independent masters on ports P..P+N-1 (RedLock), in this process");
+  replicas_opt->excludes(replicaof_opt);
+  masters_opt->excludes(replicaof_opt);
+  masters_opt->excludes(replicas_opt);
   app.allow_extras();
   app.footer(
       "Any other Redis configuration parameter redlab honours may be given as --name value, as "
-      "with redis-server (e.g. --maxclients 100 --hz 50).");
+      "with redis-server (e.g. --maxclients 100 --hz 50). Every node of a topology gets them.");
   CLI11_PARSE(app, argc, argv);
   std::vector<std::string> extras = app.remaining();
   for (size_t i = 0; i < extras.size(); ++i) {
@@ -35,6 +53,11 @@ int main(int argc, char** argv) {
     options.settings.emplace_back(extras[i].substr(2), extras[i + 1]);
     ++i;
   }
+  if (!replicaof.empty()) options.replicaof = replicaof[0] + " " + replicaof[1];
+  if ((replicas > 0 || masters > 1) && options.port == 0) {
+    std::fprintf(stderr, "redlab-server: --replicas and --masters need an explicit --port\n");
+    return 1;
+  }
 
   // SIGINT and SIGTERM are taken by a dedicated thread (blocked everywhere else, including the
   // node threads started below, which inherit this mask).
@@ -44,23 +67,34 @@ int main(int argc, char** argv) {
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
-  std::unique_ptr<redlab::server::Node> node;
+  std::unique_ptr<redlab::server::Topology> topology;
   try {
-    node = redlab::server::Node::Start(options);
+    redlab::server::TopologyOptions t;
+    t.base = options;
+    t.port = options.port;
+    t.replicas = replicas;
+    t.masters = masters;
+    // Even one node runs as a topology of one, so TOPOLOGY NODES and RESTART work the same way.
+    topology = redlab::server::Topology::Start(t);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;
   }
-  std::fprintf(stderr, "redlab-server listening on %s:%d\n", options.bind.c_str(), node->port());
+  for (redlab::server::Node* n : topology->nodes()) {
+    std::fprintf(stderr, "redlab-server listening on %s:%d\n", options.bind.c_str(), n->port());
+  }
 
-  std::thread([&node, signals] {
+  std::thread([&topology, signals] {
     int sig = 0;
     sigwait(&signals, &sig);
-    std::fprintf(stderr, "Received %s scheduling shutdown...\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
-    node->RequestStop();
+    std::fprintf(stderr, "Received %s scheduling shutdown...\n",
+                 sig == SIGINT ? "SIGINT" : "SIGTERM");
+    for (redlab::server::Node* n : topology->nodes()) n->RequestStop();
   }).detach();
 
-  node->WaitUntilStopped();
-  node->Stop();
+  // The process ends when its first node (the master) stops, by signal or SHUTDOWN; the others
+  // follow it.
+  topology->master().WaitUntilStopped();
+  topology->Stop();
   return 0;
 }

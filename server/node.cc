@@ -9,16 +9,32 @@
 #include <thread>
 
 #include "server/engine/engine.h"
+#include "server/engine/errors.h"
+#include "server/engine/text.h"
+#include "server/fault/fault.h"
 #include "server/log.h"
 #include "server/net/listener.h"
+#include "server/net/master_link.h"
+#include "server/replication/replication.h"
+#include "server/topology.h"
 
 namespace redlab::server {
 
-class Node::Impl : public engine::EngineHost {
+class Node::Impl : public engine::EngineHost,
+                   public replication::ReplicationHost,
+                   public fault::FaultTarget {
  public:
   explicit Impl(const NodeOptions& options) : options_(options), logger_(options.loglevel) {
-    std::vector<std::pair<std::string_view, std::string_view>> settings(options.settings.begin(),
-                                                                         options.settings.end());
+    std::vector<std::pair<std::string_view, std::string_view>> settings;
+    for (const auto& [name, value] : options.settings) {
+      // replicaof is not a plain setting: it makes the node a replica at startup.
+      if (engine::EqualsIgnoreCase(name, "replicaof") ||
+          engine::EqualsIgnoreCase(name, "slaveof")) {
+        options_.replicaof = value;
+        continue;
+      }
+      settings.emplace_back(name, value);
+    }
     if (auto error = engine::ConfigRegistry(&config_).Set(settings, /*startup=*/true)) {
       throw std::runtime_error(*error);
     }
@@ -26,9 +42,25 @@ class Node::Impl : public engine::EngineHost {
     config_.port = options.port;
     config_.requirepass = options.requirepass;
     config_.loglevel = options.loglevel;
+    if (!options_.replicaof.empty()) {
+      size_t space = options_.replicaof.find(' ');
+      int64_t port = 0;
+      if (space == std::string::npos ||
+          !resp::ParseInt64(options_.replicaof.substr(space + 1), &port) || port < 0 ||
+          port > 65535) {
+        throw std::runtime_error("Invalid replicaof: expected \"host port\", got \"" +
+                                 options_.replicaof + "\"");
+      }
+      replicaof_host_ = options_.replicaof.substr(0, space);
+      replicaof_port_ = static_cast<int>(port);
+    }
+    registry_ = options.registry ? options.registry : std::make_shared<NodeRegistry>();
   }
 
-  ~Impl() override { Stop(); }
+  ~Impl() override {
+    Stop();
+    registry_->Remove(this);
+  }
 
   void Start() {
     std::promise<std::string> ready;
@@ -52,7 +84,9 @@ class Node::Impl : public engine::EngineHost {
     thread_.join();
   }
 
-  void RequestStop() { PostRaw([this] { BeginShutdown(); }); }
+  void RequestStop() {
+    PostRaw([this] { BeginShutdown(); });
+  }
 
   void WaitUntilStopped() {
     std::unique_lock lock(mu_);
@@ -65,25 +99,138 @@ class Node::Impl : public engine::EngineHost {
   }
 
   int port() const { return port_.load(); }
+  bool crashed() const { return crashed_.load(); }
 
   void Post(std::function<void(engine::Engine&)> task) {
     PostRaw([this, task = std::move(task)] { task(*engine_); });
   }
+  // Runs `fn` on the loop thread and waits for it; false when the node is gone.
+  bool RunOnLoop(std::function<void()> fn) {
+    auto done = std::make_shared<std::promise<void>>();
+    std::future<void> f = done->get_future();
+    PostRaw([fn = std::move(fn), done] {
+      fn();
+      done->set_value();
+    });
+    try {
+      f.get();
+      return true;
+    } catch (const std::future_error&) {
+      return false;  // the task was dropped: the node stopped
+    }
+  }
 
-  // EngineHost
+  // ---- EngineHost ----
   void RequestShutdown() override {
     shutdown_requested_ = true;
     uv_async_send(&async_);
   }
   int TcpPort() const override { return port_.load(); }
-  void ProcessEventsWhileBlocked() override { listener_->ProcessEventsWhileBlocked(); }
+  void ProcessEventsWhileBlocked() override {
+    if (listener_) listener_->ProcessEventsWhileBlocked();
+  }
   void ScheduleTimer(int64_t delay_ms) override {
+    if (crashed_) return;
     uv_timer_start(&wakeup_, OnWakeup, static_cast<uint64_t>(delay_ms), 0);
   }
   void LogWarning(std::string_view message) override { logger_.Warning(message); }
   void Log(int level, std::string_view message) override {
     logger_.Log(static_cast<LogLevel>(level), message);
   }
+  bool ExecuteNodeCommand(engine::Client& client, std::span<std::string> args,
+                          resp::ReplyWriter& reply) override {
+    bool fault = engine::EqualsIgnoreCase(args[0], "fault");
+    bool topology = engine::EqualsIgnoreCase(args[0], "topology");
+    if (!fault && !topology) return false;
+    PublishState();
+    if (!client.authenticated() && engine_->auth_required()) {
+      reply.Error(engine::err::kNoAuth);
+    } else if (client.in_multi()) {
+      reply.Error("Command not allowed inside a transaction");
+    } else if (fault) {
+      faults_.Execute(args, reply, *this);
+    } else {
+      TopologyCommand(args, reply);
+    }
+    PublishState();
+    return true;
+  }
+
+  // ---- ReplicationHost ----
+  replication::LinkIo* ConnectToMaster(const std::string& host, int port,
+                                       replication::LinkHandler* handler) override {
+    return net::MasterLink::Start(&loop_, host, port, handler);
+  }
+  void ScheduleReplicationTimer(int64_t delay_ms) override {
+    if (crashed_ || shutting_down_) return;
+    uv_timer_start(&repl_timer_, OnReplTimer, static_cast<uint64_t>(delay_ms), 0);
+  }
+  void OnReplicationStateChanged() override {
+    if (engine_ != nullptr) PublishState();
+  }
+  void LogReplication(bool warning, std::string_view message) override {
+    if (warning) {
+      logger_.Warning(message);
+    } else {
+      logger_.Notice(message);
+    }
+  }
+
+  // ---- FaultTarget ----
+  engine::Engine& engine() override { return *engine_; }
+  fault::ReplyFaults& reply_faults() override { return reply_faults_; }
+  void Stall(int64_t ms) override {
+    // After this loop iteration has sent the reply, the loop sleeps: nothing is read, written,
+    // expired or replicated meanwhile.
+    stall_ms_ = ms;
+    uv_timer_start(&stall_timer_, OnStall, 0, 0);
+  }
+  void Crash() override {
+    if (crashed_) return;
+    crashed_ = true;
+    logger_.Warning("FAULT CRASH: the node dies now");
+    engine_->replication().Crash();
+    uv_timer_stop(&cron_);
+    uv_timer_stop(&wakeup_);
+    uv_timer_stop(&repl_timer_);
+    uv_timer_stop(&stall_timer_);
+    // The port and every connection close at once; unsent replies are lost.
+    listener_->CloseAll([] {});
+    retired_listeners_.push_back(std::move(listener_));
+    PublishState();
+  }
+
+  // On the loop thread: brings a crashed node back on its port.
+  std::string RestartOnLoop(bool keep_data) {
+    if (!crashed_) return "the node on port " + std::to_string(port_.load()) + " is running";
+    auto listener = std::make_unique<net::Listener>(&loop_, engine_.get(), &reply_faults_);
+    int rc = listener->Listen(config_.bind, port_.load(), static_cast<int>(config_.tcp_backlog));
+    if (rc != 0) {
+      listener->CloseAll([] {});
+      retired_listeners_.push_back(std::move(listener));
+      return "Could not create server TCP listening socket " + config_.bind + ":" +
+             std::to_string(port_.load()) + ": " + uv_strerror(rc);
+    }
+    listener_ = std::move(listener);
+    // A new process: no faults, real time, not paused; its data only if it persisted it.
+    faults_.Forget();
+    reply_faults_ = fault::ReplyFaults{};
+    engine_->clock().SetReal();
+    engine_->Unpause();
+    if (!keep_data) {
+      engine_->SignalFlushed(-1);
+      engine_->keyspace().FlushAll();
+    }
+    crashed_ = false;
+    engine_->replication().Restart(keep_data);
+    uv_timer_start(&cron_, OnCron, static_cast<uint64_t>(engine_->CronIntervalMs()), 0);
+    logger_.Notice(keep_data ? "TOPOLOGY RESTART: back with its data"
+                             : "TOPOLOGY RESTART: back, empty");
+    PublishState();
+    return {};
+  }
+
+  fault::Faults& faults() { return faults_; }
 
  private:
   void PostRaw(std::function<void()> task) {
@@ -98,7 +245,8 @@ class Node::Impl : public engine::EngineHost {
   void Run(std::promise<std::string>& ready) {
     uv_loop_init(&loop_);
     engine_ = std::make_unique<engine::Engine>(config_, this);
-    listener_ = std::make_unique<net::Listener>(&loop_, engine_.get());
+    engine_->replication().set_host(this);
+    listener_ = std::make_unique<net::Listener>(&loop_, engine_.get(), &reply_faults_);
     int rc = listener_->Listen(config_.bind, static_cast<int>(config_.port),
                                static_cast<int>(config_.tcp_backlog));
     if (rc != 0) {
@@ -120,14 +268,18 @@ class Node::Impl : public engine::EngineHost {
     logger_.set_port(port_);
     uv_async_init(&loop_, &async_, OnAsync);
     async_.data = this;
-    uv_timer_init(&loop_, &cron_);
-    cron_.data = this;
-    uv_timer_init(&loop_, &wakeup_);
-    wakeup_.data = this;
+    for (uv_timer_t* t : {&cron_, &wakeup_, &repl_timer_, &stall_timer_}) {
+      uv_timer_init(&loop_, t);
+      t->data = this;
+    }
     uv_timer_start(&cron_, OnCron, static_cast<uint64_t>(engine_->CronIntervalMs()), 0);
     {
       std::lock_guard lock(mu_);
       accepting_tasks_ = true;
+    }
+    registry_->Add(this, State());
+    if (!replicaof_host_.empty()) {
+      engine_->replication().ReplicaOf(replicaof_host_, replicaof_port_, /*fresh=*/true);
     }
     logger_.Notice("Ready to accept connections tcp");
     ready.set_value(std::string());
@@ -136,6 +288,7 @@ class Node::Impl : public engine::EngineHost {
 
     // Every handle is closed; run what is left and tear down.
     listener_.reset();
+    retired_listeners_.clear();
     engine_.reset();
     uv_loop_close(&loop_);
     std::deque<std::function<void()>> dropped;
@@ -146,6 +299,66 @@ class Node::Impl : public engine::EngineHost {
       dropped.swap(tasks_);
     }
     stopped_cv_.notify_all();
+  }
+
+  NodeRegistry::Entry State() const {
+    NodeRegistry::Entry e;
+    e.port = port_.load();
+    const replication::Replication& repl = engine_->replication();
+    e.role = repl.is_replica() ? "replica" : "master";
+    e.state = crashed_ ? "crashed" : "up";
+    if (repl.is_replica()) e.master = repl.master_host() + ":" + std::to_string(repl.master_port());
+    e.link_up = repl.link_up();
+    return e;
+  }
+  void PublishState() {
+    logger_.set_role(engine_->replication().is_replica() ? 'S' : 'M');
+    registry_->Update(this, State());
+  }
+
+  void TopologyCommand(std::span<std::string> args, resp::ReplyWriter& reply) {
+    if (args.size() == 2 && engine::EqualsIgnoreCase(args[1], "nodes")) {
+      std::vector<NodeRegistry::Entry> nodes = registry_->Snapshot();
+      reply.ArrayHeader(nodes.size());
+      for (const NodeRegistry::Entry& e : nodes) {
+        reply.ArrayHeader(4);
+        reply.Integer(e.port);
+        reply.Bulk(e.role);
+        reply.Bulk(e.state);
+        reply.Bulk(e.master);
+      }
+      return;
+    }
+    if ((args.size() == 3 || args.size() == 4) && engine::EqualsIgnoreCase(args[1], "restart")) {
+      int64_t port = 0;
+      if (!resp::ParseInt64(args[2], &port)) {
+        reply.Error("value is not an integer or out of range");
+        return;
+      }
+      bool keep = false;
+      if (args.size() == 4) {
+        if (engine::EqualsIgnoreCase(args[3], "keep")) {
+          keep = true;
+        } else if (!engine::EqualsIgnoreCase(args[3], "empty")) {
+          reply.Error("syntax error");
+          return;
+        }
+      }
+      if (port == port_.load()) {
+        reply.Error("the node on port " + std::to_string(port) + " is running");
+        return;
+      }
+      // The other node restarts on its own thread; it never waits on this one.
+      std::string error = registry_->Restart(static_cast<int>(port), keep);
+      if (!error.empty()) {
+        reply.Error(error);
+        return;
+      }
+      reply.Status("OK");
+      return;
+    }
+    reply.Error("Unknown subcommand or wrong number of arguments for '" +
+                (args.size() > 1 ? args[1] : std::string()) + "'. Try TOPOLOGY NODES or RESTART.");
   }
 
   static void OnAsync(uv_async_t* handle) {
@@ -160,10 +373,18 @@ class Node::Impl : public engine::EngineHost {
   }
 
   static void OnWakeup(uv_timer_t* handle) { static_cast<Impl*>(handle->data)->engine_->OnTimer(); }
+  static void OnReplTimer(uv_timer_t* handle) {
+    static_cast<Impl*>(handle->data)->engine_->replication().OnTimer();
+  }
+  static void OnStall(uv_timer_t* handle) {
+    auto* self = static_cast<Impl*>(handle->data);
+    std::this_thread::sleep_for(std::chrono::milliseconds(self->stall_ms_));
+  }
 
   static void OnCron(uv_timer_t* handle) {
     auto* self = static_cast<Impl*>(handle->data);
     self->engine_->Cron();
+    self->PublishState();
     uv_timer_start(&self->cron_, OnCron, static_cast<uint64_t>(self->engine_->CronIntervalMs()), 0);
   }
 
@@ -175,28 +396,44 @@ class Node::Impl : public engine::EngineHost {
       accepting_tasks_ = false;
     }
     logger_.Notice("User requested shutdown...");
-    uv_timer_stop(&cron_);
-    uv_close(reinterpret_cast<uv_handle_t*>(&cron_), nullptr);
-    uv_timer_stop(&wakeup_);
-    uv_close(reinterpret_cast<uv_handle_t*>(&wakeup_), nullptr);
-    listener_->CloseAll([this] {
-      uv_close(reinterpret_cast<uv_handle_t*>(&async_), nullptr);
-    });
+    // The link to a master is a handle of this loop too: it must close with the others.
+    engine_->replication().Crash();
+    for (uv_timer_t* t : {&cron_, &wakeup_, &repl_timer_, &stall_timer_}) {
+      uv_timer_stop(t);
+      uv_close(reinterpret_cast<uv_handle_t*>(t), nullptr);
+    }
+    auto close_async = [this] { uv_close(reinterpret_cast<uv_handle_t*>(&async_), nullptr); };
+    if (listener_) {
+      listener_->CloseAll(close_async);
+    } else {
+      close_async();
+    }
   }
 
   NodeOptions options_;
   engine::ServerConfig config_;
   Logger logger_;
+  std::string replicaof_host_;
+  int replicaof_port_ = 0;
+  std::shared_ptr<NodeRegistry> registry_;
   uv_loop_t loop_;
   uv_async_t async_;
   uv_timer_t cron_;
-  uv_timer_t wakeup_;  // blocked clients' timeouts (Engine::OnTimer)
+  uv_timer_t wakeup_;      // blocked clients' timeouts (Engine::OnTimer)
+  uv_timer_t repl_timer_;  // replication: held streams, GETACK (Replication::OnTimer)
+  uv_timer_t stall_timer_;
+  int64_t stall_ms_ = 0;
   std::unique_ptr<engine::Engine> engine_;
   std::unique_ptr<net::Listener> listener_;
+  // Listeners closed by a crash; freed with the loop (their handles close asynchronously).
+  std::vector<std::unique_ptr<net::Listener>> retired_listeners_;
+  fault::Faults faults_;
+  fault::ReplyFaults reply_faults_;
   std::thread thread_;
   std::mutex join_mu_;  // Stop() may race between the owner and a signal thread
   std::atomic<int> port_{0};
   std::atomic<bool> shutdown_requested_{false};
+  std::atomic<bool> crashed_{false};
   bool shutting_down_ = false;
 
   mutable std::mutex mu_;
@@ -205,6 +442,50 @@ class Node::Impl : public engine::EngineHost {
   bool accepting_tasks_ = false;
   bool stopped_ = false;
 };
+
+// ---- NodeRegistry ----
+
+void NodeRegistry::Add(Node::Impl* node, const Entry& entry) {
+  std::lock_guard lock(mu_);
+  nodes_.emplace_back(node, entry);
+}
+
+void NodeRegistry::Update(Node::Impl* node, const Entry& entry) {
+  std::lock_guard lock(mu_);
+  for (auto& [n, e] : nodes_) {
+    if (n == node) e = entry;
+  }
+}
+
+void NodeRegistry::Remove(Node::Impl* node) {
+  std::lock_guard lock(mu_);
+  std::erase_if(nodes_, [&](const auto& p) { return p.first == node; });
+}
+
+std::vector<NodeRegistry::Entry> NodeRegistry::Snapshot() const {
+  std::lock_guard lock(mu_);
+  std::vector<Entry> out;
+  for (const auto& [n, e] : nodes_) out.push_back(e);
+  return out;
+}
+
+std::string NodeRegistry::Restart(int port, bool keep_data) {
+  Node::Impl* target = nullptr;
+  {
+    std::lock_guard lock(mu_);
+    for (const auto& [n, e] : nodes_) {
+      if (e.port == port) target = n;
+    }
+  }
+  if (target == nullptr) return "no node of this process listened on port " + std::to_string(port);
+  std::string error;
+  if (!target->RunOnLoop([&] { error = target->RestartOnLoop(keep_data); })) {
+    return "the node on port " + std::to_string(port) + " has stopped";
+  }
+  return error;
+}
+
+// ---- Node ----
 
 std::unique_ptr<Node> Node::Start(const NodeOptions& options) {
   auto impl = std::make_unique<Impl>(options);
@@ -220,6 +501,31 @@ void Node::Stop() { impl_->Stop(); }
 void Node::RequestStop() { impl_->RequestStop(); }
 void Node::WaitUntilStopped() { impl_->WaitUntilStopped(); }
 bool Node::stopped() const { return impl_->stopped(); }
+bool Node::crashed() const { return impl_->crashed(); }
 void Node::Post(std::function<void(engine::Engine&)> task) { impl_->Post(std::move(task)); }
+
+void Node::Fault(std::vector<std::string> args) {
+  std::optional<std::string> error;
+  impl_->RunOnLoop([&] { error = impl_->faults().Apply(args, *impl_); });
+  if (error) throw std::runtime_error("ERR " + *error);
+}
+
+std::vector<std::string> Node::ListFaults() {
+  std::vector<std::string> out;
+  impl_->RunOnLoop([&] { out = impl_->faults().List(*impl_); });
+  return out;
+}
+
+void Node::Crash() {
+  impl_->RunOnLoop([&] { impl_->Crash(); });
+}
+
+void Node::Restart(bool keep_data) {
+  std::string error;
+  if (!impl_->RunOnLoop([&] { error = impl_->RestartOnLoop(keep_data); })) {
+    throw std::runtime_error("the node has stopped");
+  }
+  if (!error.empty()) throw std::runtime_error(error);
+}
 
 }  // namespace redlab::server

@@ -22,6 +22,7 @@ namespace redlab::server {
 namespace engine {
 class Engine;
 }
+class NodeRegistry;
 
 struct NodeOptions {
   std::string bind = "127.0.0.1";
@@ -30,7 +31,13 @@ struct NodeOptions {
   std::string loglevel = "notice";
   // Further settings as Redis config names and values ("maxclients", "10"), applied at startup
   // like redis-server's `--name value` arguments; bind/port/requirepass/loglevel above win.
+  // ("replicaof", "host port") is taken as `replicaof` below.
   std::vector<std::pair<std::string, std::string>> settings;
+  // "host port": start as a replica of that master (redlab-server --replicaof HOST PORT).
+  std::string replicaof;
+  // The process's node registry (TOPOLOGY NODES, TOPOLOGY RESTART); a node started without one
+  // gets its own, where it is alone.
+  std::shared_ptr<NodeRegistry> registry;
 };
 
 class Node {
@@ -51,6 +58,20 @@ class Node {
   // Blocks until the node has stopped (by Stop(), or SHUTDOWN from a client).
   void WaitUntilStopped();
   bool stopped() const;
+
+  // Faults, in process, exactly as the FAULT command sets them: `args` are FAULT's arguments,
+  // e.g. {"REPL", "DELAY", "100"}, {"CLOCK", "JUMP", "-5000"}, {"CRASH"}. Throws
+  // std::runtime_error with Redis-style error text when they are wrong.
+  void Fault(std::vector<std::string> args);
+  // FAULT LIST.
+  std::vector<std::string> ListFaults();
+  // FAULT CRASH: the node dies now (its port and connections close; what was not replicated is
+  // lost). The Node object stays, to be restarted.
+  void Crash();
+  // TOPOLOGY RESTART: a crashed node comes back on its port, empty (a restart without
+  // persistence) or with its data (`keep_data`). Throws std::runtime_error when it cannot.
+  void Restart(bool keep_data);
+  bool crashed() const;
 
   // Runs `fn(engine)` on the node's loop thread and returns its result: the way tests and
   // tools reach a node's internals safely. Must not be called from the node's own thread.

@@ -25,6 +25,34 @@ void Engine::UnblockClient(Client& client) {
   if (client.io() != nullptr) client.io()->ResumeInput();
 }
 
+void Engine::ServeWaitingReplicas() {
+  std::vector<Client*> ready;
+  for (Client* c : blocked_) {
+    if (c->block().kind != Client::BlockKind::kWait) continue;
+    if (ReplicasAcked(c->block().wait_offset) >= c->block().wait_replicas) ready.push_back(c);
+  }
+  for (Client* c : ready) {
+    resp::ReplyWriter reply(&c->reply_buffer(), c->protocol());
+    reply.Integer(ReplicasAcked(c->block().wait_offset));
+    UnblockClient(*c);
+  }
+}
+
+void Engine::DisconnectBlockedClients(std::string_view error) {
+  std::vector<Client*> victims;
+  for (Client* c : blocked_) {
+    // Postponed commands start over when released, and get checked then.
+    if (c->block().kind != Client::BlockKind::kPostponed) victims.push_back(c);
+  }
+  for (Client* c : victims) {
+    resp::ReplyWriter reply(&c->reply_buffer(), c->protocol());
+    reply.set_error_listener(this);
+    reply.Error(std::string("-") + std::string(error));
+    c->set_close_after_reply();
+    UnblockClient(*c);
+  }
+}
+
 bool Engine::PauseApplies(const Command& cmd) const {
   if (pause_end_ms_ == 0) return false;
   if (!pause_writes_only_) return true;

@@ -126,6 +126,16 @@ class Client {
 
   // When the pending output first passed the soft client-output-buffer-limit (0: it has not).
   int64_t output_soft_limit_since_ms = 0;
+  // The client's part in replication: a replica attached to this node (Redis's CLIENT_SLAVE:
+  // its output is the replication stream), or this node's link to its own master
+  // (CLIENT_MASTER: its commands are the stream, obeyed whatever the node's state).
+  enum class ReplRole : uint8_t { kNone, kReplica, kMaster };
+  ReplRole repl_role() const { return repl_role_; }
+  void set_repl_role(ReplRole role) { repl_role_ = role; }
+  // The replication offset right after this client's last propagated write (Redis's c->woff):
+  // what WAIT waits for.
+  int64_t write_offset() const { return write_offset_; }
+  void set_write_offset(int64_t offset) { write_offset_ = offset; }
 
   // Memory of the arguments of the command being executed (CLIENT LIST argv-mem).
   size_t argv_mem() const { return argv_mem_; }
@@ -145,6 +155,8 @@ class Client {
   int64_t last_interaction_ms_;
   const Command* last_command_ = nullptr;
   size_t argv_mem_ = 0;
+  ReplRole repl_role_ = ReplRole::kNone;
+  int64_t write_offset_ = 0;
   std::vector<WatchedKey> watched_keys_;
   bool dirty_cas_ = false;
   MultiState multi_;

@@ -65,6 +65,10 @@ void Clock::SetReal() {
   anchor_mono_us_ = MonotonicUs();
 }
 
-int64_t Clock::OffsetMs() const { return (NowUs() - RealUs()) / 1000; }
+int64_t Clock::OffsetMs() const {
+  // Rounded: the monotonic and the system clock drift apart by microseconds.
+  int64_t us = NowUs() - RealUs();
+  return us >= 0 ? (us + 500) / 1000 : -((-us + 500) / 1000);
+}
 
 }  // namespace redlab::server::engine

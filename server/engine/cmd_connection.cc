@@ -197,6 +197,8 @@ std::string DescribeClient(Engine& engine, const Client& c) {
   num("age", (now - c.ctime_ms()) / 1000);
   num("idle", (now - c.last_interaction_ms()) / 1000);
   std::string flags;
+  if (c.repl_role() == Client::ReplRole::kReplica) flags += 'S';
+  if (c.repl_role() == Client::ReplRole::kMaster) flags += 'M';
   if (c.subscribed()) flags += 'P';
   if (c.in_multi()) flags += 'x';
   if (c.close_after_reply()) flags += 'c';
@@ -248,12 +250,20 @@ void ClientInfoCommand(CommandContext& ctx) {
   ctx.reply().Verbatim(DescribeClient(ctx.engine(), ctx.client()) + "\n");
 }
 
-// Client types for CLIENT LIST/KILL TYPE: redlab's clients are all "normal" until replication
-// and pub/sub arrive.
+// Client types for CLIENT LIST/KILL TYPE (getClientType): master, replica, pubsub or normal.
 bool ValidClientType(std::string_view type) {
   return EqualsIgnoreCase(type, "normal") || EqualsIgnoreCase(type, "master") ||
          EqualsIgnoreCase(type, "replica") || EqualsIgnoreCase(type, "slave") ||
          EqualsIgnoreCase(type, "pubsub");
+}
+
+bool IsClientType(const Client& c, std::string_view type) {
+  std::string_view actual = c.repl_role() == Client::ReplRole::kMaster    ? "master"
+                            : c.repl_role() == Client::ReplRole::kReplica ? "replica"
+                            : c.subscribed()                              ? "pubsub"
+                                                                          : "normal";
+  if (EqualsIgnoreCase(type, "slave")) type = "replica";
+  return EqualsIgnoreCase(type, actual);
 }
 
 void ClientListCommand(CommandContext& ctx) {
@@ -291,7 +301,7 @@ void ClientListCommand(CommandContext& ctx) {
     }
   } else {
     for (const auto& [id, c] : ctx.engine().clients()) {
-      if (!type.empty() && !EqualsIgnoreCase(type, "normal")) continue;
+      if (!type.empty() && !IsClientType(*c, type)) continue;
       add(*c);
     }
   }
@@ -354,7 +364,7 @@ void ClientKillCommand(CommandContext& ctx) {
     ClientIo* io = c->io();
     if (!addr.empty() && (io == nullptr || io->PeerAddress() != addr)) continue;
     if (!laddr.empty() && (io == nullptr || io->LocalAddress() != laddr)) continue;
-    if (!type.empty() && !EqualsIgnoreCase(type, "normal")) continue;
+    if (!type.empty() && !IsClientType(*c, type)) continue;
     if (!user.empty() && user != "default") continue;
     if (id != 0 && c->id() != id) continue;
     if (c.get() == &self && skipme) continue;

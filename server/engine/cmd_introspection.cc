@@ -90,15 +90,19 @@ void ReplyCommandInfo(resp::ReplyWriter& r, const Command& cmd) {
 void ReplyCommandDocs(resp::ReplyWriter& r, const Command& cmd) {
   const CommandSpec& s = *cmd.spec;
   bool has_subs = !cmd.subcommands.empty();
-  r.MapHeader(4 + (has_subs ? 1 : 0));
+  // Commands without a complexity (PSYNC, SYNC) have no such field, as in Redis.
+  bool has_complexity = !s.complexity.empty();
+  r.MapHeader(3 + (has_complexity ? 1 : 0) + (has_subs ? 1 : 0));
   r.Bulk("summary");
   r.Bulk(s.summary);
   r.Bulk("since");
   r.Bulk(s.since);
   r.Bulk("group");
   r.Bulk(s.group);
-  r.Bulk("complexity");
-  r.Bulk(s.complexity);
+  if (has_complexity) {
+    r.Bulk("complexity");
+    r.Bulk(s.complexity);
+  }
   if (has_subs) {
     r.Bulk("subcommands");
     r.MapHeader(cmd.subcommands.size());

@@ -155,6 +155,15 @@ const std::vector<Param>& Params() {
     v.push_back(Bool("replica-read-only", &ServerConfig::replica_read_only, "slave-read-only"));
     v.push_back(Bool("replica-serve-stale-data", &ServerConfig::replica_serve_stale_data,
                      "slave-serve-stale-data"));
+    v.push_back(Memory("repl-backlog-size", &ServerConfig::repl_backlog_size, 1, kLongMax));
+    v.push_back(Int("repl-timeout", &ServerConfig::repl_timeout, 1, kIntMax));
+    v.push_back(Int("repl-ping-replica-period", &ServerConfig::repl_ping_replica_period, 1, kIntMax,
+                    "repl-ping-slave-period"));
+    v.push_back(Str("masterauth", &ServerConfig::masterauth));
+    v.push_back(Str("masteruser", &ServerConfig::masteruser));
+    v.push_back(
+        Int("repl-diskless-sync-delay", &ServerConfig::repl_diskless_sync_delay, 0, kIntMax));
+    v.push_back(Bool("repl-diskless-sync", &ServerConfig::repl_diskless_sync));
     v.push_back(Int("tcp-keepalive", &ServerConfig::tcp_keepalive, 0, kIntMax));
     v.push_back(Immutable(Int("tcp-backlog", &ServerConfig::tcp_backlog, 0, kIntMax)));
     v.push_back(Int("active-expire-effort", &ServerConfig::active_expire_effort, 1, 10));

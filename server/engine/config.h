@@ -36,6 +36,13 @@ struct ServerConfig {
   int64_t min_replicas_max_lag = 10;
   bool replica_read_only = true;
   bool replica_serve_stale_data = true;
+  int64_t repl_backlog_size = 1024 * 1024;
+  int64_t repl_timeout = 60;              // seconds
+  int64_t repl_ping_replica_period = 10;  // seconds
+  std::string masterauth;                 // AUTH sent to the master, if any
+  std::string masteruser;
+  int64_t repl_diskless_sync_delay = 5;  // accepted; redlab sends at once
+  bool repl_diskless_sync = true;        // accepted; redlab sends "$<len>" framing
   std::string notify_keyspace_events;
   int64_t tcp_keepalive = 300;
   int64_t tcp_backlog = 511;

@@ -8,6 +8,7 @@
 #include "server/engine/errors.h"
 #include "server/engine/memory.h"
 #include "server/engine/script_runner.h"
+#include "server/replication/replication.h"
 
 namespace redlab::server::engine {
 namespace {
@@ -54,6 +55,29 @@ std::string UnknownCommandError(const CommandTable& table, std::span<const std::
          "', with args beginning with: " + list;
 }
 
+// While the master client of a replica runs a command, the keyspace shows it the keys the
+// master still has (logically expired ones included); restored afterwards, as calls nest.
+class MasterViewScope {
+ public:
+  MasterViewScope(Keyspace& ks, const Client& client) : ks_(ks), saved_(ks.master_view()) {
+    ks_.set_master_view(client.repl_role() == Client::ReplRole::kMaster);
+  }
+  ~MasterViewScope() { ks_.set_master_view(saved_); }
+
+ private:
+  Keyspace& ks_;
+  bool saved_;
+};
+
+// Whether the command, or for EXEC the queued commands, have `flag` (Redis's cmd_flags for
+// EXEC are those of its queue).
+bool CommandOrQueueHas(const Client& client, const Command& cmd, uint32_t flag) {
+  if (cmd.has(flag)) return true;
+  if (cmd.name() != "exec") return false;
+  return std::any_of(client.multi().commands.begin(), client.multi().commands.end(),
+                     [&](const Client::QueuedCommand& q) { return q.cmd->has(flag); });
+}
+
 // islocalClient: a loopback peer (redlab has no unix sockets). Clients without a connection
 // (scripts, internal callers) count as local.
 bool IsLocalClient(const Client& client) {
@@ -80,6 +104,7 @@ Engine::Engine(ServerConfig config, EngineHost* host)
       start_time_ms_(clock_.NowMs()) {
   command_stats_.resize(commands_.total_ids());
   keyspace_.set_expiry_listener(this);
+  replication_ = std::make_unique<replication::Replication>(*this);
 }
 
 Engine::~Engine() = default;
@@ -96,14 +121,45 @@ Client* Engine::CreateClient(ClientIo* io) {
   return raw;
 }
 
-int64_t Engine::ReplicasAcked(int64_t offset) const {
-  (void)offset;
-  return 0;  // no replicas: replication arrives with its own layer
+int64_t Engine::ReplicasAcked(int64_t offset) const { return replication_->CountAcks(offset); }
+
+int64_t Engine::ClientWriteOffset(const Client& client) const { return client.write_offset(); }
+
+std::string_view Engine::ReplicationRefusal(const Client& client, const Command& cmd) const {
+  if (!CommandOrQueueHas(client, cmd, kCmdWrite)) return {};
+  // checkGoodReplicasStatus: only a master with both settings non-zero counts its replicas.
+  if (!replication_->is_replica() && config_.min_replicas_to_write > 0 &&
+      config_.min_replicas_max_lag > 0 &&
+      replication_->GoodReplicas() < config_.min_replicas_to_write) {
+    return "-NOREPLICAS Not enough good replicas to write.";
+  }
+  if (replication_->is_replica() && config_.replica_read_only &&
+      client.repl_role() != Client::ReplRole::kMaster) {
+    return "-READONLY You can't write against a read only replica.";
+  }
+  return {};
 }
 
-int64_t Engine::ClientWriteOffset(const Client& client) const {
-  (void)client;
-  return 0;
+std::string_view Engine::StaleRefusal(const Client& client, const Command& cmd) const {
+  if (replication_->is_replica() && !replication_->link_up() && !config_.replica_serve_stale_data &&
+      client.repl_role() != Client::ReplRole::kMaster) {
+    bool deny_stale =
+        !cmd.has(kCmdStale) ||
+        (cmd.name() == "exec" &&
+         std::any_of(client.multi().commands.begin(), client.multi().commands.end(),
+                     [](const Client::QueuedCommand& q) { return !q.cmd->has(kCmdStale); }));
+    if (deny_stale) {
+      return "-MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.";
+    }
+  }
+  // A replica may not use its connection to read or write the keyspace (it is exempt from
+  // CLIENT PAUSE, which this would let it abuse).
+  if (client.repl_role() == Client::ReplRole::kReplica &&
+      (CommandOrQueueHas(client, cmd, kCmdWrite) || CommandOrQueueHas(client, cmd, kCmdReadonly) ||
+       CommandOrQueueHas(client, cmd, kCmdMayReplicate))) {
+    return "Replica can't interact with the keyspace";
+  }
+  return {};
 }
 
 void Engine::DestroyClient(Client* client) {
@@ -112,6 +168,7 @@ void Engine::DestroyClient(Client* client) {
   }
   watches_.UnwatchAll(client);
   pubsub_.UnsubscribeAll(client);
+  replication_->OnClientDestroyed(*client);
   clients_.erase(client->id());
 }
 
@@ -139,6 +196,9 @@ void Engine::OnErrorReply(std::string_view text) {
 void Engine::OnKeyExpired(Db& db, std::string_view key) {
   SignalModifiedKey(db.id(), key);
   Propagate(db.id(), {"DEL", std::string(key)});
+  // Outside a command (the active expire cycle) each expired key's DEL leaves on its own, as in
+  // Redis; within one it joins the command's effects.
+  if (call_depth_ == 0) FlushEffects();
 }
 
 void Engine::SignalModifiedKey(int db, std::string_view key) {
@@ -191,8 +251,10 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
   client.set_last_interaction_ms(keyspace_.now_ms());
   resp::ReplyWriter reply(&client.reply_buffer(), client.protocol());
   reply.set_error_listener(this);
+  MasterViewScope master_view(keyspace_, client);
 
   const Command* cmd = commands_.Resolve(args);
+  if (cmd == nullptr && host_ != nullptr && host_->ExecuteNodeCommand(client, args, reply)) return;
   if (cmd == nullptr) {
     Reject(client, nullptr, reply, UnknownCommandError(commands_, args));
     return;
@@ -220,6 +282,23 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
     Reject(client, cmd, reply, "Command not allowed inside a transaction");
     return;
   }
+  // Over maxmemory, commands that may grow memory are refused once eviction cannot help (inside
+  // MULTI every queued command is, as queueing grows memory too).
+  if (config_.maxmemory > 0 && !script_busy()) {
+    std::string_view name = cmd->name();
+    bool reject_on_oom = cmd->has(kCmdDenyOom) ||
+                         (client.in_multi() && name != "exec" && name != "discard" &&
+                          name != "quit" && name != "reset");
+    if (!EnforceMaxmemory() && reject_on_oom) {
+      Reject(client, cmd, reply, err::kOom);
+      return;
+    }
+  }
+  // NOREPLICAS, READONLY (processCommand's order: after the memory check).
+  if (std::string_view refusal = ReplicationRefusal(client, *cmd); !refusal.empty()) {
+    Reject(client, cmd, reply, refusal);
+    return;
+  }
   // A RESP2 client with subscriptions may only manage them (RESP3 has no such limit).
   if (client.subscribed() && client.protocol() == 2) {
     std::string_view name = cmd->name();
@@ -233,30 +312,24 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
       return;
     }
   }
-  // Over maxmemory, commands that may grow memory are refused once eviction cannot help (inside
-  // MULTI every queued command is, as queueing grows memory too).
-  if (config_.maxmemory > 0 && !script_busy()) {
-    std::string_view name = cmd->name();
-    bool reject_on_oom = cmd->has(kCmdDenyOom) ||
-                         (client.in_multi() && name != "exec" && name != "discard" &&
-                          name != "quit" && name != "reset");
-    if (!EnforceMaxmemory() && reject_on_oom) {
-      Reject(client, cmd, reply, err::kOom);
-      return;
-    }
+  // MASTERDOWN on a replica cut from its master (replica-serve-stale-data no).
+  if (std::string_view refusal = StaleRefusal(client, *cmd); !refusal.empty()) {
+    Reject(client, cmd, reply, refusal);
+    return;
   }
   if (script_busy() && !cmd->has(kCmdAllowBusy)) {
     Reject(client, cmd, reply, err::kBusyScript);
     return;
   }
   // During CLIENT PAUSE the command waits (with its arguments) until the pause ends.
-  if (PauseApplies(*cmd) || (pause_end_ms_ != 0 && cmd->name() == "exec" && pause_writes_only_ &&
-                             std::any_of(client.multi().commands.begin(),
-                                         client.multi().commands.end(),
-                                         [](const Client::QueuedCommand& q) {
-                                           return q.cmd->has(kCmdWrite) ||
-                                                  q.cmd->has(kCmdMayReplicate);
-                                         }))) {
+  // Replicas are never paused: their acks must keep flowing.
+  if (client.repl_role() != Client::ReplRole::kReplica &&
+      (PauseApplies(*cmd) ||
+       (pause_end_ms_ != 0 && cmd->name() == "exec" && pause_writes_only_ &&
+        std::any_of(client.multi().commands.begin(), client.multi().commands.end(),
+                    [](const Client::QueuedCommand& q) {
+                      return q.cmd->has(kCmdWrite) || q.cmd->has(kCmdMayReplicate);
+                    })))) {
     client.block().args.assign(args.begin(), args.end());
     BlockClient(client, Client::BlockKind::kPostponed, 0);
     return;
@@ -285,6 +358,7 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
                   resp::ReplyWriter& reply, bool propagate) {
   uint64_t errors_before = stats_.total_error_replies;
   uint64_t dirty_before = stats_.dirty;
+  int64_t offset_before = replication_->master_repl_offset();
   int db = client.db();
   int64_t start = SteadyUs();
   client.set_last_command(&cmd);  // CLIENT LIST shows the running command as cmd=
@@ -303,7 +377,12 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
       Propagate(db, std::vector<std::string>(args.begin(), args.end()));
     }
   }
-  if (call_depth_ == 0) FlushEffects();  // a transaction's effects leave together
+  if (call_depth_ == 0) {
+    FlushEffects();  // a transaction's effects leave together
+    // WAIT waits for the stream up to this client's last write (Redis's c->woff).
+    int64_t offset_after = replication_->master_repl_offset();
+    if (offset_after != offset_before) client.set_write_offset(offset_after);
+  }
   CommandStats& cs = command_stats_[cmd.id];
   ++cs.calls;
   cs.usec += static_cast<uint64_t>(duration);
@@ -357,6 +436,7 @@ void Engine::Cron() {
   int64_t budget_us = CronIntervalMs() * 1000 * 25 / 100;
   keyspace_.ActiveExpireCycle(budget_us);
   FlushEffects();
+  replication_->Cron();
   CloseIdleClients();
   SampleOps();
 }

@@ -21,6 +21,10 @@
 #include "server/engine/watch.h"
 #include "server/resp/writer.h"
 
+namespace redlab::server::replication {
+class Replication;
+}  // namespace redlab::server::replication
+
 namespace redlab::server::engine {
 
 // What the engine needs from the node hosting it.
@@ -44,6 +48,13 @@ class EngineHost {
   // redis.log and slow scripts. The engine has already applied loglevel where Redis does.
   virtual void Log(int level, std::string_view message) {
     if (level >= 3) LogWarning(message);
+  }
+  // Commands the node itself provides beyond Redis's (FAULT, TOPOLOGY): they are not in the
+  // command table, so COMMAND keeps listing exactly Redis's. Returns false when `args` names
+  // none of them.
+  virtual bool ExecuteNodeCommand(Client& /*client*/, std::span<std::string> /*args*/,
+                                  resp::ReplyWriter& /*reply*/) {
+    return false;
   }
 };
 
@@ -130,11 +141,19 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   void Unpause();
   bool paused() const { return pause_end_ms_ != 0; }
 
-  // How many replicas have acknowledged the replication stream up to `offset` (WAIT). The
-  // replication layer answers; with no replication there are no replicas to count.
+  // How many replicas have acknowledged the replication stream up to `offset` (WAIT).
   int64_t ReplicasAcked(int64_t offset) const;
   // The replication offset after this client's last write (Redis's c->woff).
   int64_t ClientWriteOffset(const Client& client) const;
+  // Answers the WAITs whose replicas have now acknowledged enough (as acks arrive).
+  void ServeWaitingReplicas();
+  // Unblocks every blocked client but those postponed by a pause with `error`, closing them
+  // after the reply (Redis's disconnectAllBlockedClients, when a master becomes a replica).
+  void DisconnectBlockedClients(std::string_view error);
+
+  // The node's replication: role, offsets, replicas, link to its master.
+  replication::Replication& replication() { return *replication_; }
+  const replication::Replication& replication() const { return *replication_; }
 
   // Background work, called every 1000/hz ms: active expiry, idle timeouts, statistics.
   void Cron();
@@ -240,6 +259,11 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   void ScheduleNextTimer();
   int call_depth_ = 0;  // > 0 while a command runs (EXEC and EVAL run others inside themselves)
   std::unique_ptr<ScriptRunner> scripts_;
+  // Redis's processCommand checks that depend on replication; returns the error to reply, or
+  // an empty view.
+  std::string_view ReplicationRefusal(const Client& client, const Command& cmd) const;
+  std::string_view StaleRefusal(const Client& client, const Command& cmd) const;
+  std::unique_ptr<replication::Replication> replication_;
   uint64_t next_client_id_ = 1;
   std::string run_id_;
   int64_t start_time_ms_;

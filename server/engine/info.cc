@@ -1,5 +1,6 @@
 #include "server/engine/info.h"
 
+#include <fmt/format.h>
 #include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -8,12 +9,11 @@
 #include <fstream>
 #include <set>
 
-#include <fmt/format.h>
-
 #include "server/engine/engine.h"
 #include "server/engine/help.h"
 #include "server/engine/script_runner.h"
 #include "server/engine/text.h"
+#include "server/replication/replication.h"
 
 namespace redlab::server::engine {
 namespace {
@@ -81,7 +81,9 @@ void ServerSection(Engine& e, std::string& out) {
 
 void ClientsSection(Engine& e, std::string& out) {
   out += "# Clients\r\n";
-  out += fmt::format("connected_clients:{}\r\n", e.clients().size());
+  // Replicas attached to this node are not counted as clients (Redis subtracts its slaves).
+  out += fmt::format("connected_clients:{}\r\n",
+                     e.clients().size() - e.replication().connected_replicas());
   out += "cluster_connections:0\r\n";
   out += fmt::format("maxclients:{}\r\n", e.config().maxclients);
   out += "client_recent_max_input_buffer:0\r\nclient_recent_max_output_buffer:0\r\n";
@@ -145,9 +147,12 @@ void StatsSection(Engine& e, std::string& out) {
   out += fmt::format("instantaneous_ops_per_sec:{}\r\n", ops);
   out += fmt::format("total_net_input_bytes:{}\r\n", s.total_net_input_bytes);
   out += fmt::format("total_net_output_bytes:{}\r\n", s.total_net_output_bytes);
-  out += "total_net_repl_input_bytes:0\r\ntotal_net_repl_output_bytes:0\r\n";
+  const replication::ReplicationStats& rs = e.replication().stats();
+  out += fmt::format("total_net_repl_input_bytes:{}\r\ntotal_net_repl_output_bytes:{}\r\n",
+                     rs.net_repl_input_bytes, rs.net_repl_output_bytes);
   out += fmt::format("rejected_connections:{}\r\n", s.rejected_connections);
-  out += "sync_full:0\r\nsync_partial_ok:0\r\nsync_partial_err:0\r\n";
+  out += fmt::format("sync_full:{}\r\nsync_partial_ok:{}\r\nsync_partial_err:{}\r\n", rs.sync_full,
+                     rs.sync_partial_ok, rs.sync_partial_err);
   out += fmt::format("expired_keys:{}\r\n", k.expired_keys);
   out += fmt::format("expired_stale_perc:{:.2f}\r\n", k.expired_stale_perc);
   out += fmt::format("expired_time_cap_reached_count:{}\r\n", k.expired_time_cap_reached_count);
@@ -163,14 +168,7 @@ void StatsSection(Engine& e, std::string& out) {
   out += fmt::format("total_writes_processed:{}\r\n", s.total_writes_processed);
 }
 
-void ReplicationSection(Engine& e, std::string& out) {
-  out += "# Replication\r\n";
-  out += "role:master\r\nconnected_slaves:0\r\nmaster_failover_state:no-failover\r\n";
-  out += fmt::format("master_replid:{}\r\n", e.run_id());
-  out += "master_replid2:0000000000000000000000000000000000000000\r\n";
-  out += "master_repl_offset:0\r\nsecond_repl_offset:-1\r\nrepl_backlog_active:0\r\n";
-  out += "repl_backlog_size:1048576\r\nrepl_backlog_first_byte_offset:0\r\nrepl_backlog_histlen:0\r\n";
-}
+void ReplicationSection(Engine& e, std::string& out) { e.replication().AppendInfo(&out); }
 
 void CpuSection(std::string& out) {
   rusage self{}, children{};

@@ -24,7 +24,7 @@ bool Db::IsExpired(const Node* node) const {
 
 Db::Node* Db::Lookup(std::string_view key, bool count_stats, bool touch) {
   Node* node = dict_.Find(key);
-  if (node != nullptr && IsExpired(node)) {
+  if (node != nullptr && IsExpired(node) && !(owner_->replica() && owner_->master_view())) {
     if (!owner_->replica() && !owner_->expiry_paused()) owner_->DeleteExpired(*this, node);
     node = nullptr;
   }

@@ -141,6 +141,10 @@ class Keyspace {
   // A replica never expires keys itself: it hides them until the master's DEL arrives.
   bool replica() const { return replica_; }
   void set_replica(bool replica) { replica_ = replica; }
+  // While a replica runs its master's stream, logically expired keys are still there for it
+  // (Redis's expireIfNeeded answers "not expired" to the master client): the master decides.
+  bool master_view() const { return master_view_; }
+  void set_master_view(bool on) { master_view_ = on; }
   // While clients are paused (CLIENT PAUSE) keys do not expire either: expired ones are hidden,
   // not deleted, so the dataset stays still, as in Redis.
   bool expiry_paused() const { return expiry_paused_; }
@@ -164,6 +168,7 @@ class Keyspace {
   Clock* clock_;
   int64_t now_ms_ = 0;
   bool replica_ = false;
+  bool master_view_ = false;
   bool active_expire_enabled_ = true;
   bool expiry_paused_ = false;
   KeyspaceStats stats_;

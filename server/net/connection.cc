@@ -6,6 +6,7 @@
 
 #include <cstring>
 
+#include "server/engine/text.h"
 #include "server/net/listener.h"
 
 namespace redlab::server::net {
@@ -36,10 +37,17 @@ std::string FormatAddress(const sockaddr_storage& addr) {
 
 }  // namespace
 
-Connection::Connection(Listener* listener, engine::Engine* engine)
-    : listener_(listener), engine_(engine) {
+Connection::Connection(Listener* listener, engine::Engine* engine, fault::ReplyFaults* faults)
+    : listener_(listener), engine_(engine), faults_(faults) {
   handle_.data = this;
   write_req_.data = this;
+  delay_timer_.data = this;
+}
+
+size_t Connection::PendingOutputBytes() const {
+  size_t n = writing_.size() + ready_.size();
+  for (const DelayedReply& d : delayed_) n += d.bytes.size();
+  return n;
 }
 
 int Connection::Fd() const {
@@ -59,6 +67,11 @@ void Connection::Start() {
     local_ = FormatAddress(addr);
   }
   uv_tcp_nodelay(&handle_, 1);
+  handles_open_ = 1;
+  if (faults_ != nullptr && uv_timer_init(handle_.loop, &delay_timer_) == 0) {
+    timer_open_ = true;
+    ++handles_open_;
+  }
   client_ = engine_->CreateClient(this);
   reading_ = uv_read_start(reinterpret_cast<uv_stream_t*>(&handle_), OnAlloc, OnRead) == 0;
   if (!reading_) Close();
@@ -108,9 +121,12 @@ void Connection::ProcessInput() {
       break;
     }
     if (args_.empty()) continue;
+    size_t reply_start = client_->reply_buffer().size();
     executing_ = true;
     engine_->Execute(*client_, args_.span());
     executing_ = false;
+    if (closing_) break;  // the command closed the connection (FAULT CRASH)
+    MaybeDropReply(reply_start);
     args_.ShrinkIfLarge(kMaxRetainedArg);
   }
   query_.ShrinkIfIdle(kReadChunk);
@@ -119,7 +135,9 @@ void Connection::ProcessInput() {
 void Connection::ResumeInput() {
   if (closing_ || client_ == nullptr) return;
   // Called from inside the engine (another client's command may be running): the remaining
-  // input is processed now, as Redis does for a client it unblocks.
+  // input is processed now, as Redis does for a client it unblocks. The unblocked command's
+  // reply is subject to the reply faults like any other.
+  if (!executing_) MaybeDropReply(0);
   if (!executing_) ProcessInput();
   Flush();
 }
@@ -163,11 +181,69 @@ void Connection::ProtocolError(const std::string& message) {
 void Connection::Flush() {
   if (closing_ || client_ == nullptr) return;
   std::string& out = client_->reply_buffer();
-  if (engine_->OutputBufferLimitReached(*client_, out.size() + writing_.size())) {
+  if (engine_->OutputBufferLimitReached(*client_, out.size() + writing_.size() + ready_.size())) {
     Close();  // Redis drops such a client without sending what is pending
     return;
   }
-  if (write_in_flight_) return;
+  if (ShapingReplies()) {
+    // FAULT REPLY DELAY: replies wait in delayed_ and leave, in order, when due.
+    if (!out.empty()) {
+      uint64_t delay = faults_ != nullptr ? static_cast<uint64_t>(faults_->delay_ms) : 0;
+      delayed_.push_back(DelayedReply{uv_now(handle_.loop) + delay, std::move(out)});
+      out.clear();
+    }
+    ReleaseDueReplies();
+    WriteOut(ready_);
+    return;
+  }
+  if (!ready_.empty()) {
+    ready_.append(out);
+    out.clear();
+    WriteOut(ready_);
+    return;
+  }
+  WriteOut(out);
+}
+
+bool Connection::ShapingReplies() const {
+  if (!delayed_.empty()) return true;
+  return faults_ != nullptr && faults_->delay_ms > 0 && client_ != nullptr &&
+         client_->repl_role() != engine::Client::ReplRole::kReplica;
+}
+
+void Connection::ReleaseDueReplies() {
+  uint64_t now = uv_now(handle_.loop);
+  while (!delayed_.empty() && delayed_.front().due_ms <= now) {
+    ready_.append(delayed_.front().bytes);
+    delayed_.pop_front();
+  }
+  if (!delayed_.empty() && timer_open_) {
+    uv_timer_start(&delay_timer_, OnDelayTimer, delayed_.front().due_ms - now, 0);
+  }
+}
+
+void Connection::OnDelayTimer(uv_timer_t* timer) {
+  auto* self = static_cast<Connection*>(timer->data);
+  if (self->closing_) return;
+  self->ReleaseDueReplies();
+  self->WriteOut(self->ready_);
+}
+
+void Connection::MaybeDropReply(size_t from) {
+  if (faults_ == nullptr || faults_->drop_probability <= 0 || client_ == nullptr) return;
+  if (client_->repl_role() == engine::Client::ReplRole::kReplica) return;
+  std::string& out = client_->reply_buffer();
+  if (out.size() <= from) return;
+  // FAULT's own replies always arrive, so the fault can be inspected and lifted.
+  if (args_.size() > 0 && (engine::EqualsIgnoreCase(args_[0], "fault") ||
+                           engine::EqualsIgnoreCase(args_[0], "topology"))) {
+    return;
+  }
+  if (faults_->DropNext()) out.resize(from);
+}
+
+void Connection::WriteOut(std::string& out) {
+  if (closing_ || write_in_flight_) return;
   if (out.empty()) {
     FinishIfDone();
     return;
@@ -213,7 +289,7 @@ void Connection::OnWrite(uv_write_t* req, int status) {
 
 void Connection::FinishIfDone() {
   if (client_ != nullptr && client_->close_after_reply() && !write_in_flight_ &&
-      client_->reply_buffer().empty()) {
+      client_->reply_buffer().empty() && ready_.empty() && delayed_.empty()) {
     Close();
   }
 }
@@ -224,13 +300,30 @@ void Connection::Close() {
   if (reading_) uv_read_stop(reinterpret_cast<uv_stream_t*>(&handle_));
   listener_->Forget(this);
   // A write in flight is cancelled by uv_close; its callback runs before OnClose.
+  if (timer_open_) {
+    uv_timer_stop(&delay_timer_);
+    uv_close(reinterpret_cast<uv_handle_t*>(&delay_timer_), OnTimerClosed);
+  }
   uv_close(reinterpret_cast<uv_handle_t*>(&handle_), OnClose);
+}
+
+void Connection::OnTimerClosed(uv_handle_t* handle) {
+  auto* self = static_cast<Connection*>(handle->data);
+  if (--self->handles_open_ == 0) delete self;
 }
 
 void Connection::OnClose(uv_handle_t* handle) {
   auto* self = static_cast<Connection*>(handle->data);
-  if (self->client_ != nullptr) self->engine_->DestroyClient(self->client_);
-  delete self;
+  if (self->client_ != nullptr) {
+    self->engine_->DestroyClient(self->client_);
+    self->client_ = nullptr;
+  }
+  // Before Start() nothing was counted: the socket handle alone.
+  if (self->handles_open_ <= 1) {
+    delete self;
+  } else {
+    --self->handles_open_;
+  }
 }
 
 }  // namespace redlab::server::net

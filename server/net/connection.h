@@ -6,10 +6,12 @@
 #include <uv.h>
 
 #include <cstdint>
+#include <deque>
 #include <string>
 
 #include "server/engine/client.h"
 #include "server/engine/engine.h"
+#include "server/fault/fault.h"
 #include "server/net/query_buffer.h"
 #include "server/resp/arg_list.h"
 #include "server/resp/parser.h"
@@ -20,8 +22,9 @@ class Listener;
 
 class Connection final : public engine::ClientIo {
  public:
-  // Takes an accepted socket; starts reading.
-  Connection(Listener* listener, engine::Engine* engine);
+  // Takes an accepted socket; starts reading. `faults` (may be null) are the node's reply-path
+  // faults, applied to every reply but a replica's stream.
+  Connection(Listener* listener, engine::Engine* engine, fault::ReplyFaults* faults = nullptr);
   uv_tcp_t* handle() { return &handle_; }
   void Start();
 
@@ -46,7 +49,7 @@ class Connection final : public engine::ClientIo {
   void ResumeInput() override;
   size_t QueryBufferLength() const override { return query_.size(); }
   size_t QueryBufferFree() const override { return query_.free_space(); }
-  size_t PendingOutputBytes() const override { return writing_.size(); }
+  size_t PendingOutputBytes() const override;
 
  private:
   static void OnAlloc(uv_handle_t* handle, size_t suggested, uv_buf_t* buf);
@@ -57,9 +60,28 @@ class Connection final : public engine::ClientIo {
   void ProcessInput();
   void ProtocolError(const std::string& message);
   void FinishIfDone();
+  // Writes `out` (the reply buffer, or ready_) now or asynchronously.
+  void WriteOut(std::string& out);
+  // Reply faults: whether replies go through delayed_, and the release of those due.
+  bool ShapingReplies() const;
+  void ReleaseDueReplies();
+  // FAULT REPLY DROP: loses the reply bytes from `from` on, with the configured probability.
+  void MaybeDropReply(size_t from);
+  static void OnDelayTimer(uv_timer_t* timer);
+  static void OnTimerClosed(uv_handle_t* handle);
 
   Listener* listener_;
   engine::Engine* engine_;
+  fault::ReplyFaults* faults_;
+  struct DelayedReply {
+    uint64_t due_ms;  // loop time
+    std::string bytes;
+  };
+  std::deque<DelayedReply> delayed_;  // replies held by FAULT REPLY DELAY, oldest first
+  std::string ready_;                 // replies released from delayed_, not yet written
+  uv_timer_t delay_timer_;
+  bool timer_open_ = false;
+  int handles_open_ = 0;  // the connection is freed when both handles are closed
   engine::Client* client_ = nullptr;
   uv_tcp_t handle_;
   uv_write_t write_req_;

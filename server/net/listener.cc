@@ -19,7 +19,8 @@ const std::string kMaxClientsReply = "-ERR " + std::string(engine::err::kMaxClie
 
 }  // namespace
 
-Listener::Listener(uv_loop_t* loop, engine::Engine* engine) : loop_(loop), engine_(engine) {
+Listener::Listener(uv_loop_t* loop, engine::Engine* engine, fault::ReplyFaults* reply_faults)
+    : loop_(loop), engine_(engine), reply_faults_(reply_faults) {
   server_.data = this;
 }
 
@@ -61,7 +62,7 @@ void Listener::OnConnection(uv_stream_t* server, int status) {
     uv_close(reinterpret_cast<uv_handle_t*>(tcp), CloseAndFree);
     return;
   }
-  auto* conn = new Connection(self, self->engine_);
+  auto* conn = new Connection(self, self->engine_, self->reply_faults_);
   uv_tcp_init(self->loop_, conn->handle());
   self->connections_.insert(conn);
   if (uv_accept(server, reinterpret_cast<uv_stream_t*>(conn->handle())) != 0) {
@@ -79,7 +80,7 @@ void Listener::AdoptSocket(int fd) {
     close(fd);
     return;
   }
-  auto* conn = new Connection(this, engine_);
+  auto* conn = new Connection(this, engine_, reply_faults_);
   uv_tcp_init(loop_, conn->handle());
   connections_.insert(conn);
   if (uv_tcp_open(conn->handle(), fd) != 0) {

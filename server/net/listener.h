@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "server/engine/engine.h"
+#include "server/fault/fault.h"
 
 namespace redlab::server::net {
 
@@ -16,7 +17,8 @@ class Connection;
 
 class Listener {
  public:
-  Listener(uv_loop_t* loop, engine::Engine* engine);
+  // `reply_faults` (may be null): the node's reply-path faults, given to every connection.
+  Listener(uv_loop_t* loop, engine::Engine* engine, fault::ReplyFaults* reply_faults = nullptr);
   ~Listener();
 
   // Binds and listens; returns a libuv error code (0 on success).
@@ -43,6 +45,7 @@ class Listener {
 
   uv_loop_t* loop_;
   engine::Engine* engine_;
+  fault::ReplyFaults* reply_faults_;
   uv_tcp_t server_;
   bool listening_ = false;
   bool server_open_ = false;

@@ -1,4 +1,8 @@
-#include "tools/lock_command.h"
+#include "tools/redlab/lock_command.h"
+
+#include <memory>
+
+#include "tools/redlab/commands.h"
 
 #include <signal.h>
 #include <spawn.h>
@@ -166,6 +170,12 @@ int RunLockCommand(const LockCommandOptions& o) {
     SayOnStderr(std::string(e.what()));
     return FailureStatus(e);
   }
+}
+
+SubcommandRun AddLockSubcommand(CLI::App& app) {
+  auto options = std::make_shared<LockCommandOptions>();
+  AddLockCommand(app, *options);
+  return [options] { return RunLockCommand(*options); };
 }
 
 }  // namespace redlab::tools

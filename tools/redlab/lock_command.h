@@ -1,5 +1,5 @@
 // `redlab lock`: run a command while holding a distributed lock, like flock(1) across machines.
-// A subcommand of the `redlab` tool; redlab_main.cc registers it.
+// A subcommand of the `redlab` tool (tools/redlab/main.cc registers it).
 #pragma once
 
 #include <CLI/CLI.hpp>

@@ -1,0 +1,311 @@
+// A node's replication, as Redis 7.0 does it: its role (master, or replica of host:port), its
+// replication IDs and offsets, the backlog, the replicas attached to it (master side: PSYNC,
+// +FULLRESYNC with an RDB snapshot or +CONTINUE from the backlog, REPLCONF ACK, WAIT counts),
+// and its link to its master (replica side: the handshake, loading the snapshot, applying the
+// stream, acknowledging it). It reaches the network only through ReplicationHost and LinkIo, so
+// it stays free of libuv like the engine it belongs to.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "server/engine/engine.h"
+#include "server/replication/backlog.h"
+#include "server/replication/link_shaper.h"
+#include "server/replication/stream_encoder.h"
+#include "server/resp/arg_list.h"
+#include "server/resp/parser.h"
+
+namespace redlab::server::replication {
+
+// An outgoing TCP connection (a replica's link to its master), provided and owned by the
+// transport: it lives until Close() is called or its handler's OnLinkClosed() returns.
+class LinkIo {
+ public:
+  virtual void Write(std::string_view bytes) = 0;
+  // Closes the connection; its handler is called no more.
+  virtual void Close() = 0;
+
+ protected:
+  virtual ~LinkIo() = default;
+};
+
+// What happens on that connection, reported on the node's loop.
+class LinkHandler {
+ public:
+  virtual ~LinkHandler() = default;
+  virtual void OnLinkConnected() = 0;
+  virtual void OnLinkData(std::string_view bytes) = 0;
+  // The connection could not be made, or broke.
+  virtual void OnLinkClosed() = 0;
+};
+
+// What replication needs from the node hosting it.
+class ReplicationHost {
+ public:
+  virtual ~ReplicationHost() = default;
+  // Starts connecting to host:port; nullptr when that is impossible right away (the handler then
+  // hears nothing).
+  virtual LinkIo* ConnectToMaster(const std::string& host, int port, LinkHandler* handler) = 0;
+  // Asks for Replication::OnTimer in about `delay_ms` real ms; a later call replaces this one.
+  virtual void ScheduleReplicationTimer(int64_t delay_ms) = 0;
+  // A line for the node's log, at notice (false) or warning (true) level.
+  virtual void LogReplication(bool warning, std::string_view message) {}
+  // The role or the state of the link to the master changed (the node republishes its state).
+  virtual void OnReplicationStateChanged() {}
+};
+
+// The replica side's state, Redis's repl_state.
+enum class LinkState { kNone, kConnect, kConnecting, kHandshake, kTransfer, kConnected };
+
+// FAILOVER's state (master_failover_state).
+enum class FailoverState { kNone, kWaitingForSync, kInProgress };
+
+struct ReplicationStats {
+  uint64_t sync_full = 0;
+  uint64_t sync_partial_ok = 0;
+  uint64_t sync_partial_err = 0;
+  uint64_t net_repl_input_bytes = 0;
+  uint64_t net_repl_output_bytes = 0;
+};
+
+class Replication : public engine::EffectSink, private LinkHandler {
+ public:
+  explicit Replication(engine::Engine& engine);
+  ~Replication() override;
+  Replication(const Replication&) = delete;
+  Replication& operator=(const Replication&) = delete;
+
+  void set_host(ReplicationHost* host) { host_ = host; }
+
+  // ---- Role ----
+  bool is_replica() const { return !master_host_.empty(); }
+  const std::string& master_host() const { return master_host_; }
+  int master_port() const { return master_port_; }
+  LinkState link_state() const { return state_; }
+  bool link_up() const { return state_ == LinkState::kConnected; }
+  // REPLICAOF host port: follow that master (connects now). `fresh` (a node started with
+  // --replicaof) asks for a full sync with "PSYNC ? -1" instead of offering its own history.
+  void ReplicaOf(const std::string& host, int port, bool fresh = false);
+  // REPLICAOF NO ONE: become a master, keeping the data and starting a new history.
+  void ReplicaOfNoOne();
+
+  // ---- IDs and offsets ----
+  const std::string& replid() const { return replid_; }
+  int64_t master_repl_offset() const { return master_repl_offset_; }
+
+  // ---- Master side ----
+  // REPLCONF from a client (before PSYNC) or from an attached replica. Returns false when it
+  // replied an error (and stops processing the options).
+  void SetListeningPort(engine::Client& client, int64_t port);
+  void SetReplicaAddress(engine::Client& client, std::string address);
+  void AddCapability(engine::Client& client, std::string_view capa);
+  void SetRdbFilter(engine::Client& client, bool exclude_data);
+  // REPLCONF ACK <offset> from an attached replica (ignored from anyone else).
+  void OnAck(engine::Client& client, int64_t offset);
+  // REPLCONF GETACK from our master: answer with our offset now.
+  void OnGetAck(engine::Client& client);
+  // PSYNC replid offset [FAILOVER] / SYNC. Writes the reply itself.
+  void OnSync(engine::Client& client, std::span<const std::string> args, resp::ReplyWriter& reply);
+  // How many online replicas acknowledged at least `offset` (WAIT).
+  int64_t CountAcks(int64_t offset) const;
+  // A WAIT is blocked: ask every replica for an ACK (once per loop iteration, as Redis does).
+  void RequestAcks();
+  // Replicas considered good for min-replicas-to-write (online, lag <= min-replicas-max-lag).
+  int64_t GoodReplicas() const;
+  size_t connected_replicas() const { return replicas_.size(); }
+  // The engine is forgetting this client (its connection closed).
+  void OnClientDestroyed(engine::Client& client);
+
+  // ---- Replica side ----
+  // The client executing our master's stream (nullptr when not connected).
+  engine::Client* master_client() const { return master_client_; }
+  // The master client was unblocked (end of CLIENT PAUSE): go on with its pending stream.
+  void ResumeMasterStream();
+  // CLIENT KILL of the master client: the link drops (soon: the kill may come from the master
+  // client's own stream) and is made again.
+  void KillMasterClient();
+
+  // ---- EffectSink: the master's writes ----
+  void OnEffects(std::span<const engine::Effect> effects) override;
+
+  // ---- Periodic work and faults ----
+  // Every engine cron tick: acks to our master, pings to replicas, timeouts, reconnection.
+  void Cron();
+  void OnTimer();
+  void SetFaults(const LinkFaults& faults);
+  const LinkFaults& faults() const { return faults_; }
+  // The node crashed: links drop, held (unreplicated) bytes are lost, nothing reconnects until
+  // Restart.
+  void Crash();
+  // The node comes back. With `keep_data` the replication ID and offset survive (as after a
+  // restart from a persisted RDB); without, the node starts a new history at offset 0. A replica
+  // reconnects to its master either way.
+  void Restart(bool keep_data);
+
+  // ---- FAILOVER ----
+  // FAILOVER [TO host port [FORCE]] [ABORT] [TIMEOUT ms]: replies itself.
+  void Failover(std::span<const std::string> args, engine::Client& client,
+                resp::ReplyWriter& reply);
+  FailoverState failover_state() const { return failover_state_; }
+
+  // ---- Introspection ----
+  // INFO replication, Redis's fields in Redis's order.
+  void AppendInfo(std::string* out) const;
+  // ROLE.
+  void ReplyRole(resp::ReplyWriter& reply) const;
+  const ReplicationStats& stats() const { return stats_; }
+
+ private:
+  // An attached replica (master side): a client connection that sent PSYNC or SYNC.
+  struct Replica {
+    enum class State { kWaitBgsave, kSendBulk, kOnline };
+    explicit Replica(engine::Client* c) : client(c) {}
+    engine::Client* client;
+    std::string address;         // REPLCONF ip-address, else the peer's IP
+    int64_t listening_port = 0;  // REPLCONF listening-port
+    bool capa_eof = false;
+    bool capa_psync2 = false;
+    bool pre_psync = false;  // attached with SYNC: sends no acks
+    State state = State::kOnline;
+    int64_t ack_offset = 0;
+    int64_t ack_time_s = 0;      // node seconds of the last ack
+    LinkShaper shaper;           // replication faults on what we send it
+    bool flush_pending = false;  // stream appended to its output, not yet handed to the socket
+  };
+  struct PendingReplconf {
+    int64_t listening_port = 0;
+    std::string address;
+    bool capa_eof = false;
+    bool capa_psync2 = false;
+    bool exclude_data = false;
+  };
+
+  // LinkHandler (replica side)
+  void OnLinkConnected() override;
+  void OnLinkData(std::string_view bytes) override;
+  void OnLinkClosed() override;
+
+  // master_side.cc
+  Replica* FindReplica(const engine::Client& client) const;
+  bool TryPartialResync(engine::Client& client, std::string_view replid, int64_t offset);
+  void FullResync(engine::Client& client, bool pre_psync);
+  Replica& AttachReplica(engine::Client& client);
+  void SendToReplica(Replica& replica, std::string_view bytes);
+  void FeedReplicas(std::string_view bytes);
+  void FeedCommand(std::span<const std::string> args);
+  void DisconnectReplicas();
+  void CheckWaitingClients();
+  void ReplicaCron(int64_t now_s);
+  int64_t NextReplicaDueMs() const;
+  void ReleaseReplicaStreams(int64_t now_ms);
+  void FlushReplicas();
+  void AppendReplicaLines(int64_t now_s, std::string* out) const;
+  void AppendRoleReplicas(resp::ReplyWriter& reply) const;
+
+  // replica_side.cc
+  void Connect();
+  void DropLink(bool reconnect_later);
+  void ProcessLinkInput();
+  bool HandshakeStep();
+  bool ReadPayload();
+  void FinishFullSync(std::string_view rdb);
+  void StartStreaming();
+  void ApplyStream();
+  void SendAck();
+  void CreateMasterClient();
+  void FreeMasterClient();
+  void LinkCron(int64_t now_s);
+
+  // replication.cc
+  void ChangeReplicationId();
+  void ShiftReplicationId();
+  void ClearReplicationId2();
+  void EnsureBacklog();
+  void UpdateSink();
+  void RescheduleTimer();
+  int64_t NowS() const;
+  void Log(bool warning, std::string_view message) const {
+    if (host_ != nullptr) host_->LogReplication(warning, message);
+  }
+  void StateChanged() const {
+    if (host_ != nullptr) host_->OnReplicationStateChanged();
+  }
+  static int64_t RealMs();
+  void FailoverCron();
+  void AbortFailover(std::string_view reason);
+  void ClearFailoverState();
+
+  engine::Engine& engine_;
+  ReplicationHost* host_ = nullptr;
+
+  // IDs and offsets (shared by both roles).
+  std::string replid_;
+  std::string replid2_;
+  int64_t master_repl_offset_ = 0;
+  int64_t second_repl_offset_ = -1;
+  std::unique_ptr<Backlog> backlog_;
+  StreamEncoder encoder_;
+  ReplicationStats stats_;
+
+  // Master side.
+  std::vector<std::unique_ptr<Replica>> replicas_;          // in attach order (slave0, slave1...)
+  std::unordered_map<uint64_t, PendingReplconf> replconf_;  // by client id, before PSYNC
+  bool getack_pending_ = false;
+  bool flush_scheduled_ = false;  // replicas' output waits for the next timer
+  int64_t last_ping_s_ = 0;
+
+  // Replica side.
+  std::string master_host_;
+  int master_port_ = 0;
+  LinkState state_ = LinkState::kNone;
+  LinkIo* link_ = nullptr;
+  std::string link_in_;       // received from the master, not yet consumed
+  LinkShaper inbound_;        // replication faults on what we receive
+  int handshake_step_ = 0;    // which reply of the handshake we expect next
+  bool fresh_sync_ = false;   // PSYNC ? -1 on the next handshake
+  std::string psync_replid_;  // what we asked PSYNC for
+  int64_t psync_offset_ = 0;
+  // The snapshot in transfer: "$<len>" (payload_left_ bytes to go) or "$EOF:<mark>".
+  bool payload_started_ = false;
+  int64_t payload_left_ = 0;
+  std::string eof_mark_;
+  std::string payload_;
+  std::string full_sync_replid_;
+  int64_t full_sync_offset_ = 0;
+  engine::Client* master_client_ = nullptr;
+  std::unique_ptr<engine::ClientIo> master_client_io_;
+  resp::RequestParser parser_;
+  resp::ArgList args_;
+  int64_t command_bytes_ = 0;    // bytes of the request being parsed
+  int64_t reploff_ = 0;          // stream applied (Redis's master->reploff)
+  int64_t read_reploff_ = 0;     // stream received
+  int64_t last_io_s_ = 0;        // node seconds of the last byte from the master
+  int64_t down_since_s_ = 0;     // when the link went down (0: never was up)
+  int64_t last_connect_ms_ = 0;  // real ms of the last connection attempt
+  int64_t last_ack_ms_ = 0;      // real ms of the last REPLCONF ACK we sent
+  size_t link_pos_ = 0;          // link_in_ parsed up to here
+  size_t feed_pos_ = 0;          // link_in_ applied and passed on up to here
+  int64_t pending_applied_ = 0;  // bytes applied inside a MULTI not yet counted
+  bool applying_ = false;
+  bool drop_link_pending_ = false;  // CLIENT KILL of the master client: drop the link soon
+
+  // Faults and crashes.
+  LinkFaults faults_;
+  bool crashed_ = false;
+
+  // FAILOVER.
+  FailoverState failover_state_ = FailoverState::kNone;
+  std::string failover_host_;
+  int failover_port_ = 0;
+  bool failover_force_ = false;
+  int64_t failover_end_ms_ = 0;  // node ms; 0: no timeout
+};
+
+}  // namespace redlab::server::replication

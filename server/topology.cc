@@ -1,0 +1,82 @@
+#include "server/topology.h"
+
+#include <stdexcept>
+#include <thread>
+
+#include "server/engine/engine.h"
+#include "server/replication/replication.h"
+
+namespace redlab::server {
+
+std::unique_ptr<Topology> Topology::Start(const TopologyOptions& options) {
+  if (options.masters < 1) throw std::invalid_argument("a topology needs at least one master");
+  if (options.masters > 1 && options.replicas > 0) {
+    throw std::invalid_argument("replicas are only supported with a single master");
+  }
+  std::unique_ptr<Topology> t(new Topology());
+  t->registry_ = std::make_shared<NodeRegistry>();
+  int next_port = options.port;
+  auto node_options = [&]() {
+    NodeOptions o = options.base;
+    o.port = next_port;
+    if (next_port != 0) ++next_port;
+    o.registry = t->registry_;
+    return o;
+  };
+  for (int i = 0; i < options.masters; ++i) t->masters_.push_back(Node::Start(node_options()));
+  // Replicas reach the master on loopback when it listens on every interface.
+  std::string host =
+      options.base.bind == "0.0.0.0" || options.base.bind == "::" ? "127.0.0.1" : options.base.bind;
+  for (int i = 0; i < options.replicas; ++i) {
+    NodeOptions o = node_options();
+    o.replicaof = host + " " + std::to_string(t->masters_[0]->port());
+    // A replica of a password-protected master authenticates with the same password.
+    if (!options.base.requirepass.empty())
+      o.settings.emplace_back("masterauth", options.base.requirepass);
+    t->replicas_.push_back(Node::Start(o));
+  }
+  return t;
+}
+
+Topology::~Topology() { Stop(); }
+
+std::vector<Node*> Topology::nodes() {
+  std::vector<Node*> out;
+  for (auto& n : masters_) out.push_back(n.get());
+  for (auto& n : replicas_) out.push_back(n.get());
+  return out;
+}
+
+Node* Topology::FindByPort(int port) {
+  for (Node* n : nodes()) {
+    if (n->port() == port) return n;
+  }
+  return nullptr;
+}
+
+bool Topology::WaitForSync(std::chrono::milliseconds timeout) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (auto& r : replicas_) {
+    while (true) {
+      if (r->stopped()) return false;
+      bool up =
+          !r->crashed() && r->Call([](engine::Engine& e) { return e.replication().link_up(); });
+      if (up) break;
+      if (std::chrono::steady_clock::now() > deadline) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  }
+  return true;
+}
+
+void Topology::WaitUntilStopped() {
+  for (Node* n : nodes()) n->WaitUntilStopped();
+}
+
+void Topology::Stop() {
+  // Replicas first, so they do not spend their last moments reconnecting to a gone master.
+  for (auto& n : replicas_) n->Stop();
+  for (auto& n : masters_) n->Stop();
+}
+
+}  // namespace redlab::server

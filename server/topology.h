@@ -1,0 +1,85 @@
+// Topologies of nodes in one process, for tests and for redlab-server: a master and N replicas
+// (failover scenarios), or N independent masters (RedLock), plus the process's node registry
+// that TOPOLOGY NODES lists and TOPOLOGY RESTART / FAULT CRASH act through.
+//
+//   auto t = redlab::server::Topology::Start({.replicas = 2});
+//   t->WaitForSync(std::chrono::seconds(5));
+//   t->master().Fault({"REPL", "PAUSE"});   // hold the stream
+//   t->master().Crash();                    // the lock written meanwhile is lost
+//   ... REPLICAOF NO ONE on t->replica(0).port() ...
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "server/node.h"
+
+namespace redlab::server {
+
+// The nodes of one process, with a snapshot of each one's state kept by the node itself (so
+// listing them never waits on another node's thread).
+class NodeRegistry {
+ public:
+  struct Entry {
+    int port = 0;
+    std::string role;    // "master" or "replica"
+    std::string state;   // "up" or "crashed"
+    std::string master;  // "host:port" of a replica's master
+    bool link_up = false;
+  };
+
+  void Add(Node::Impl* node, const Entry& entry);
+  void Update(Node::Impl* node, const Entry& entry);
+  void Remove(Node::Impl* node);
+  std::vector<Entry> Snapshot() const;
+  // Restarts the crashed node that listened on `port`, from another node's thread or any other
+  // thread: returns an error text, or empty on success.
+  std::string Restart(int port, bool keep_data);
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<std::pair<Node::Impl*, Entry>> nodes_;  // in start order
+};
+
+struct TopologyOptions {
+  // Settings every node gets (bind, requirepass, loglevel, settings); port is ignored.
+  NodeOptions base;
+  // The first node's port; the others take the following ones. 0: every node picks a free port.
+  int port = 0;
+  int replicas = 0;  // replicas of the master (with masters == 1)
+  int masters = 1;   // independent masters, for RedLock (each without replicas when > 1)
+};
+
+class Topology {
+ public:
+  // Starts the nodes and returns once all listen (replicas may still be syncing: see
+  // WaitForSync). Throws std::runtime_error when a port cannot be bound.
+  static std::unique_ptr<Topology> Start(const TopologyOptions& options);
+  ~Topology();
+
+  Node& master(size_t i = 0) { return *masters_.at(i); }
+  Node& replica(size_t i) { return *replicas_.at(i); }
+  size_t num_masters() const { return masters_.size(); }
+  size_t num_replicas() const { return replicas_.size(); }
+  // Every node: masters first, then replicas.
+  std::vector<Node*> nodes();
+  Node* FindByPort(int port);
+  const std::shared_ptr<NodeRegistry>& registry() const { return registry_; }
+
+  // Waits until every replica's link to its master is up and in sync.
+  bool WaitForSync(std::chrono::milliseconds timeout);
+  // Blocks until every node has stopped (SHUTDOWN or Stop()).
+  void WaitUntilStopped();
+  void Stop();
+
+ private:
+  Topology() = default;
+  std::shared_ptr<NodeRegistry> registry_;
+  std::vector<std::unique_ptr<Node>> masters_;
+  std::vector<std::unique_ptr<Node>> replicas_;
+};
+
+}  // namespace redlab::server
