@@ -1,5 +1,7 @@
 #include "bench/side_by_side.h"
 
+#include "conformance/harness/client.h"
+
 #include <cstdio>
 
 namespace redlab::bench {
@@ -19,7 +21,14 @@ void RatioReporter::SetBaseline(const std::string& name, const std::string& base
 
 Servers::Servers()
     : redlab_(conformance::StartServerOf(conformance::Target::kEmbedded)),
-      redis_(conformance::StartServerOf(conformance::Target::kRedis)) {}
+      redis_(conformance::StartServerOf(conformance::Target::kRedis)) {
+  // Warm both up (page faults, first allocations, CPU frequency) so whichever benchmark runs
+  // first is not measured against a cold server.
+  for (int port : {redlab_->port(), redis_->port()}) {
+    conformance::Client c(port);
+    for (int i = 0; i < 20000; ++i) c({"PING"});
+  }
+}
 
 int Servers::port(conformance::Target t) const {
   return t == conformance::Target::kRedis ? redis_->port() : redlab_->port();
