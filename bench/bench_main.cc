@@ -6,6 +6,7 @@ namespace redlab::bench {
 void RegisterServerBenchmarks(const Servers& servers);
 void RegisterLockBenchmarks(const Servers& servers);
 void RegisterWaitBenchmarks(const ReplicatedServers& servers);
+void RegisterScriptBenchmarks(const Servers& servers);
 }  // namespace redlab::bench
 
 int main(int argc, char** argv) {
@@ -15,6 +16,7 @@ int main(int argc, char** argv) {
   redlab::bench::RegisterLockBenchmarks(servers);
   redlab::bench::ReplicatedServers replicated;
   redlab::bench::RegisterWaitBenchmarks(replicated);
+  redlab::bench::RegisterScriptBenchmarks(servers);
   redlab::bench::RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();

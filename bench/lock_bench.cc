@@ -19,17 +19,6 @@ Config BenchConfig(int port) {
   return Config::SingleServer("redis://127.0.0.1:" + std::to_string(port));
 }
 
-// Runs `body`, turning a client error (e.g. EVAL before redlab has scripting) into a skipped
-// benchmark rather than an aborted run.
-template <typename Body>
-void Guarded(benchmark::State& state, Body body) {
-  try {
-    body();
-  } catch (const std::exception& e) {
-    state.SkipWithError(e.what());
-  }
-}
-
 void ClientPing(benchmark::State& state, int port) {
   Guarded(state, [&] {
     redlab::Client client(BenchConfig(port));

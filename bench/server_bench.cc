@@ -2,32 +2,13 @@
 // redis-server started by the benchmark, side by side, with the ratio printed at the end.
 #include <hiredis/hiredis.h>
 
-#include <memory>
 #include <stdexcept>
-#include <string>
 
+#include "bench/connection.h"
 #include "bench/side_by_side.h"
 
 namespace redlab::bench {
 namespace {
-
-struct ContextDeleter {
-  void operator()(redisContext* c) const { redisFree(c); }
-};
-using Connection = std::unique_ptr<redisContext, ContextDeleter>;
-
-Connection Connect(int port) {
-  Connection c(redisConnect("127.0.0.1", port));
-  if (!c || c->err) throw std::runtime_error("cannot connect to port " + std::to_string(port));
-  return c;
-}
-
-void Check(redisReply* reply) {
-  if (reply == nullptr || reply->type == REDIS_REPLY_ERROR) {
-    throw std::runtime_error(reply ? reply->str : "no reply");
-  }
-  freeReplyObject(reply);
-}
 
 // One command, one round trip, per iteration: latency.
 void RoundTrip(benchmark::State& state, int port, int argc, const char** argv) {

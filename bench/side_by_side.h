@@ -4,6 +4,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <exception>
 #include <functional>
 #include <map>
 #include <memory>
@@ -30,6 +31,17 @@ class Servers {
   std::unique_ptr<conformance::Server> redlab_;
   std::unique_ptr<conformance::Server> redis_;
 };
+
+// Runs `body`, turning an exception (a command the server refuses, a lost connection) into a
+// skipped benchmark rather than an aborted run.
+template <typename Body>
+void Guarded(benchmark::State& state, Body body) {
+  try {
+    body();
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+  }
+}
 
 // Registers `name/redlab` and `name/redis`; `fn` gets the state and the port to use.
 void RegisterSideBySide(const std::string& name, const Servers& servers,

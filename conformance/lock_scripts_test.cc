@@ -1,21 +1,14 @@
 // The reentrant lock's scripts of lua/, run by EVAL exactly as the client sends them: their
 // replies and the keys they leave (types, fields, TTLs), identical on embedded redlab and real
 // redis-server.
+#include "conformance/lock_family_support.h"
 #include "conformance/lock_support.h"
-#include "lua/scripts.h"
 
 namespace redlab::conformance {
 namespace {
 
-class LockScriptsTest : public ConformanceTest {
+class LockScriptsTest : public LockFamilyTest {
  protected:
-  Reply Run(std::string_view script, std::vector<std::string> keys, std::vector<std::string> args) {
-    std::vector<std::string> cmd{"EVAL", std::string(lua::ScriptText(script)),
-                                 std::to_string(keys.size())};
-    cmd.insert(cmd.end(), keys.begin(), keys.end());
-    cmd.insert(cmd.end(), args.begin(), args.end());
-    return c().Call(cmd);
-  }
   Reply Acquire(const std::string& name, const std::string& lease, const std::string& owner) {
     return Run("lock_acquire", {name}, {lease, owner});
   }

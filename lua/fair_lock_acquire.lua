@@ -1,0 +1,73 @@
+-- Fair lock, acquire (Redisson's RedissonFairLock, the waiting form): the lock goes to waiters
+-- in the order they first asked. Waiters queue in a list; each has a deadline in a zset, the
+-- previous waiter's deadline (or the holder's PTTL) plus the wait allowance, so a waiter that
+-- stops asking drops out of the queue when its deadline passes instead of blocking the rest.
+-- KEYS[1]  the lock: a hash of owner -> hold count
+-- KEYS[2]  the waiters, redisson_lock_queue:{name} (a list, oldest first)
+-- KEYS[3]  their deadlines, redisson_lock_timeout:{name} (a zset, score = deadline in Unix ms)
+-- ARGV[1]  lease in milliseconds
+-- ARGV[2]  owner, "<client uuid>:<thread id>"
+-- ARGV[3]  the wait allowance per waiter in milliseconds (Redisson's threadWaitTime, 300000
+--          unless the caller gives a wait time)
+-- ARGV[4]  the caller's clock, Unix ms: deadlines are the clients' time, never the server's
+-- Returns nil when the caller now holds the lock (first hold or re-entry, the lease restarted),
+-- else an estimate of the wait in milliseconds: for a new waiter, the time until the waiter
+-- before it runs out (the holder's PTTL when it is first); for one already queued, its own
+-- deadline less one allowance.
+local wait = tonumber(ARGV[3])
+local now = tonumber(ARGV[4])
+
+-- Waiters at the head whose deadline has passed gave up: drop them (the others keep theirs).
+-- A head without a deadline (a queue half written by hand) goes too, where Redisson's script
+-- would stop on a Lua error.
+while true do
+  local head = redis.call('lindex', KEYS[2], 0)
+  if head == false then
+    break
+  end
+  local deadline = tonumber(redis.call('zscore', KEYS[3], head))
+  if deadline ~= nil and deadline > now then
+    break
+  end
+  redis.call('zrem', KEYS[3], head)
+  redis.call('lpop', KEYS[2])
+end
+
+-- Free, and no one ahead of the caller: take it, and move every waiter up one place.
+if (redis.call('exists', KEYS[1]) == 0) and
+    ((redis.call('exists', KEYS[2]) == 0) or (redis.call('lindex', KEYS[2], 0) == ARGV[2])) then
+  redis.call('lpop', KEYS[2])
+  redis.call('zrem', KEYS[3], ARGV[2])
+  local waiters = redis.call('zrange', KEYS[3], 0, -1)
+  for i = 1, #waiters do
+    redis.call('zincrby', KEYS[3], -wait, waiters[i])
+  end
+  redis.call('hset', KEYS[1], ARGV[2], 1)
+  redis.call('pexpire', KEYS[1], ARGV[1])
+  return nil
+end
+
+if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
+  redis.call('hincrby', KEYS[1], ARGV[2], 1)
+  redis.call('pexpire', KEYS[1], ARGV[1])
+  return nil
+end
+
+-- Already queued: answer without walking the queue (approximate, as Redisson's is).
+local queued = redis.call('zscore', KEYS[3], ARGV[2])
+if queued ~= false then
+  return queued - wait - now
+end
+
+-- Join at the tail, due one allowance after the waiter before (or after the holder's lease).
+local last = redis.call('lindex', KEYS[2], -1)
+local ttl
+if last ~= false and last ~= ARGV[2] then
+  ttl = tonumber(redis.call('zscore', KEYS[3], last)) - now
+else
+  ttl = redis.call('pttl', KEYS[1])
+end
+if redis.call('zadd', KEYS[3], ttl + wait + now, ARGV[2]) == 1 then
+  redis.call('rpush', KEYS[2], ARGV[2])
+end
+return ttl

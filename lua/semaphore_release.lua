@@ -1,0 +1,8 @@
+-- Semaphore, give permits back (Redisson's RSemaphore release): any caller may, whoever took
+-- them; the waiters on the channel learn the new count.
+-- KEYS[1]  the semaphore: a string holding the free permits (created when missing)
+-- KEYS[2]  its channel, redisson_sc:{name}
+-- ARGV[1]  permits to give back
+-- Returns nil; publishes the permits now free.
+local free = redis.call('incrby', KEYS[1], ARGV[1])
+redis.call('publish', KEYS[2], free)
