@@ -96,6 +96,17 @@ TEST_F(ConnectionTest, ClientIdAndList) {
   EXPECT_EQ(by_id.str.rfind(me, 0), 0u);
 }
 
+// qbuf counts the query buffer as read, the running command included: CLIENT INFO sent alone
+// is 26 bytes ("*2\r\n$6\r\nCLIENT\r\n$4\r\nINFO\r\n"), pipelined behind a PING 40.
+TEST_F(ConnectionTest, ClientInfoShowsTheQueryBufferOfTheRunningCommand) {
+  Reply info = c()({"CLIENT", "INFO"});
+  EXPECT_NE(info.str.find(" qbuf=26 "), std::string::npos) << info.str;
+  c().Send("*1\r\n$4\r\nPING\r\n*2\r\n$6\r\nCLIENT\r\n$4\r\nINFO\r\n");
+  EXPECT_EQ(c().Read(), Status("PONG"));
+  info = c().Read();
+  EXPECT_NE(info.str.find(" qbuf=40 "), std::string::npos) << info.str;
+}
+
 TEST_F(ConnectionTest, ClientKill) {
   Client victim = Connect();
   Reply victim_id = victim({"CLIENT", "ID"});
@@ -105,6 +116,8 @@ TEST_F(ConnectionTest, ClientKill) {
   EXPECT_EQ(c()({"CLIENT", "KILL", "ID", "abc"}), Error("ERR client-id should be greater than 0"));
   EXPECT_EQ(c()({"CLIENT", "KILL", "1.2.3.4:5"}), Error("ERR No such client"));
   EXPECT_EQ(c()({"CLIENT", "KILL", "FOO", "bar"}), Error("ERR syntax error"));
+  EXPECT_EQ(c()({"CLIENT", "KILL", "USER", "wrong_user"}),
+            Error("ERR No such user 'wrong_user'"));
   // SKIPME defaults to yes: killing by our own address spares us.
   Reply me = c()({"CLIENT", "INFO"});
   size_t a = me.str.find("addr=") + 5;

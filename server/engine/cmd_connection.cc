@@ -311,7 +311,7 @@ void ClientListCommand(CommandContext& ctx) {
 void ClientKillCommand(CommandContext& ctx) {
   Engine& engine = ctx.engine();
   Client& self = ctx.client();
-  std::string addr, laddr, type, user;
+  std::string addr, laddr, type;
   uint64_t id = 0;
   bool skipme = true;
   bool old_form = ctx.argc() == 3;
@@ -343,7 +343,12 @@ void ClientKillCommand(CommandContext& ctx) {
       } else if (ctx.ArgIs(i, "laddr")) {
         laddr = value;
       } else if (ctx.ArgIs(i, "user")) {
-        user = value;
+        // Only the default user exists (no ACL users), and every client is authenticated as
+        // it: USER default matches them all.
+        if (value != "default") {
+          ctx.ReplyError("No such user '" + value + "'");
+          return;
+        }
       } else if (ctx.ArgIs(i, "skipme")) {
         if (EqualsIgnoreCase(value, "yes")) {
           skipme = true;
@@ -365,7 +370,6 @@ void ClientKillCommand(CommandContext& ctx) {
     if (!addr.empty() && (io == nullptr || io->PeerAddress() != addr)) continue;
     if (!laddr.empty() && (io == nullptr || io->LocalAddress() != laddr)) continue;
     if (!type.empty() && !IsClientType(*c, type)) continue;
-    if (!user.empty() && user != "default") continue;
     if (id != 0 && c->id() != id) continue;
     if (c.get() == &self && skipme) continue;
     victims.push_back(c.get());

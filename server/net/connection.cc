@@ -115,6 +115,7 @@ void Connection::ProcessInput() {
     size_t consumed = 0;
     resp::ParseStatus status = parser_.Parse(query_.data(), limits, &consumed, &args_);
     query_.Consume(consumed);
+    served_in_pass_ += consumed;
     if (status == resp::ParseStatus::kNeedMore) break;
     if (status == resp::ParseStatus::kError) {
       ProtocolError(parser_.error());
@@ -129,6 +130,7 @@ void Connection::ProcessInput() {
     MaybeDropReply(reply_start);
     args_.ShrinkIfLarge(kMaxRetainedArg);
   }
+  served_in_pass_ = 0;
   query_.ShrinkIfIdle(kReadChunk);
 }
 

@@ -47,7 +47,9 @@ class Connection final : public engine::ClientIo {
   void RequestFlush() override { Flush(); }
   void CloseAsap() override { Close(); }
   void ResumeInput() override;
-  size_t QueryBufferLength() const override { return query_.size(); }
+  // As Redis's sdslen(querybuf): requests already served in this pass still count, since Redis
+  // trims its buffer only once the pass is over.
+  size_t QueryBufferLength() const override { return query_.size() + served_in_pass_; }
   size_t QueryBufferFree() const override { return query_.free_space(); }
   size_t PendingOutputBytes() const override;
 
@@ -86,6 +88,7 @@ class Connection final : public engine::ClientIo {
   uv_tcp_t handle_;
   uv_write_t write_req_;
   QueryBuffer query_;
+  size_t served_in_pass_ = 0;  // bytes parsed by the ProcessInput pass under way
   resp::RequestParser parser_;
   resp::ArgList args_;
   std::string writing_;  // the bytes of the write in flight; must live until OnWrite
