@@ -116,8 +116,7 @@ TEST_F(ConnectionTest, ClientKill) {
   EXPECT_EQ(c()({"CLIENT", "KILL", "ID", "abc"}), Error("ERR client-id should be greater than 0"));
   EXPECT_EQ(c()({"CLIENT", "KILL", "1.2.3.4:5"}), Error("ERR No such client"));
   EXPECT_EQ(c()({"CLIENT", "KILL", "FOO", "bar"}), Error("ERR syntax error"));
-  EXPECT_EQ(c()({"CLIENT", "KILL", "USER", "wrong_user"}),
-            Error("ERR No such user 'wrong_user'"));
+  EXPECT_EQ(c()({"CLIENT", "KILL", "USER", "wrong_user"}), Error("ERR No such user 'wrong_user'"));
   // SKIPME defaults to yes: killing by our own address spares us.
   Reply me = c()({"CLIENT", "INFO"});
   size_t a = me.str.find("addr=") + 5;

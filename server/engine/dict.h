@@ -5,12 +5,13 @@
 // one allocation (the key's bytes follow the node), which keeps a small entry to one malloc.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <new>
 #include <functional>
 #include <memory>
+#include <new>
 #include <random>
 #include <string>
 #include <string_view>
@@ -130,21 +131,27 @@ class Dict {
     return ReverseBits(cursor);
   }
 
-  // A random node (nullptr when empty): a random non-empty bucket, then a random chain element,
-  // as Redis's dictGetRandomKey.
+  // A random node (nullptr when empty), every node equally likely, where Redis's
+  // dictGetRandomKey (a random non-empty bucket, then a random chain element) favours the nodes
+  // of short chains. Rejection sampling: a random bucket and a random position below
+  // kChainBound, kept when the chain has a node there. A chain that long or longer (rare at
+  // this table's load factor) is always kept, its nodes then slightly under-sampled.
   template <typename Rng>
   Node* Random(Rng& rng) const {
     if (size_ == 0) return nullptr;
+    constexpr size_t kChainBound = 8;
     std::uniform_int_distribution<size_t> pick_bucket(0, mask_);
-    Node* head = nullptr;
-    do {
-      head = buckets_[pick_bucket(rng)];
-    } while (head == nullptr);
-    size_t len = 0;
-    for (Node* n = head; n != nullptr; n = n->next) ++len;
-    size_t index = std::uniform_int_distribution<size_t>(0, len - 1)(rng);
-    while (index-- > 0) head = head->next;
-    return head;
+    while (true) {
+      Node* head = buckets_[pick_bucket(rng)];
+      size_t len = 0;
+      for (Node* n = head; n != nullptr; n = n->next) ++len;
+      if (len == 0) continue;
+      size_t position =
+          std::uniform_int_distribution<size_t>(0, std::max(len, kChainBound) - 1)(rng);
+      if (position >= len) continue;
+      while (position-- > 0) head = head->next;
+      return head;
+    }
   }
 
   // Bytes used by the table itself (bucket array and node headers; keys are inside the nodes).

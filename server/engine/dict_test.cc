@@ -5,6 +5,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace redlab::server::engine {
 namespace {
@@ -53,6 +54,23 @@ TEST(DictTest, RandomReturnsMembers) {
   std::set<int> seen;
   for (int i = 0; i < 2000; ++i) seen.insert(d.Random(rng)->value);
   EXPECT_EQ(seen.size(), 20u);
+}
+
+// Redis's own suite checks HRANDFIELD's uniformity with a chi-square bound; chains of unequal
+// length must not make some nodes likelier than others.
+TEST(DictTest, RandomIsUniformOverASmallTable) {
+  for (int size : {7, 10, 13, 30}) {
+    Dict<int> d;
+    for (int i = 0; i < size; ++i) d.Insert("member:" + std::to_string(i), i);
+    std::mt19937_64 rng(7);
+    std::vector<int> hits(size);
+    const int draws = 1000 * size;
+    for (int i = 0; i < draws; ++i) ++hits[d.Random(rng)->value];
+    double chi_square = 0;
+    for (int h : hits) chi_square += (h - 1000.0) * (h - 1000.0) / 1000.0;
+    // df = size - 1; these bounds are far in the tail (p < 1e-5) of the chi-square distribution.
+    EXPECT_LT(chi_square, 3.0 * size + 20) << "size " << size;
+  }
 }
 
 }  // namespace

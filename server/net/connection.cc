@@ -99,7 +99,8 @@ void Connection::OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t*) {
   stats.total_net_input_bytes += static_cast<uint64_t>(nread);
   ++stats.total_reads_processed;
   // Redis closes, without a reply, a client whose unparsed input passes the limit.
-  if (self->query_.size() > static_cast<size_t>(self->engine_->config().client_query_buffer_limit)) {
+  if (self->query_.size() >
+      static_cast<size_t>(self->engine_->config().client_query_buffer_limit)) {
     self->Close();
     return;
   }
