@@ -227,9 +227,7 @@ std::string DescribeClient(Engine& engine, const Client& c) {
   return s;
 }
 
-void ClientIdCommand(CommandContext& ctx) {
-  ctx.reply().Integer(static_cast<int64_t>(ctx.client().id()));
-}
+void ClientIdCommand(CommandContext& ctx) { ctx.reply().Integer(static_cast<int64_t>(ctx.client().id())); }
 
 void ClientGetNameCommand(CommandContext& ctx) {
   if (ctx.client().name().empty()) {
@@ -426,92 +424,42 @@ void ClientHelpCommand(CommandContext& ctx) { ReplyHelp(ctx, kClientHelp); }
 
 void RegisterConnectionCommands(CommandTable& table) {
   constexpr uint32_t kConn = kAclConnection;
-  table.Add({.name = "ping",
-             .arity = -1,
-             .flags = kCmdFast,
-             .acl = kConn,
-             .proc = PingCommand,
-             .group = "connection",
-             .since = "1.0.0",
-             .summary = "Ping the server",
-             .complexity = "O(1)",
-             .tips = {"request_policy:all_shards", "response_policy:all_succeeded"}});
-  table.Add({.name = "echo",
-             .arity = 2,
-             .flags = kCmdLoading | kCmdStale | kCmdFast,
-             .acl = kConn,
-             .proc = EchoCommand,
-             .group = "connection",
-             .since = "1.0.0",
-             .summary = "Echo the given string",
+  table.Add({.name = "ping", .arity = -1, .flags = kCmdFast, .acl = kConn, .proc = PingCommand,
+             .group = "connection", .since = "1.0.0", .summary = "Ping the server",
+             .complexity = "O(1)", .tips = {"request_policy:all_shards", "response_policy:all_succeeded"}});
+  table.Add({.name = "echo", .arity = 2, .flags = kCmdLoading | kCmdStale | kCmdFast, .acl = kConn, .proc = EchoCommand,
+             .group = "connection", .since = "1.0.0", .summary = "Echo the given string",
              .complexity = "O(1)"});
-  table.Add({.name = "select",
-             .arity = 2,
-             .flags = kCmdLoading | kCmdStale | kCmdFast,
-             .acl = kConn,
-             .proc = SelectCommand,
-             .group = "connection",
-             .since = "1.0.0",
+  table.Add({.name = "select", .arity = 2, .flags = kCmdLoading | kCmdStale | kCmdFast,
+             .acl = kConn, .proc = SelectCommand, .group = "connection", .since = "1.0.0",
              .summary = "Change the selected database for the current connection",
              .complexity = "O(1)"});
-  table.Add(
-      {.name = "quit",
-       .arity = -1,
-       .flags = kCmdNoscript | kCmdLoading | kCmdStale | kCmdFast | kCmdNoAuth | kCmdAllowBusy,
-       .acl = kConn,
-       .proc = QuitCommand,
-       .group = "connection",
-       .since = "1.0.0",
-       .summary = "Close the connection",
-       .complexity = "O(1)"});
-  table.Add(
-      {.name = "reset",
-       .arity = 1,
-       .flags = kCmdNoscript | kCmdLoading | kCmdStale | kCmdFast | kCmdNoAuth | kCmdAllowBusy,
-       .acl = kConn,
-       .proc = ResetCommand,
-       .group = "connection",
-       .since = "6.2.0",
-       .summary = "Reset the connection",
-       .complexity = "O(1)"});
-  table.Add(
-      {.name = "auth",
-       .arity = -2,
-       .flags = kCmdNoscript | kCmdLoading | kCmdStale | kCmdFast | kCmdNoAuth | kCmdAllowBusy,
-       .acl = kConn,
-       .proc = AuthCommand,
-       .group = "connection",
-       .since = "1.0.0",
-       .summary = "Authenticate to the server",
-       .complexity = "O(N) where N is the number of passwords defined for the user"});
-  table.Add(
-      {.name = "hello",
-       .arity = -1,
-       .flags = kCmdNoscript | kCmdLoading | kCmdStale | kCmdFast | kCmdNoAuth | kCmdAllowBusy,
-       .acl = kConn,
-       .proc = HelloCommand,
-       .group = "connection",
-       .since = "6.0.0",
-       .summary = "Handshake with Redis",
-       .complexity = "O(1)"});
+  table.Add({.name = "quit", .arity = -1,
+             .flags = kCmdNoscript | kCmdLoading | kCmdStale | kCmdFast | kCmdNoAuth | kCmdAllowBusy,
+             .acl = kConn, .proc = QuitCommand, .group = "connection", .since = "1.0.0",
+             .summary = "Close the connection", .complexity = "O(1)"});
+  table.Add({.name = "reset", .arity = 1,
+             .flags = kCmdNoscript | kCmdLoading | kCmdStale | kCmdFast | kCmdNoAuth | kCmdAllowBusy,
+             .acl = kConn, .proc = ResetCommand, .group = "connection", .since = "6.2.0",
+             .summary = "Reset the connection", .complexity = "O(1)"});
+  table.Add({.name = "auth", .arity = -2,
+             .flags = kCmdNoscript | kCmdLoading | kCmdStale | kCmdFast | kCmdNoAuth | kCmdAllowBusy,
+             .acl = kConn, .proc = AuthCommand, .group = "connection", .since = "1.0.0",
+             .summary = "Authenticate to the server",
+             .complexity = "O(N) where N is the number of passwords defined for the user"});
+  table.Add({.name = "hello", .arity = -1,
+             .flags = kCmdNoscript | kCmdLoading | kCmdStale | kCmdFast | kCmdNoAuth | kCmdAllowBusy,
+             .acl = kConn, .proc = HelloCommand, .group = "connection", .since = "6.0.0",
+             .summary = "Handshake with Redis", .complexity = "O(1)"});
 
   constexpr uint32_t kClientFlags = kCmdNoscript | kCmdLoading | kCmdStale;
   auto sub = [](std::string_view name, int arity, uint32_t flags, uint32_t acl, CommandProc proc,
                 std::string_view since, std::string_view summary, std::string_view complexity) {
-    return CommandSpec{.name = name,
-                       .arity = arity,
-                       .flags = flags,
-                       .acl = acl,
-                       .proc = proc,
-                       .group = "connection",
-                       .since = since,
-                       .summary = summary,
+    return CommandSpec{.name = name, .arity = arity, .flags = flags, .acl = acl, .proc = proc,
+                       .group = "connection", .since = since, .summary = summary,
                        .complexity = complexity};
   };
-  CommandSpec client{.name = "client",
-                     .arity = -2,
-                     .group = "connection",
-                     .since = "2.4.0",
+  CommandSpec client{.name = "client", .arity = -2, .group = "connection", .since = "2.4.0",
                      .summary = "A container for client connection commands",
                      .complexity = "Depends on subcommand."};
   client.subcommands = {
@@ -526,14 +474,14 @@ void RegisterConnectionCommands(CommandTable& table) {
       sub("setname", 3, kClientFlags, kConn, ClientSetNameCommand, "2.6.9",
           "Set the current connection name", "O(1)"),
       sub("list", -2, kCmdAdmin | kClientFlags, kConn, ClientListCommand, "2.4.0",
-          "Get the list of client connections", "O(N) where N is the number of client connections"),
+          "Get the list of client connections",
+          "O(N) where N is the number of client connections"),
       sub("kill", -3, kCmdAdmin | kClientFlags, kConn, ClientKillCommand, "2.4.0",
           "Kill the connection of a client", "O(N) where N is the number of client connections"),
       sub("pause", -3, kCmdAdmin | kClientFlags, kConn, ClientPauseCommand, "2.9.50",
           "Stop processing commands from clients for some time", "O(1)"),
       sub("unpause", 2, kCmdAdmin | kClientFlags, kConn, ClientUnpauseCommand, "6.2.0",
-          "Resume processing of clients that were paused",
-          "O(N) Where N is the number of paused clients"),
+          "Resume processing of clients that were paused", "O(N) Where N is the number of paused clients"),
   };
   client.subcommands[2].tips = {"nondeterministic_output"};
   client.subcommands[5].tips = {"nondeterministic_output"};
