@@ -21,6 +21,19 @@ TEST_F(BlockingTest, PauseWriteHoldsWritesUntilUnpause) {
   EXPECT_EQ(c()({"GET", "k"}), Bulk("v"));
 }
 
+// A script that declares no-writes is no write command, so a WRITE pause lets it run; one
+// without a shebang may write, and waits.
+TEST_F(BlockingTest, PauseWriteLetsScriptsDeclaringNoWritesRun) {
+  EXPECT_EQ(c()({"CLIENT", "PAUSE", "100000", "WRITE"}), Status("OK"));
+  EXPECT_EQ(c()({"EVAL", "#!lua flags=no-writes\nreturn redis.call('get', 'k')", "0"}), Nil());
+  Client writer = Connect();
+  writer.SendCommand({"EVAL", "return redis.call('set', 'k', 'v')", "0"});
+  EXPECT_EQ(c()({"GET", "k"}), Nil());
+  EXPECT_EQ(c()({"CLIENT", "UNPAUSE"}), Status("OK"));
+  EXPECT_EQ(writer.Read(), Status("OK"));
+  EXPECT_EQ(c()({"GET", "k"}), Bulk("v"));
+}
+
 TEST_F(BlockingTest, PauseAllHoldsEveryCommandUntilItEnds) {
   c()({"SET", "k", "v"});
   EXPECT_EQ(c()({"CLIENT", "PAUSE", "200", "ALL"}), Status("OK"));

@@ -87,6 +87,7 @@ class Client {
   struct QueuedCommand {
     const Command* cmd;
     std::vector<std::string> args;
+    uint32_t flags;  // as Engine::CommandFlags gave them when queued
   };
   struct MultiState {
     bool active = false;

@@ -29,6 +29,13 @@ constexpr std::string_view kScriptHelp[] = {
 };
 
 void EvalCommand(CommandContext& ctx) { ctx.engine().scripts().Eval(ctx, false, false); }
+
+uint32_t EvalFlags(Engine& engine, std::span<const std::string> args, uint32_t flags) {
+  return engine.scripts().EvalCommandFlags(args, false, flags);
+}
+uint32_t EvalShaFlags(Engine& engine, std::span<const std::string> args, uint32_t flags) {
+  return engine.scripts().EvalCommandFlags(args, true, flags);
+}
 void EvalRoCommand(CommandContext& ctx) { ctx.engine().scripts().Eval(ctx, false, true); }
 void EvalShaCommand(CommandContext& ctx) { ctx.engine().scripts().Eval(ctx, true, false); }
 void EvalShaRoCommand(CommandContext& ctx) { ctx.engine().scripts().Eval(ctx, true, true); }
@@ -109,6 +116,7 @@ void RegisterScriptingCommands(CommandTable& table) {
                                "We cannot tell how the keys will be used so we assume the "
                                "worst, RW and UPDATE")},
              .proc = EvalCommand,
+             .flags_proc = EvalFlags,
              .group = "scripting",
              .since = "2.6.0",
              .summary = "Execute a Lua script server side",
@@ -119,6 +127,7 @@ void RegisterScriptingCommands(CommandTable& table) {
              .acl = kAclScripting,
              .keys = {EvalKeys(kRwKeys, "")},
              .proc = EvalShaCommand,
+             .flags_proc = EvalShaFlags,
              .group = "scripting",
              .since = "2.6.0",
              .summary = "Execute a Lua script server side",
@@ -132,6 +141,7 @@ void RegisterScriptingCommands(CommandTable& table) {
                          "We cannot tell how the keys will be used so we assume the "
                          "worst, RO and ACCESS")},
        .proc = EvalRoCommand,
+       .flags_proc = EvalFlags,
        .group = "scripting",
        .since = "7.0.0",
        .summary = "Execute a read-only Lua script server side",
@@ -143,6 +153,7 @@ void RegisterScriptingCommands(CommandTable& table) {
        .acl = kAclScripting,
        .keys = {EvalKeys(kRoKeys, "")},
        .proc = EvalShaRoCommand,
+       .flags_proc = EvalShaFlags,
        .group = "scripting",
        .since = "7.0.0",
        .summary = "Execute a read-only Lua script server side",

@@ -13,7 +13,12 @@
 namespace redlab::server::engine {
 
 class CommandContext;
+class Engine;
 using CommandProc = void (*)(CommandContext& ctx);
+// For the few commands whose flags depend on their arguments (Redis's getCommandFlags: EVAL of a
+// script that declares its flags): the flags processCommand checks this invocation against.
+using CommandFlagsProc = uint32_t (*)(Engine& engine, std::span<const std::string> args,
+                                      uint32_t flags);
 
 // Command flags, with Redis's meaning (server.h, CMD_*). COMMAND INFO prints them by these names.
 enum CommandFlag : uint32_t {
@@ -104,6 +109,7 @@ struct CommandSpec {
   uint32_t acl = 0;       // explicit AclCategory bits
   std::vector<KeySpec> keys;
   CommandProc proc = nullptr;
+  CommandFlagsProc flags_proc = nullptr;  // null: the flags above, whatever the arguments
   // For COMMAND DOCS.
   std::string_view group;
   std::string_view since;

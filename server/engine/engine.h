@@ -105,6 +105,7 @@ struct ScriptCall {
   bool deny_oom = false;   // over maxmemory when the script started, and not allow-oom
   bool propagate = true;   // redis.set_repl: whether the script's writes reach replicas
   bool wrote = false;      // set once a write command was called (SCRIPT KILL refuses then)
+  bool obey_caller = false;  // the script came from our master: replica checks do not apply
 };
 
 class ScriptRunner;
@@ -126,6 +127,9 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
 
   // Runs one request from `client`; the reply is appended to its reply buffer.
   void Execute(Client& client, std::span<std::string> args);
+  // The flags of this invocation of `cmd`: its description's, or what its flags_proc makes of
+  // the arguments.
+  uint32_t CommandFlags(const Command& cmd, std::span<const std::string> args);
 
   // Blocking (blocking.cc). A blocked client reads no input until it is unblocked; its reply
   // is written by whoever unblocks it (or by the timeout handling of its kind).
@@ -143,6 +147,11 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
 
   // How many replicas have acknowledged the replication stream up to `offset` (WAIT).
   int64_t ReplicasAcked(int64_t offset) const;
+  // Why a write must be refused now, from a client or a script (NOREPLICAS: fewer good replicas
+  // than min-replicas-to-write; READONLY: a read-only replica, unless the write comes from its
+  // master); empty when it may run.
+  std::string_view WriteRefusal(bool from_master) const;
+  static constexpr std::string_view kNoReplicas = "-NOREPLICAS Not enough good replicas to write.";
   // The replication offset after this client's last write (Redis's c->woff).
   int64_t ClientWriteOffset(const Client& client) const;
   // Answers the WAITs whose replicas have now acknowledged enough (as acks arrive).
@@ -255,14 +264,15 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   int64_t pause_end_ms_ = 0;      // 0: not paused
   mutable size_t peak_memory_ = 0;
   bool pause_writes_only_ = false;
-  bool PauseApplies(const Command& cmd) const;
+  bool PauseApplies(uint32_t flags) const;
   void ScheduleNextTimer();
   int call_depth_ = 0;  // > 0 while a command runs (EXEC and EVAL run others inside themselves)
   std::unique_ptr<ScriptRunner> scripts_;
   // Redis's processCommand checks that depend on replication; returns the error to reply, or
   // an empty view.
-  std::string_view ReplicationRefusal(const Client& client, const Command& cmd) const;
-  std::string_view StaleRefusal(const Client& client, const Command& cmd) const;
+  std::string_view ReplicationRefusal(const Client& client, const Command& cmd,
+                                     uint32_t flags) const;
+  std::string_view StaleRefusal(const Client& client, const Command& cmd, uint32_t flags) const;
   std::unique_ptr<replication::Replication> replication_;
   uint64_t next_client_id_ = 1;
   std::string run_id_;

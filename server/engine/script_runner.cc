@@ -5,6 +5,7 @@
 #include "server/engine/context.h"
 #include "server/engine/errors.h"
 #include "server/engine/text.h"
+#include "server/replication/replication.h"
 #include "server/scripting/conversions.h"
 #include "server/scripting/sha1hex.h"
 
@@ -46,6 +47,33 @@ ScriptRunner::ScriptRunner(Engine& engine)
 
 ScriptRunner::~ScriptRunner() = default;
 
+uint32_t ScriptRunner::EvalCommandFlags(std::span<const std::string> args, bool evalsha,
+                                        uint32_t flags) const {
+  uint64_t script_flags = 0;
+  if (evalsha) {
+    if (args[1].size() != 40) return flags;
+    const Script* script = cache_.Find(ToLower(args[1]));
+    if (script == nullptr) return flags;
+    script_flags = script->flags;
+  } else {
+    // A cached script's flags come from its shebang too, so the body alone tells them (no SHA1
+    // to compute on every EVAL).
+    size_t shebang_length = 0;
+    std::string ignored;
+    if (!scripting::ParseShebang(args[1], &script_flags, &shebang_length, &ignored)) return flags;
+  }
+  if (script_flags & scripting::kScriptEvalCompatMode) return flags;
+  // scriptFlagsToCmdFlags: the script's declaration replaces write, deny-oom and stale, and
+  // with it known, may-replicate no longer applies.
+  flags &= ~(kCmdStale | kCmdDenyOom | kCmdWrite | kCmdMayReplicate);
+  if (!(script_flags & (scripting::kScriptAllowOom | scripting::kScriptNoWrites))) {
+    flags |= kCmdDenyOom;
+  }
+  if (!(script_flags & scripting::kScriptNoWrites)) flags |= kCmdWrite;
+  if (script_flags & scripting::kScriptAllowStale) flags |= kCmdStale;
+  return flags;
+}
+
 void ScriptRunner::Eval(CommandContext& ctx, bool evalsha, bool read_only) {
   // EVAL propagates nothing itself: the script's writes propagate as they happen (effects).
   ctx.PreventPropagation();
@@ -59,28 +87,9 @@ void ScriptRunner::Eval(CommandContext& ctx, bool evalsha, bool read_only) {
 
   // Computed once per script, before it runs (server.script_oom), so memory used by the script
   // itself does not count.
+  // (A script whose shebang does not allow running over maxmemory was refused before it got
+  // here: EvalCommandFlags gave it deny-oom.)
   bool oom = OutOfMemory(engine_);
-  if (oom) {
-    // Redis's processCommand refuses a script whose shebang does not allow running over
-    // maxmemory (evalGetCommandFlags gives it the denyoom flag).
-    uint64_t flags = scripting::kScriptEvalCompatMode;
-    size_t shebang_length = 0;
-    std::string ignored;
-    if (script != nullptr) {
-      flags = script->flags;
-    } else if (!evalsha) {
-      if (const Script* known = cache_.Find(scripting::Sha1Hex(source))) {
-        flags = known->flags;
-      } else if (!scripting::ParseShebang(source, &flags, &shebang_length, &ignored)) {
-        flags = scripting::kScriptEvalCompatMode;
-      }
-    }
-    if (!(flags & scripting::kScriptEvalCompatMode) &&
-        !(flags & (scripting::kScriptAllowOom | scripting::kScriptNoWrites))) {
-      ctx.ReplyError(err::kOom);
-      return;
-    }
-  }
 
   int64_t numkeys = 0;
   if (!ctx.IntArg(2, &numkeys)) return;
@@ -110,14 +119,36 @@ void ScriptRunner::Eval(CommandContext& ctx, bool evalsha, bool read_only) {
   // scriptPrepareForRun's checks of the shebang flags. (Its own "allow-oom flag is not set"
   // refusal cannot be reached: the same scripts were refused above, as processCommand does.)
   bool compat = (script->flags & scripting::kScriptEvalCompatMode) != 0;
-  if (!compat && !(script->flags & scripting::kScriptNoWrites) && read_only) {
-    ctx.ReplyError("Can not execute a script with write flag using *_ro command.");
-    return;
+  bool from_master = ctx.client().repl_role() == Client::ReplRole::kMaster;
+  if (!compat) {
+    const replication::Replication& repl = engine_.replication();
+    if (repl.is_replica() && !repl.link_up() && !engine_.config().replica_serve_stale_data &&
+        !(script->flags & scripting::kScriptAllowStale)) {
+      ctx.ReplyError(
+          "-MASTERDOWN Link with MASTER is down, replica-serve-stale-data is set to 'no' and "
+          "'allow-stale' flag is not set on the script.");
+      return;
+    }
+    if (!(script->flags & scripting::kScriptNoWrites)) {
+      if (repl.is_replica() && engine_.config().replica_read_only && !from_master) {
+        ctx.ReplyError("-READONLY Can not run script with write flag on readonly replica");
+        return;
+      }
+      if (read_only) {
+        ctx.ReplyError("Can not execute a script with write flag using *_ro command.");
+        return;
+      }
+      if (engine_.WriteRefusal(from_master) == Engine::kNoReplicas) {
+        ctx.ReplyError(Engine::kNoReplicas);
+        return;
+      }
+    }
   }
 
   Run run;
   run.call.read_only = read_only || (!compat && (script->flags & scripting::kScriptNoWrites));
   run.call.deny_oom = oom && (compat || !(script->flags & scripting::kScriptAllowOom));
+  run.call.obey_caller = from_master;
   run.start_us = SteadyUs();
   client_.set_db(ctx.client().db());
   client_.set_protocol(2);

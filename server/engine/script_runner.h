@@ -27,6 +27,9 @@ class ScriptRunner final : private scripting::ScriptHost {
 
   // EVAL, EVALSHA and their _RO variants (evalGenericCommand).
   void Eval(CommandContext& ctx, bool evalsha, bool read_only);
+  // The command flags of an EVAL-family call (evalGetCommandFlags): the command's own, unless
+  // the script is known (EVALSHA) or has a shebang (EVAL) that declares flags.
+  uint32_t EvalCommandFlags(std::span<const std::string> args, bool evalsha, uint32_t flags) const;
 
   scripting::ScriptCache& cache() { return cache_; }
 
