@@ -52,6 +52,19 @@ TEST_F(IntrospectionTest, CommandGetKeys) {
             Error("ERR Invalid number of arguments specified for command"));
   EXPECT_EQ(c()({"COMMAND", "GETKEYS", "GET"}),
             Error("ERR wrong number of arguments for 'command|getkeys' command"));
+  // Keyless commands are told so before their arity is checked.
+  EXPECT_EQ(c()({"COMMAND", "GETKEYS", "PING", "a", "b", "c"}),
+            Error("ERR The command has no key arguments"));
+  // EVAL's keys are optional: none is an empty list, not an error.
+  EXPECT_EQ(c()({"COMMAND", "GETKEYS", "EVAL", "return 1", "0"}), Array({}));
+  EXPECT_EQ(c()({"COMMAND", "GETKEYS", "EVAL", "return 1", "2", "k1", "k2", "a"}),
+            Array({Bulk("k1"), Bulk("k2")}));
+  EXPECT_EQ(c()({"COMMAND", "GETKEYS", "EVAL", "return 1", "3", "k1"}), Array({}));
+  // Key positions beyond the arguments make the whole request a syntax error: no keys.
+  EXPECT_EQ(c()({"COMMAND", "GETKEYS", "ZUNIONSTORE", "dest", "2", "a"}),
+            Error("ERR Invalid arguments specified for command"));
+  EXPECT_EQ(c()({"COMMAND", "GETKEYS", "ZUNIONSTORE", "dest", "2", "a", "b"}),
+            Array({Bulk("dest"), Bulk("a"), Bulk("b")}));
 }
 
 TEST_F(IntrospectionTest, CommandListFilters) {

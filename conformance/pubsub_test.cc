@@ -22,6 +22,23 @@ TEST_F(PubSubTest, SubscribeRepliesPerChannel) {
   EXPECT_EQ(c().ReadRaw(), "*3\r\n$9\r\nsubscribe\r\n$1\r\na\r\n:2\r\n");
 }
 
+// Inside EXEC a client must get one reply per command: SUBSCRIBE and PSUBSCRIBE are still
+// allowed there (Redis keeps them for backward compatibility), SSUBSCRIBE is not.
+TEST_F(PubSubTest, SubscribingInsideATransaction) {
+  EXPECT_EQ(c()({"MULTI"}), Status("OK"));
+  EXPECT_EQ(c()({"SUBSCRIBE", "a"}), Status("QUEUED"));
+  EXPECT_EQ(c()({"PSUBSCRIBE", "p*"}), Status("QUEUED"));
+  EXPECT_EQ(c()({"SSUBSCRIBE", "s"}), Status("QUEUED"));
+  EXPECT_EQ(c()({"EXEC"}),
+            Array({Array({Bulk("subscribe"), Bulk("a"), Int(1)}),
+                   Array({Bulk("psubscribe"), Bulk("p*"), Int(2)}),
+                   Error("ERR SSUBSCRIBE isn't allowed for a DENY BLOCKING client")}));
+  EXPECT_EQ(c()({"PUBSUB", "NUMSUB", "a"}),
+            Error("ERR Can't execute 'pubsub|numsub': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / "
+                  "PING / QUIT / RESET are allowed in this context"));
+  EXPECT_EQ(Connect()({"PUBSUB", "SHARDCHANNELS"}), Array({}));
+}
+
 TEST_F(PubSubTest, PublishDeliversToSubscribersAndPatterns) {
   Client sub = Connect();
   sub.SendCommand({"SUBSCRIBE", "news"});

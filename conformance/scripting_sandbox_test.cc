@@ -210,6 +210,16 @@ TEST_F(ScriptingSandboxTest, StructAndBit) {
   EXPECT_EQ(
       Eval(body),
       Fails("ERR user_script:1: bad argument #1 to 'pack' (invalid format option 'q')", body));
+  // A missing value reads as nil (struct's own separator), not as "no value".
+  for (const auto& [fmt, expected] :
+       std::vector<std::pair<std::string, std::string>>{{"'b'", "#2 to 'pack' (number"},
+                                                        {"'d'", "#2 to 'pack' (number"},
+                                                        {"'s'", "#2 to 'pack' (string"},
+                                                        {"'bb', 1", "#3 to 'pack' (number"}}) {
+    body = "return struct.pack(" + fmt + ")";
+    EXPECT_EQ(Eval(body),
+              Fails("ERR user_script:1: bad argument " + expected + " expected, got nil)", body));
+  }
   EXPECT_EQ(
       Eval("return {bit.band(0xff, 0x0f), bit.bxor(3, 1), bit.lshift(1, 31), bit.tohex(255)}"),
       Array({Int(15), Int(2), Int(INT32_MIN), Bulk("000000ff")}));

@@ -237,6 +237,15 @@ TEST_F(ServerTest, ConfigSetErrors) {
   EXPECT_EQ(c()({"CONFIG", "SET", "maxclients", "10", "maxclients", "20"}),
             Error("ERR CONFIG SET failed (possibly related to argument 'maxclients') - duplicate "
                   "parameter"));
+  EXPECT_EQ(c()({"CONFIG", "SET", "MAXCLIENTS", "10", "maxclients", "20"}),
+            Error("ERR CONFIG SET failed (possibly related to argument 'maxclients') - duplicate "
+                  "parameter"));
+  // A parameter and its alias are two configs to Redis: both set, the last one wins.
+  EXPECT_EQ(c()({"CONFIG", "SET", "busy-reply-threshold", "5000", "lua-time-limit", "6000"}),
+            Status("OK"));
+  EXPECT_EQ(c()({"CONFIG", "GET", "busy-reply-threshold"}),
+            Array({Bulk("busy-reply-threshold"), Bulk("6000")}));
+  EXPECT_EQ(c()({"CONFIG", "SET", "lua-time-limit", "5000"}), Status("OK"));
   EXPECT_EQ(c()({"CONFIG", "SET", "timeout", "1", "hz"}), Error("ERR syntax error"));
   EXPECT_EQ(c()({"CONFIG", "SET", "timeout"}),
             Error("ERR wrong number of arguments for 'config|set' command"));

@@ -155,5 +155,35 @@ TEST_F(TransactionTest, ResetDiscardsTransaction) {
   EXPECT_EQ(c()({"GET", "a"}), Nil());
 }
 
+// A watched key that expires before EXEC breaks the watch, whether the expiry is noticed lazily
+// (by EXEC itself) or by the active cycle. The sentinel, set with the same TTL just after it,
+// tells when the key has expired without touching the key.
+TEST_F(TransactionTest, ExpiryOfAWatchedKeyBreaksWatch) {
+  c()({"SET", "k", "1", "PX", "50"});
+  c()({"SET", "sentinel", "1", "PX", "50"});
+  EXPECT_EQ(c()({"WATCH", "k"}), Status("OK"));
+  ASSERT_TRUE(Eventually([&] { return Connect()({"EXISTS", "sentinel"}) == Int(0); }));
+  c()({"MULTI"});
+  c()({"INCR", "k"});
+  EXPECT_EQ(c().Raw({"EXEC"}), "*-1\r\n");
+  EXPECT_EQ(c()({"EXISTS", "k"}), Int(0));
+}
+
+// A key already expired when WATCHed (a stale key not yet deleted) is watched as absent: its
+// deletion afterwards, lazy or by FLUSHDB, is no change.
+TEST_F(TransactionTest, WatchOfAnAlreadyExpiredKeyIsNotBrokenByItsDeletion) {
+  for (const char* deleter : {"", "EXISTS", "FLUSHDB"}) {
+    c()({"SET", "x", "foo", "PX", "1"});
+    c()({"SET", "sentinel", "1", "PX", "1"});
+    ASSERT_TRUE(Eventually([&] { return Connect()({"EXISTS", "sentinel"}) == Int(0); }));
+    EXPECT_EQ(c()({"WATCH", "x"}), Status("OK"));
+    if (std::string_view(deleter) == "EXISTS") EXPECT_EQ(Connect()({"EXISTS", "x"}), Int(0));
+    if (std::string_view(deleter) == "FLUSHDB") EXPECT_EQ(Connect()({"FLUSHDB"}), Status("OK"));
+    c()({"MULTI"});
+    c()({"PING"});
+    EXPECT_EQ(c()({"EXEC"}), Array({Status("PONG")})) << deleter;
+  }
+}
+
 }  // namespace
 }  // namespace redlab::conformance

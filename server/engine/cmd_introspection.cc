@@ -218,6 +218,10 @@ void GetKeys(CommandContext& ctx, bool with_flags) {
     ctx.ReplyError("Invalid command specified");
     return;
   }
+  if (cmd->spec->keys.empty()) {
+    ctx.ReplyError("The command has no key arguments");
+    return;
+  }
   int arity = cmd->arity();
   int argc = static_cast<int>(line.size());
   if ((arity > 0 && arity != argc) || argc < -arity) {
@@ -225,9 +229,9 @@ void GetKeys(CommandContext& ctx, bool with_flags) {
     return;
   }
   std::vector<FoundKey> keys = FindKeys(*cmd, line);
-  if (keys.empty()) {
-    ctx.ReplyError(cmd->spec->keys.empty() ? "The command has no key arguments"
-                                           : "Invalid arguments specified for command");
+  // No key found is fine for a command whose keys are optional (EVAL with numkeys 0).
+  if (keys.empty() && !cmd->has(kCmdNoMandatoryKeys)) {
+    ctx.ReplyError("Invalid arguments specified for command");
     return;
   }
   resp::ReplyWriter& r = ctx.reply();

@@ -30,6 +30,13 @@ void ReplySubscription(CommandContext& ctx, std::string_view kind, const std::st
 
 void Subscribe(CommandContext& ctx, PubSubKind kind) {
   bool shard = kind == PubSubKind::kShard;
+  // A client that must get one reply per command cannot subscribe; for SUBSCRIBE (not the newer
+  // SSUBSCRIBE) Redis keeps allowing it inside a transaction, for backward compatibility.
+  if (ctx.client().deny_blocking() && (shard || !ctx.client().in_multi())) {
+    ctx.ReplyError(shard ? "SSUBSCRIBE isn't allowed for a DENY BLOCKING client"
+                         : "SUBSCRIBE isn't allowed for a DENY BLOCKING client");
+    return;
+  }
   for (size_t i = 1; i < ctx.argc(); ++i) {
     ctx.engine().pubsub().Subscribe(&ctx.client(), ctx.arg(i), kind);
     ReplySubscription(ctx, shard ? "ssubscribe" : "subscribe", &ctx.arg(i), shard);
@@ -61,6 +68,10 @@ void UnsubscribeCommand(CommandContext& ctx) { Unsubscribe(ctx, PubSubKind::kCha
 void SUnsubscribeCommand(CommandContext& ctx) { Unsubscribe(ctx, PubSubKind::kShard); }
 
 void PSubscribeCommand(CommandContext& ctx) {
+  if (ctx.client().deny_blocking() && !ctx.client().in_multi()) {
+    ctx.ReplyError("PSUBSCRIBE isn't allowed for a DENY BLOCKING client");
+    return;
+  }
   for (size_t i = 1; i < ctx.argc(); ++i) {
     ctx.engine().pubsub().SubscribePattern(&ctx.client(), ctx.arg(i));
     ReplySubscription(ctx, "psubscribe", &ctx.arg(i), false);

@@ -325,6 +325,9 @@ std::vector<std::pair<std::string, std::string>> ConfigRegistry::Get(
 std::optional<std::string> ConfigRegistry::Set(
     const std::vector<std::pair<std::string_view, std::string_view>>& pairs, bool startup) {
   std::vector<const Param*> params;
+  // Redis registers an alias as a config of its own: a parameter named twice is a duplicate,
+  // but named once and once by its alias it is simply set twice (the last value wins).
+  std::vector<std::pair<const Param*, bool>> named;  // parameter, named by its alias
   for (const auto& [name, value] : pairs) {
     const Param* p = FindParam(name);
     if (p == nullptr) {
@@ -334,10 +337,12 @@ std::optional<std::string> ConfigRegistry::Set(
       return "CONFIG SET failed (possibly related to argument '" + std::string(name) +
              "') - can't set immutable config";
     }
-    if (std::find(params.begin(), params.end(), p) != params.end()) {
+    std::pair<const Param*, bool> key{p, !EqualsIgnoreCase(p->name, name)};
+    if (std::find(named.begin(), named.end(), key) != named.end()) {
       return "CONFIG SET failed (possibly related to argument '" + std::string(name) +
              "') - duplicate parameter";
     }
+    named.push_back(key);
     params.push_back(p);
   }
   ServerConfig updated = *config_;

@@ -361,8 +361,12 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
 void Engine::ExecQueued(Client& client, resp::ReplyWriter& reply) {
   std::vector<Client::QueuedCommand> commands = std::move(client.multi().commands);
   reply.ArrayHeader(commands.size());
+  // Commands inside EXEC must answer at once, never block (Redis's CLIENT_DENY_BLOCKING).
+  const bool deny_blocking = client.deny_blocking();
+  client.set_deny_blocking(true);
   // The whole transaction runs at one instant (Redis keeps the cached time within EXEC).
   for (auto& queued : commands) Call(client, *queued.cmd, queued.args, reply);
+  client.set_deny_blocking(deny_blocking);
 }
 
 void Engine::Call(Client& client, const Command& cmd, std::span<std::string> args,

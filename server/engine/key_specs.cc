@@ -10,33 +10,35 @@ std::vector<FoundKey> FindKeys(const Command& cmd, std::span<const std::string> 
   int argc = static_cast<int>(args.size());
   for (const KeySpec& spec : cmd.spec->keys) {
     if (spec.flags & kKeyNotKey) continue;
-    // begin_search
+    // begin_search. A keyword is searched up to, not including, the last argument (searching
+    // forward) or the first one after the name (backward), as Redis does.
     int first = 0;
     if (spec.begin_index > 0) {
       first = spec.begin_index;
     } else {
-      int start = spec.keyword_startfrom > 0 ? spec.keyword_startfrom : argc + spec.keyword_startfrom;
-      int step = spec.keyword_startfrom > 0 ? 1 : -1;
-      for (int i = start; i > 0 && i < argc; i += step) {
+      bool forward = spec.keyword_startfrom > 0;
+      int start = forward ? spec.keyword_startfrom : argc + spec.keyword_startfrom;
+      int end = forward ? argc - 1 : 1;
+      for (int i = start; i != end && i >= 1 && i < argc; i += forward ? 1 : -1) {
         if (EqualsIgnoreCase(args[static_cast<size_t>(i)], spec.begin_keyword)) {
           first = i + 1;
           break;
         }
       }
-      if (first == 0) continue;
+      if (first == 0) continue;  // no keyword: this spec has no keys
     }
-    if (first >= argc) continue;
     // find_keys
     int last = 0;
     int step = spec.key_step;
     if (spec.keynum) {
       int64_t count = 0;
       int num_index = first + spec.keynum_index;
-      if (num_index >= argc || !ParseInt64(args[static_cast<size_t>(num_index)], &count) || count < 0) {
-        continue;
+      if (num_index >= argc || !ParseInt64(args[static_cast<size_t>(num_index)], &count) ||
+          count < 0) {
+        return {};
       }
       first = first + spec.first_key;
-      last = first + static_cast<int>(count - 1) * step;
+      last = first + static_cast<int>(count) - 1;
     } else if (spec.last_key >= 0) {
       last = first + spec.last_key;
     } else if (spec.limit <= 1) {
@@ -44,9 +46,11 @@ std::vector<FoundKey> FindKeys(const Command& cmd, std::span<const std::string> 
     } else {
       last = first + ((argc - first) / spec.limit + spec.last_key);
     }
-    for (int i = first; i <= last && i < argc; i += step) {
-      keys.push_back({static_cast<size_t>(i), spec.flags});
-    }
+    // Bounds outside the arguments are a syntax error of the command: no keys at all.
+    if (last >= argc || last < first || first >= argc) return {};
+    for (int i = first; i <= last; i += step) keys.push_back({static_cast<size_t>(i), spec.flags});
+    // An incomplete spec cannot tell every key: none is reported (Redis's invalid_spec).
+    if (spec.flags & kKeyIncomplete) return {};
   }
   return keys;
 }

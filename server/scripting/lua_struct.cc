@@ -139,6 +139,9 @@ void CorrectBytes(char* b, int size, int endian) {
 
 int Pack(lua_State* lua) {
   const char* fmt = luaL_checkstring(lua, 1);
+  // Redis's struct pushes a nil to separate the arguments from its buffer: the first missing
+  // argument then reads as nil ("number expected, got nil"), not as no value.
+  lua_pushnil(lua);
   Header h;
   int arg = 2;
   size_t total = 0;
