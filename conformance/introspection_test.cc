@@ -35,10 +35,22 @@ TEST_F(IntrospectionTest, CommandInfo) {
             "$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n"
             "*0\r\n");
   EXPECT_EQ(c()({"COMMAND", "INFO", "nosuchcommand"}), Array({Nil()}));
+  EXPECT_EQ(c().Raw({"COMMAND", "INFO", "nosuchcommand"}), "*1\r\n$-1\r\n");
   Reply sub = c()({"COMMAND", "INFO", "config|get"});
   ASSERT_EQ(sub.elements.size(), 1u);
   EXPECT_EQ(sub.elements[0].elements[0], Bulk("config|get"));
   EXPECT_EQ(sub.elements[0].elements[1], Int(-3));
+}
+
+// In RESP3 the types show: key specs are a set, subcommands an array, or an empty set.
+TEST_F(IntrospectionTest, CommandInfoInResp3) {
+  c()({"HELLO", "3"});
+  std::string get = c().Raw({"COMMAND", "INFO", "get"});
+  EXPECT_NE(get.find("+@fast\r\n~0\r\n~1\r\n%3\r\n$5\r\nflags\r\n"), std::string::npos) << get;
+  EXPECT_EQ(get.substr(get.size() - 4), "~0\r\n");
+  std::string config = c().Raw({"COMMAND", "INFO", "config"});
+  EXPECT_NE(config.find("~0\r\n~0\r\n*"), std::string::npos) << config;
+  EXPECT_EQ(c().Raw({"COMMAND", "INFO", "nosuchcommand"}), "*1\r\n_\r\n");
 }
 
 TEST_F(IntrospectionTest, CommandGetKeys) {

@@ -75,6 +75,14 @@ TEST_F(ProtocolTest, TooBigInlineRequest) {
   EXPECT_EQ(c().ReadUntilClosed(), "-ERR Protocol error: too big inline request\r\n");
 }
 
+// A NUL byte ends Redis's search for the newline: the request never completes, and what
+// follows it only fills the line up to the size limit.
+TEST_F(ProtocolTest, NulByteInAnInlineRequestHidesItsEnd) {
+  using namespace std::string_literals;
+  c().Send("PING\0x\r\n"s + std::string(70000, 'a'));
+  EXPECT_EQ(c().ReadUntilClosed(), "-ERR Protocol error: too big inline request\r\n");
+}
+
 TEST_F(ProtocolTest, TooBigMultibulkCount) {
   c().Send("*" + std::string(70000, '1'));
   EXPECT_EQ(c().ReadUntilClosed(), "-ERR Protocol error: too big mbulk count string\r\n");

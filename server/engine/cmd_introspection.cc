@@ -79,9 +79,15 @@ void ReplyCommandInfo(resp::ReplyWriter& r, const Command& cmd) {
   ReplyStringSet(r, AclCategoryNames(cmd.acl));
   r.SetHeader(cmd.spec->tips.size());
   for (std::string_view tip : cmd.spec->tips) r.Bulk(tip);
-  r.ArrayHeader(cmd.spec->keys.size());
+  // Redis sends the key specs as a set, and the subcommands as an array, or an empty set when
+  // there are none (the types show in RESP3).
+  r.SetHeader(cmd.spec->keys.size());
   for (const KeySpec& k : cmd.spec->keys) ReplyKeySpec(r, k);
-  r.ArrayHeader(cmd.subcommands.size());
+  if (cmd.subcommands.empty()) {
+    r.SetHeader(0);
+  } else {
+    r.ArrayHeader(cmd.subcommands.size());
+  }
   for (const auto& sub : cmd.subcommands) ReplyCommandInfo(r, *sub);
 }
 
@@ -141,7 +147,7 @@ void CommandInfoCommand(CommandContext& ctx) {
   for (size_t i = 2; i < ctx.argc(); ++i) {
     const Command* cmd = FindByFullName(table, ctx.arg(i));
     if (cmd == nullptr) {
-      ctx.reply().NullArray();
+      ctx.reply().Null();
     } else {
       ReplyCommandInfo(ctx.reply(), *cmd);
     }

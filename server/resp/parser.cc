@@ -10,6 +10,14 @@ namespace {
 constexpr int64_t kUnauthMultibulkMax = 10;
 constexpr int64_t kUnauthBulkMax = 16384;
 
+// Where `c` is in a header or inline line, as Redis's strchr finds it: not past a NUL byte, which
+// ends the search (the line then never completes, until the size limits refuse it).
+size_t FindInLine(std::string_view input, char c) {
+  size_t found = input.find(c);
+  size_t nul = input.find('\0');
+  return nul < found ? std::string_view::npos : found;
+}
+
 bool IsSpace(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
@@ -144,7 +152,7 @@ ParseStatus RequestParser::Parse(std::string_view input, const ParseLimits& limi
 }
 
 ParseStatus RequestParser::ParseInline(std::string_view input, size_t* consumed, ArgList* args) {
-  size_t newline = input.find('\n');
+  size_t newline = FindInLine(input, '\n');
   if (newline == std::string_view::npos) {
     if (input.size() > kInlineMaxSize) return Fail("Protocol error: too big inline request");
     return ParseStatus::kNeedMore;
@@ -163,7 +171,7 @@ ParseStatus RequestParser::ParseMultibulk(std::string_view input, const ParseLim
   size_t pos = 0;
   if (multibulk_left_ == 0) {
     args->Clear();
-    size_t cr = input.find('\r');
+    size_t cr = FindInLine(input, '\r');
     if (cr == std::string_view::npos) {
       if (input.size() > kInlineMaxSize) return Fail("Protocol error: too big mbulk count string");
       return ParseStatus::kNeedMore;
@@ -188,7 +196,7 @@ ParseStatus RequestParser::ParseMultibulk(std::string_view input, const ParseLim
   while (multibulk_left_ > 0) {
     if (bulk_len_ == -1) {
       std::string_view rest = input.substr(pos);
-      size_t cr = rest.find('\r');
+      size_t cr = FindInLine(rest, '\r');
       if (cr == std::string_view::npos) {
         if (rest.size() > kInlineMaxSize) return Fail("Protocol error: too big bulk count string");
         break;

@@ -141,6 +141,21 @@ TEST(ParserTest, TooBigInlineAndCountLines) {
   EXPECT_EQ(parser.error(), "Protocol error: too big mbulk count string");
 }
 
+// Redis finds the end of an inline or header line with strchr: a NUL byte hides the newline,
+// so the request waits for more input, until the line passes the size limit.
+TEST(ParserTest, NulByteHidesTheEndOfALine) {
+  using namespace std::string_literals;
+  EXPECT_EQ(ParseOnce("PING\0x\r\n"s).status, ParseStatus::kNeedMore);
+  EXPECT_EQ(ParseOnce("*1\0\r\n$4\r\nPING\r\n"s).status, ParseStatus::kNeedMore);
+  EXPECT_EQ(ParseOnce("*1\r\n$4\0\r\nPING\r\n"s).status, ParseStatus::kNeedMore);
+  EXPECT_EQ(ParseOnce("PING\0"s + std::string(kInlineMaxSize, 'a') + "\r\n").status,
+            ParseStatus::kError);
+  // Inside a bulk string a NUL is data like any byte.
+  Result r = ParseOnce("*2\r\n$4\r\nECHO\r\n$3\r\na\0b\r\n"s);
+  EXPECT_EQ(r.status, ParseStatus::kCommand);
+  EXPECT_EQ(r.args, (std::vector<std::string>{"ECHO", "a\0b"s}));
+}
+
 TEST(ParseInt64Test, MatchesString2ll) {
   int64_t v = 0;
   EXPECT_TRUE(ParseInt64("0", &v));
