@@ -99,6 +99,7 @@ CommandTable::CommandTable() {
   RegisterKeyCommands(*this);
   RegisterExpireCommands(*this);
   RegisterStringCommands(*this);
+  RegisterBitmapCommands(*this);
   RegisterHashCommands(*this);
   RegisterListCommands(*this);
   RegisterSetCommands(*this);

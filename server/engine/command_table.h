@@ -82,6 +82,7 @@ void RegisterServerCommands(CommandTable& table);
 void RegisterKeyCommands(CommandTable& table);
 void RegisterExpireCommands(CommandTable& table);
 void RegisterStringCommands(CommandTable& table);
+void RegisterBitmapCommands(CommandTable& table);  // cmd_bitmap.cc, cmd_bitfield.cc
 void RegisterHashCommands(CommandTable& table);
 void RegisterListCommands(CommandTable& table);
 void RegisterSetCommands(CommandTable& table);
