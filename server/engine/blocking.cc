@@ -21,6 +21,8 @@ void Engine::UnblockClient(Client& client) {
   if (state.kind == Client::BlockKind::kPostponed && !state.args.empty()) {
     // The postponed command runs now, as if it had just arrived.
     Execute(client, state.args);
+  } else {
+    client.AdvanceReplySkip();  // the blocked command is done now (CLIENT REPLY SKIP)
   }
   if (client.io() != nullptr) client.io()->ResumeInput();
 }
@@ -32,8 +34,10 @@ void Engine::ServeWaitingReplicas() {
     if (ReplicasAcked(c->block().wait_offset) >= c->block().wait_replicas) ready.push_back(c);
   }
   for (Client* c : ready) {
-    resp::ReplyWriter reply(&c->reply_buffer(), c->protocol());
-    reply.Integer(ReplicasAcked(c->block().wait_offset));
+    if (!c->replies_suppressed()) {
+      resp::ReplyWriter reply(&c->reply_buffer(), c->protocol());
+      reply.Integer(ReplicasAcked(c->block().wait_offset));
+    }
     UnblockClient(*c);
   }
 }
@@ -93,7 +97,7 @@ void Engine::OnTimer() {
     if (c->block().deadline_ms != 0 && c->block().deadline_ms <= now) due.push_back(c);
   }
   for (Client* c : due) {
-    if (c->block().kind == Client::BlockKind::kWait) {
+    if (c->block().kind == Client::BlockKind::kWait && !c->replies_suppressed()) {
       resp::ReplyWriter reply(&c->reply_buffer(), c->protocol());
       reply.Integer(ReplicasAcked(c->block().wait_offset));
     }

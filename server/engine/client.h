@@ -13,6 +13,16 @@ namespace redlab::server::engine {
 
 struct Command;
 
+// validateClientName: a client name is printable ASCII without spaces (CLIENT SETNAME, HELLO).
+inline bool ValidClientName(std::string_view name) {
+  for (char c : name) {
+    if (c < '!' || c > '~') return false;
+  }
+  return true;
+}
+inline constexpr std::string_view kBadClientName =
+    "Client names cannot contain spaces, newlines or special characters.";
+
 // What the transport behind a client provides to the engine.
 class ClientIo {
  public:
@@ -37,7 +47,8 @@ class ClientIo {
 
 class Client {
  public:
-  Client(uint64_t id, ClientIo* io, int64_t now_ms) : id_(id), io_(io), ctime_ms_(now_ms), last_interaction_ms_(now_ms) {}
+  Client(uint64_t id, ClientIo* io, int64_t now_ms)
+      : id_(id), io_(io), ctime_ms_(now_ms), last_interaction_ms_(now_ms) {}
 
   uint64_t id() const { return id_; }
   ClientIo* io() const { return io_; }
@@ -107,7 +118,8 @@ class Client {
   const PubSubState& pubsub() const { return pubsub_; }
   // Redis's CLIENT_PUBSUB: in RESP2 a subscribed client may run only a few commands.
   bool subscribed() const {
-    return !pubsub_.channels.empty() || !pubsub_.patterns.empty() || !pubsub_.shard_channels.empty();
+    return !pubsub_.channels.empty() || !pubsub_.patterns.empty() ||
+           !pubsub_.shard_channels.empty();
   }
   bool in_multi() const { return multi_.active; }
 
@@ -116,10 +128,10 @@ class Client {
   enum class BlockKind { kNone, kPostponed, kWait };
   struct BlockState {
     BlockKind kind = BlockKind::kNone;
-    int64_t deadline_ms = 0;         // node time at which it times out; 0 = never
-    std::vector<std::string> args;   // kPostponed: the command to run when unblocked
-    int64_t wait_offset = 0;         // kWait: the replication offset acks must reach
-    int64_t wait_replicas = 0;       // kWait: how many replicas must reach it
+    int64_t deadline_ms = 0;        // node time at which it times out; 0 = never
+    std::vector<std::string> args;  // kPostponed: the command to run when unblocked
+    int64_t wait_offset = 0;        // kWait: the replication offset acks must reach
+    int64_t wait_replicas = 0;      // kWait: how many replicas must reach it
   };
   BlockState& block() { return block_; }
   const BlockState& block() const { return block_; }
@@ -138,6 +150,49 @@ class Client {
   int64_t write_offset() const { return write_offset_; }
   void set_write_offset(int64_t offset) { write_offset_ = offset; }
 
+  // CLIENT REPLY: OFF drops every reply until ON; SKIP drops the reply of the next command only.
+  // Replies are dropped as they would be written (Redis's prepareClientToWrite refusing them);
+  // pushes are not (see MarkPushed).
+  bool replies_suppressed() const { return reply_off_ || reply_skip_; }
+  void set_reply_off(bool off) { reply_off_ = off; }
+  void set_reply_on() {
+    reply_off_ = false;
+    reply_skip_ = false;
+  }
+  void set_reply_skip_next() {
+    if (!reply_off_) reply_skip_next_ = true;
+  }
+  // Whether any CLIENT REPLY state is set (the engine then tracks the command's reply).
+  bool reply_controlled() const { return reply_off_ || reply_skip_ || reply_skip_next_; }
+  // RESET ends OFF and a pending SKIP (Redis's clearClientConnectionState).
+  void ResetReplyControl() {
+    reply_off_ = false;
+    reply_skip_next_ = false;
+  }
+  // A command is done (Redis's resetClient): a pending SKIP applies to the next one.
+  void AdvanceReplySkip() {
+    reply_skip_ = reply_skip_next_;
+    reply_skip_next_ = false;
+  }
+
+  // Pushes (pub/sub messages and subscription confirmations) go out even under OFF or SKIP, as
+  // Redis's CLIENT_PUSHING: a push written into the reply buffer from `from` on is recorded while
+  // reply control is on, so that the engine keeps it when it drops the rest of a reply.
+  void MarkPushed(size_t from) {
+    if (reply_controlled()) pushed_.emplace_back(from, reply_buffer_.size());
+  }
+  std::vector<std::pair<size_t, size_t>>& pushed_ranges() { return pushed_; }
+
+  // MONITOR: the client receives every command the node runs.
+  bool monitor() const { return monitor_; }
+  void set_monitor(bool on) { monitor_ = on; }
+  // CLIENT NO-EVICT (kept for CLIENT LIST's 'e' flag; redlab does not evict clients).
+  bool no_evict() const { return no_evict_; }
+  void set_no_evict(bool on) { no_evict_ = on; }
+  // The client of a script's redis.call (Redis's CLIENT_SCRIPT): shown as "lua" by MONITOR.
+  bool is_script() const { return script_; }
+  void set_script() { script_ = true; }
+
   // Memory of the arguments of the command being executed (CLIENT LIST argv-mem).
   size_t argv_mem() const { return argv_mem_; }
   void set_argv_mem(size_t bytes) { argv_mem_ = bytes; }
@@ -151,6 +206,13 @@ class Client {
   bool authenticated_ = false;
   bool deny_blocking_ = false;
   bool close_after_reply_ = false;
+  bool reply_off_ = false;
+  bool reply_skip_ = false;
+  bool reply_skip_next_ = false;
+  bool monitor_ = false;
+  bool no_evict_ = false;
+  bool script_ = false;
+  std::vector<std::pair<size_t, size_t>> pushed_;  // see MarkPushed
   std::string reply_buffer_;
   int64_t ctime_ms_;
   int64_t last_interaction_ms_;

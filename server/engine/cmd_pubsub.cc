@@ -18,6 +18,7 @@ int64_t SubscriptionCount(const Client& c, bool shard) {
 void ReplySubscription(CommandContext& ctx, std::string_view kind, const std::string* name,
                        bool shard) {
   resp::ReplyWriter& r = ctx.reply();
+  size_t start = ctx.client().reply_buffer().size();
   r.PushHeader(3);
   r.Bulk(kind);
   if (name != nullptr) {
@@ -26,6 +27,7 @@ void ReplySubscription(CommandContext& ctx, std::string_view kind, const std::st
     r.Null();
   }
   r.Integer(SubscriptionCount(ctx.client(), shard));
+  ctx.client().MarkPushed(start);  // confirmations go out even under CLIENT REPLY OFF
 }
 
 void Subscribe(CommandContext& ctx, PubSubKind kind) {
@@ -138,7 +140,9 @@ void PubsubShardChannelsCommand(CommandContext& ctx) {
 }
 void PubsubNumSubCommand(CommandContext& ctx) { ReplyNumSub(ctx, PubSubKind::kChannel); }
 void PubsubShardNumSubCommand(CommandContext& ctx) { ReplyNumSub(ctx, PubSubKind::kShard); }
-void PubsubNumPatCommand(CommandContext& ctx) { ctx.reply().Integer(ctx.engine().pubsub().NumPatterns()); }
+void PubsubNumPatCommand(CommandContext& ctx) {
+  ctx.reply().Integer(ctx.engine().pubsub().NumPatterns());
+}
 
 constexpr std::string_view kPubsubHelp[] = {
     "CHANNELS [<pattern>]",
@@ -161,65 +165,142 @@ void RegisterPubSubCommands(CommandTable& table) {
   constexpr uint32_t kSub = kCmdPubsub | kCmdNoscript | kCmdLoading | kCmdStale;
   constexpr uint32_t kPub = kCmdPubsub | kCmdLoading | kCmdStale | kCmdFast | kCmdMayReplicate;
   KeySpec shard_range = KeyRange(1, -1, 1, kKeyNotKey);
-  table.Add({.name = "subscribe", .arity = -2, .flags = kSub, .proc = SubscribeCommand,
-             .group = "pubsub", .since = "2.0.0",
+  table.Add({.name = "subscribe",
+             .arity = -2,
+             .flags = kSub,
+             .proc = SubscribeCommand,
+             .group = "pubsub",
+             .since = "2.0.0",
              .summary = "Listen for messages published to the given channels",
              .complexity = "O(N) where N is the number of channels to subscribe to."});
-  table.Add({.name = "unsubscribe", .arity = -1, .flags = kSub, .proc = UnsubscribeCommand,
-             .group = "pubsub", .since = "2.0.0",
-             .summary = "Stop listening for messages posted to the given channels",
-             .complexity = "O(N) where N is the number of clients already subscribed to a channel."});
-  table.Add({.name = "psubscribe", .arity = -2, .flags = kSub, .proc = PSubscribeCommand,
-             .group = "pubsub", .since = "2.0.0",
+  table.Add(
+      {.name = "unsubscribe",
+       .arity = -1,
+       .flags = kSub,
+       .proc = UnsubscribeCommand,
+       .group = "pubsub",
+       .since = "2.0.0",
+       .summary = "Stop listening for messages posted to the given channels",
+       .complexity = "O(N) where N is the number of clients already subscribed to a channel."});
+  table.Add({.name = "psubscribe",
+             .arity = -2,
+             .flags = kSub,
+             .proc = PSubscribeCommand,
+             .group = "pubsub",
+             .since = "2.0.0",
              .summary = "Listen for messages published to channels matching the given patterns",
-             .complexity = "O(N) where N is the number of patterns the client is already subscribed to."});
-  table.Add({.name = "punsubscribe", .arity = -1, .flags = kSub, .proc = PUnsubscribeCommand,
-             .group = "pubsub", .since = "2.0.0",
-             .summary = "Stop listening for messages posted to channels matching the given patterns",
-             .complexity = "O(N+M) where N is the number of patterns the client is already "
-                           "subscribed and M is the number of total patterns subscribed in the "
-                           "system (by any client)."});
-  table.Add({.name = "ssubscribe", .arity = -2, .flags = kSub, .keys = {shard_range},
-             .proc = SSubscribeCommand, .group = "pubsub", .since = "7.0.0",
+             .complexity =
+                 "O(N) where N is the number of patterns the client is already subscribed to."});
+  table.Add(
+      {.name = "punsubscribe",
+       .arity = -1,
+       .flags = kSub,
+       .proc = PUnsubscribeCommand,
+       .group = "pubsub",
+       .since = "2.0.0",
+       .summary = "Stop listening for messages posted to channels matching the given patterns",
+       .complexity = "O(N+M) where N is the number of patterns the client is already "
+                     "subscribed and M is the number of total patterns subscribed in the "
+                     "system (by any client)."});
+  table.Add({.name = "ssubscribe",
+             .arity = -2,
+             .flags = kSub,
+             .keys = {shard_range},
+             .proc = SSubscribeCommand,
+             .group = "pubsub",
+             .since = "7.0.0",
              .summary = "Listen for messages published to the given shard channels",
              .complexity = "O(N) where N is the number of shard channels to subscribe to."});
-  table.Add({.name = "sunsubscribe", .arity = -1, .flags = kSub, .keys = {shard_range},
-             .proc = SUnsubscribeCommand, .group = "pubsub", .since = "7.0.0",
+  table.Add({.name = "sunsubscribe",
+             .arity = -1,
+             .flags = kSub,
+             .keys = {shard_range},
+             .proc = SUnsubscribeCommand,
+             .group = "pubsub",
+             .since = "7.0.0",
              .summary = "Stop listening for messages posted to the given shard channels",
-             .complexity = "O(N) where N is the number of clients already subscribed to a shard channel."});
-  table.Add({.name = "publish", .arity = 3, .flags = kPub, .proc = PublishCommand,
-             .group = "pubsub", .since = "2.0.0", .summary = "Post a message to a channel",
-             .complexity = "O(N+M) where N is the number of clients subscribed to the receiving "
-                           "channel and M is the total number of subscribed patterns (by any client)."});
-  table.Add({.name = "spublish", .arity = 3, .flags = kPub, .keys = {KeyAt(1, kKeyNotKey)},
-             .proc = SPublishCommand, .group = "pubsub", .since = "7.0.0",
-             .summary = "Post a message to a shard channel",
-             .complexity = "O(N) where N is the number of clients subscribed to the receiving shard channel."});
+             .complexity =
+                 "O(N) where N is the number of clients already subscribed to a shard channel."});
+  table.Add({.name = "publish",
+             .arity = 3,
+             .flags = kPub,
+             .proc = PublishCommand,
+             .group = "pubsub",
+             .since = "2.0.0",
+             .summary = "Post a message to a channel",
+             .complexity =
+                 "O(N+M) where N is the number of clients subscribed to the receiving "
+                 "channel and M is the total number of subscribed patterns (by any client)."});
+  table.Add(
+      {.name = "spublish",
+       .arity = 3,
+       .flags = kPub,
+       .keys = {KeyAt(1, kKeyNotKey)},
+       .proc = SPublishCommand,
+       .group = "pubsub",
+       .since = "7.0.0",
+       .summary = "Post a message to a shard channel",
+       .complexity =
+           "O(N) where N is the number of clients subscribed to the receiving shard channel."});
 
   constexpr uint32_t kIntro = kCmdPubsub | kCmdLoading | kCmdStale;
-  CommandSpec pubsub{.name = "pubsub", .arity = -2, .group = "pubsub", .since = "2.8.0",
+  CommandSpec pubsub{.name = "pubsub",
+                     .arity = -2,
+                     .group = "pubsub",
+                     .since = "2.8.0",
                      .summary = "A container for Pub/Sub commands",
                      .complexity = "Depends on subcommand."};
   pubsub.subcommands = {
-      {.name = "channels", .arity = -2, .flags = kIntro, .proc = PubsubChannelsCommand,
-       .group = "pubsub", .since = "2.8.0", .summary = "List active channels",
+      {.name = "channels",
+       .arity = -2,
+       .flags = kIntro,
+       .proc = PubsubChannelsCommand,
+       .group = "pubsub",
+       .since = "2.8.0",
+       .summary = "List active channels",
        .complexity = "O(N) where N is the number of active channels, and assuming constant time "
                      "pattern matching (relatively short channels and patterns)"},
-      {.name = "numsub", .arity = -2, .flags = kIntro, .proc = PubsubNumSubCommand,
-       .group = "pubsub", .since = "2.8.0", .summary = "Get the count of subscribers for channels",
+      {.name = "numsub",
+       .arity = -2,
+       .flags = kIntro,
+       .proc = PubsubNumSubCommand,
+       .group = "pubsub",
+       .since = "2.8.0",
+       .summary = "Get the count of subscribers for channels",
        .complexity = "O(N) for the NUMSUB subcommand, where N is the number of requested channels"},
-      {.name = "numpat", .arity = 2, .flags = kIntro, .proc = PubsubNumPatCommand,
-       .group = "pubsub", .since = "2.8.0", .summary = "Get the count of unique patterns pattern subscriptions",
+      {.name = "numpat",
+       .arity = 2,
+       .flags = kIntro,
+       .proc = PubsubNumPatCommand,
+       .group = "pubsub",
+       .since = "2.8.0",
+       .summary = "Get the count of unique patterns pattern subscriptions",
        .complexity = "O(1)"},
-      {.name = "shardchannels", .arity = -2, .flags = kIntro, .proc = PubsubShardChannelsCommand,
-       .group = "pubsub", .since = "7.0.0", .summary = "List active shard channels",
+      {.name = "shardchannels",
+       .arity = -2,
+       .flags = kIntro,
+       .proc = PubsubShardChannelsCommand,
+       .group = "pubsub",
+       .since = "7.0.0",
+       .summary = "List active shard channels",
        .complexity = "O(N) where N is the number of active shard channels, and assuming constant "
                      "time pattern matching (relatively short shard channels)."},
-      {.name = "shardnumsub", .arity = -2, .flags = kIntro, .proc = PubsubShardNumSubCommand,
-       .group = "pubsub", .since = "7.0.0", .summary = "Get the count of subscribers for shard channels",
-       .complexity = "O(N) for the SHARDNUMSUB subcommand, where N is the number of requested shard channels"},
-      {.name = "help", .arity = 2, .flags = kCmdLoading | kCmdStale, .proc = PubsubHelpCommand,
-       .group = "pubsub", .since = "6.2.0", .summary = "Show helpful text about the different subcommands",
+      {.name = "shardnumsub",
+       .arity = -2,
+       .flags = kIntro,
+       .proc = PubsubShardNumSubCommand,
+       .group = "pubsub",
+       .since = "7.0.0",
+       .summary = "Get the count of subscribers for shard channels",
+       .complexity = "O(N) for the SHARDNUMSUB subcommand, where N is the number of requested "
+                     "shard channels"},
+      {.name = "help",
+       .arity = 2,
+       .flags = kCmdLoading | kCmdStale,
+       .proc = PubsubHelpCommand,
+       .group = "pubsub",
+       .since = "6.2.0",
+       .summary = "Show helpful text about the different subcommands",
        .complexity = "O(1)"},
   };
   table.Add(std::move(pubsub));

@@ -28,7 +28,17 @@ constexpr std::string_view kScriptHelp[] = {
     "    Load a script into the scripts cache without executing it.",
 };
 
-void EvalCommand(CommandContext& ctx) { ctx.engine().scripts().Eval(ctx, false, false); }
+// The EVAL family skips MONITOR's usual feeding after the command: it shows itself first, so
+// that the commands its script calls come after it.
+void Eval(CommandContext& ctx, bool by_sha, bool read_only) {
+  ctx.engine().FeedMonitors(ctx.client(), ctx.client().db(), ctx.args());
+  ctx.engine().scripts().Eval(ctx, by_sha, read_only);
+}
+
+void EvalCommand(CommandContext& ctx) { Eval(ctx, false, false); }
+void EvalRoCommand(CommandContext& ctx) { Eval(ctx, false, true); }
+void EvalShaCommand(CommandContext& ctx) { Eval(ctx, true, false); }
+void EvalShaRoCommand(CommandContext& ctx) { Eval(ctx, true, true); }
 
 uint32_t EvalFlags(Engine& engine, std::span<const std::string> args, uint32_t flags) {
   return engine.scripts().EvalCommandFlags(args, false, flags);
@@ -36,9 +46,6 @@ uint32_t EvalFlags(Engine& engine, std::span<const std::string> args, uint32_t f
 uint32_t EvalShaFlags(Engine& engine, std::span<const std::string> args, uint32_t flags) {
   return engine.scripts().EvalCommandFlags(args, true, flags);
 }
-void EvalRoCommand(CommandContext& ctx) { ctx.engine().scripts().Eval(ctx, false, true); }
-void EvalShaCommand(CommandContext& ctx) { ctx.engine().scripts().Eval(ctx, true, false); }
-void EvalShaRoCommand(CommandContext& ctx) { ctx.engine().scripts().Eval(ctx, true, true); }
 
 void ScriptLoadCommand(CommandContext& ctx) {
   std::string sha;

@@ -99,6 +99,7 @@ CommandTable::CommandTable() {
   RegisterKeyCommands(*this);
   RegisterExpireCommands(*this);
   RegisterStringCommands(*this);
+  RegisterBitmapCommands(*this);
   RegisterHashCommands(*this);
   RegisterListCommands(*this);
   RegisterSetCommands(*this);
@@ -111,6 +112,8 @@ CommandTable::CommandTable() {
   RegisterObjectCommands(*this);
   RegisterReplicationCommands(*this);
   RegisterDebugCommands(*this);
+  RegisterMonitoringCommands(*this);
+  RegisterLolwutCommand(*this);
   RegisterScriptingCommands(*this);
 }
 
@@ -118,7 +121,8 @@ std::unique_ptr<Command> CommandTable::Build(const CommandSpec* spec, const Comm
   auto cmd = std::make_unique<Command>();
   cmd->spec = spec;
   cmd->parent = parent;
-  cmd->full_name = parent ? parent->full_name + "|" + std::string(spec->name) : std::string(spec->name);
+  cmd->full_name =
+      parent ? parent->full_name + "|" + std::string(spec->name) : std::string(spec->name);
   cmd->id = next_id_++;
   cmd->acl = ImplicitAcl(*spec);
   DeriveLegacyRange(cmd.get());
@@ -148,13 +152,26 @@ const Command* CommandTable::Resolve(std::span<const std::string> args) const {
 
 std::vector<std::string_view> AclCategoryNames(uint32_t acl) {
   static constexpr std::pair<uint32_t, std::string_view> kNames[] = {
-      {kAclKeyspace, "@keyspace"},   {kAclRead, "@read"},         {kAclWrite, "@write"},
-      {kAclSet, "@set"},             {kAclSortedSet, "@sortedset"}, {kAclList, "@list"},
-      {kAclHash, "@hash"},           {kAclString, "@string"},     {kAclBitmap, "@bitmap"},
-      {kAclHyperLogLog, "@hyperloglog"}, {kAclGeo, "@geo"},       {kAclStream, "@stream"},
-      {kAclPubsub, "@pubsub"},       {kAclAdmin, "@admin"},       {kAclFast, "@fast"},
-      {kAclSlow, "@slow"},           {kAclBlocking, "@blocking"}, {kAclDangerous, "@dangerous"},
-      {kAclConnection, "@connection"}, {kAclTransaction, "@transaction"},
+      {kAclKeyspace, "@keyspace"},
+      {kAclRead, "@read"},
+      {kAclWrite, "@write"},
+      {kAclSet, "@set"},
+      {kAclSortedSet, "@sortedset"},
+      {kAclList, "@list"},
+      {kAclHash, "@hash"},
+      {kAclString, "@string"},
+      {kAclBitmap, "@bitmap"},
+      {kAclHyperLogLog, "@hyperloglog"},
+      {kAclGeo, "@geo"},
+      {kAclStream, "@stream"},
+      {kAclPubsub, "@pubsub"},
+      {kAclAdmin, "@admin"},
+      {kAclFast, "@fast"},
+      {kAclSlow, "@slow"},
+      {kAclBlocking, "@blocking"},
+      {kAclDangerous, "@dangerous"},
+      {kAclConnection, "@connection"},
+      {kAclTransaction, "@transaction"},
       {kAclScripting, "@scripting"},
   };
   std::vector<std::string_view> out;
@@ -166,12 +183,21 @@ std::vector<std::string_view> AclCategoryNames(uint32_t acl) {
 
 std::vector<std::string_view> CommandFlagNames(const Command& cmd) {
   static constexpr std::pair<uint32_t, std::string_view> kNames[] = {
-      {kCmdWrite, "write"},         {kCmdReadonly, "readonly"},      {kCmdDenyOom, "denyoom"},
-      {kCmdAdmin, "admin"},         {kCmdPubsub, "pubsub"},          {kCmdNoscript, "noscript"},
-      {kCmdBlocking, "blocking"},   {kCmdLoading, "loading"},        {kCmdStale, "stale"},
-      {kCmdSkipMonitor, "skip_monitor"}, {kCmdSkipSlowlog, "skip_slowlog"},
-      {kCmdFast, "fast"},           {kCmdNoAuth, "no_auth"},
-      {kCmdNoMandatoryKeys, "no_mandatory_keys"}, {kCmdNoAsyncLoading, "no_async_loading"},
+      {kCmdWrite, "write"},
+      {kCmdReadonly, "readonly"},
+      {kCmdDenyOom, "denyoom"},
+      {kCmdAdmin, "admin"},
+      {kCmdPubsub, "pubsub"},
+      {kCmdNoscript, "noscript"},
+      {kCmdBlocking, "blocking"},
+      {kCmdLoading, "loading"},
+      {kCmdStale, "stale"},
+      {kCmdSkipMonitor, "skip_monitor"},
+      {kCmdSkipSlowlog, "skip_slowlog"},
+      {kCmdFast, "fast"},
+      {kCmdNoAuth, "no_auth"},
+      {kCmdNoMandatoryKeys, "no_mandatory_keys"},
+      {kCmdNoAsyncLoading, "no_async_loading"},
       {kCmdNoMulti, "no_multi"},
   };
   std::vector<std::string_view> out;
@@ -185,10 +211,17 @@ std::vector<std::string_view> CommandFlagNames(const Command& cmd) {
 
 std::vector<std::string_view> KeySpecFlagNames(uint32_t flags) {
   static constexpr std::pair<uint32_t, std::string_view> kNames[] = {
-      {kKeyRO, "RO"},         {kKeyRW, "RW"},         {kKeyOW, "OW"},
-      {kKeyRM, "RM"},         {kKeyAccess, "access"}, {kKeyUpdate, "update"},
-      {kKeyInsert, "insert"}, {kKeyDelete, "delete"}, {kKeyNotKey, "not_key"},
-      {kKeyIncomplete, "incomplete"}, {kKeyVariableFlags, "variable_flags"},
+      {kKeyRO, "RO"},
+      {kKeyRW, "RW"},
+      {kKeyOW, "OW"},
+      {kKeyRM, "RM"},
+      {kKeyAccess, "access"},
+      {kKeyUpdate, "update"},
+      {kKeyInsert, "insert"},
+      {kKeyDelete, "delete"},
+      {kKeyNotKey, "not_key"},
+      {kKeyIncomplete, "incomplete"},
+      {kKeyVariableFlags, "variable_flags"},
   };
   std::vector<std::string_view> out;
   for (const auto& [bit, name] : kNames) {

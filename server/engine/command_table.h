@@ -27,12 +27,12 @@ using NameIndex = std::unordered_map<std::string, const Command*, NameHash, std:
 
 struct Command {
   const CommandSpec* spec = nullptr;
-  const Command* parent = nullptr;  // set for subcommands
-  std::string full_name;            // "get", "config|get"
-  size_t id = 0;                    // index into per-node statistics
+  const Command* parent = nullptr;                // set for subcommands
+  std::string full_name;                          // "get", "config|get"
+  size_t id = 0;                                  // index into per-node statistics
   int first_key = 0, last_key = 0, key_step = 0;  // legacy range, from the first key spec
-  bool movable_keys = false;        // keys not describable by the legacy range
-  uint32_t acl = 0;                 // explicit and implicit ACL categories
+  bool movable_keys = false;                      // keys not describable by the legacy range
+  uint32_t acl = 0;                               // explicit and implicit ACL categories
   std::vector<std::unique_ptr<Command>> subcommands;
   NameIndex subcommand_index;  // by lower-case subcommand name
 
@@ -57,8 +57,8 @@ class CommandTable {
   // resolves to itself (whose arity then refuses it).
   const Command* Resolve(std::span<const std::string> args) const;
 
-  size_t size() const { return commands_.size(); }        // top-level commands
-  size_t total_ids() const { return next_id_; }            // commands and subcommands
+  size_t size() const { return commands_.size(); }  // top-level commands
+  size_t total_ids() const { return next_id_; }     // commands and subcommands
   const std::vector<std::unique_ptr<Command>>& all() const { return commands_; }
 
  private:
@@ -77,11 +77,13 @@ std::vector<std::string_view> CommandFlagNames(const Command& cmd);
 std::vector<std::string_view> KeySpecFlagNames(uint32_t flags);
 
 // Registration blocks, one per command family (cmd_*.cc).
-void RegisterConnectionCommands(CommandTable& table);
+void RegisterConnectionCommands(CommandTable& table);  // also calls RegisterClientCommands
+void RegisterClientCommands(CommandTable& table);      // cmd_client.cc
 void RegisterServerCommands(CommandTable& table);
 void RegisterKeyCommands(CommandTable& table);
 void RegisterExpireCommands(CommandTable& table);
 void RegisterStringCommands(CommandTable& table);
+void RegisterBitmapCommands(CommandTable& table);  // cmd_bitmap.cc, cmd_bitfield.cc
 void RegisterHashCommands(CommandTable& table);
 void RegisterListCommands(CommandTable& table);
 void RegisterSetCommands(CommandTable& table);
@@ -94,6 +96,8 @@ void RegisterPubSubCommands(CommandTable& table);
 void RegisterObjectCommands(CommandTable& table);
 void RegisterReplicationCommands(CommandTable& table);
 void RegisterDebugCommands(CommandTable& table);
+void RegisterMonitoringCommands(CommandTable& table);  // cmd_monitoring.cc
+void RegisterLolwutCommand(CommandTable& table);       // cmd_lolwut.cc
 void RegisterScriptingCommands(CommandTable& table);
 
 }  // namespace redlab::server::engine

@@ -29,7 +29,8 @@ struct Param {
   // kCustom: its own text form and parser (which returns Redis's error text on failure).
   std::string (*render)(const ServerConfig&) = nullptr;
   std::optional<std::string> (*parse)(std::string_view, ServerConfig*) = nullptr;
-  int64_t clamp_max = 0;                  // > 0: larger values are silently lowered (hz)
+  int64_t clamp_max = 0;   // > 0: larger values are silently lowered (hz)
+  bool sensitive = false;  // a secret: redacted from SLOWLOG and MONITOR
 };
 
 constexpr int64_t kUint32Max = 4294967295LL;
@@ -72,6 +73,10 @@ Param Immutable(Param p) {
   p.immutable = true;
   return p;
 }
+Param Sensitive(Param p) {
+  p.sensitive = true;
+  return p;
+}
 
 std::string RenderOutputLimits(const ServerConfig& c) {
   static constexpr const char* kNames[] = {"normal", "slave", "pubsub"};
@@ -96,12 +101,16 @@ std::optional<std::string> ParseOutputLimits(std::string_view text, ServerConfig
     pos = end + 1;
   }
   if (words.size() % 4 != 0) return "Wrong number of arguments in buffer limit configuration.";
-  ServerConfig::OutputLimit limits[3] = {c->output_limits[0], c->output_limits[1], c->output_limits[2]};
+  ServerConfig::OutputLimit limits[3] = {c->output_limits[0], c->output_limits[1],
+                                         c->output_limits[2]};
   for (size_t i = 0; i < words.size(); i += 4) {
     int cls = -1;
-    if (EqualsIgnoreCase(words[i], "normal")) cls = ServerConfig::kNormalClass;
-    else if (EqualsIgnoreCase(words[i], "slave") || EqualsIgnoreCase(words[i], "replica")) cls = ServerConfig::kReplicaClass;
-    else if (EqualsIgnoreCase(words[i], "pubsub")) cls = ServerConfig::kPubsubClass;
+    if (EqualsIgnoreCase(words[i], "normal"))
+      cls = ServerConfig::kNormalClass;
+    else if (EqualsIgnoreCase(words[i], "slave") || EqualsIgnoreCase(words[i], "replica"))
+      cls = ServerConfig::kReplicaClass;
+    else if (EqualsIgnoreCase(words[i], "pubsub"))
+      cls = ServerConfig::kPubsubClass;
     if (cls < 0) return "Invalid client class specified in buffer limit configuration.";
     int64_t hard = 0, soft = 0, seconds = 0;
     if (!ParseMemory(words[i + 1], &hard) || !ParseMemory(words[i + 2], &soft) ||
@@ -120,33 +129,37 @@ const std::vector<Param>& Params() {
     v.push_back(Immutable(Str("bind", &ServerConfig::bind)));
     v.push_back(Immutable(Int("port", &ServerConfig::port, 0, 65535)));
     v.push_back(Immutable(Int("databases", &ServerConfig::databases, 1, kIntMax)));
-    v.push_back(Str("requirepass", &ServerConfig::requirepass));
+    v.push_back(Sensitive(Str("requirepass", &ServerConfig::requirepass)));
     v.push_back(Int("maxclients", &ServerConfig::maxclients, 1, kUint32Max));
     v.push_back(Int("timeout", &ServerConfig::timeout, 0, kIntMax));
     Param hz = Int("hz", &ServerConfig::hz, 0, kIntMax);
     hz.clamp_max = 500;  // Redis's CONFIG_MAX_HZ
     v.push_back(hz);
-    v.push_back(Enum("loglevel", &ServerConfig::loglevel, {"debug", "verbose", "notice", "warning", "nothing"}));
+    v.push_back(Enum("loglevel", &ServerConfig::loglevel,
+                     {"debug", "verbose", "notice", "warning", "nothing"}));
     v.push_back(Memory("maxmemory", &ServerConfig::maxmemory, 0, kLongMax));
     v.push_back(Enum("maxmemory-policy", &ServerConfig::maxmemory_policy,
                      {"volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl",
                       "allkeys-lru", "allkeys-lfu", "allkeys-random", "noeviction"}));
-    v.push_back(Memory("proto-max-bulk-len", &ServerConfig::proto_max_bulk_len, 1024 * 1024, kLongMax));
+    v.push_back(
+        Memory("proto-max-bulk-len", &ServerConfig::proto_max_bulk_len, 1024 * 1024, kLongMax));
     v.push_back(Memory("client-query-buffer-limit", &ServerConfig::client_query_buffer_limit,
                        1024 * 1024, kLongMax));
     v.push_back(Int("busy-reply-threshold", &ServerConfig::busy_reply_threshold, 0, kLongMax,
                     "lua-time-limit"));
     v.push_back(Int("hash-max-listpack-entries", &ServerConfig::hash_max_listpack_entries, 0,
                     kLongMax, "hash-max-ziplist-entries"));
-    v.push_back(Memory("hash-max-listpack-value", &ServerConfig::hash_max_listpack_value, 0, kLongMax));
+    v.push_back(
+        Memory("hash-max-listpack-value", &ServerConfig::hash_max_listpack_value, 0, kLongMax));
     v.back().alias = "hash-max-ziplist-value";
     v.push_back(Int("set-max-intset-entries", &ServerConfig::set_max_intset_entries, 0, kLongMax));
     v.push_back(Int("zset-max-listpack-entries", &ServerConfig::zset_max_listpack_entries, 0,
                     kLongMax, "zset-max-ziplist-entries"));
-    v.push_back(Memory("zset-max-listpack-value", &ServerConfig::zset_max_listpack_value, 0, kLongMax));
+    v.push_back(
+        Memory("zset-max-listpack-value", &ServerConfig::zset_max_listpack_value, 0, kLongMax));
     v.back().alias = "zset-max-ziplist-value";
-    v.push_back(Int("list-max-listpack-size", &ServerConfig::list_max_listpack_size, kIntMax * -1 - 1,
-                    kIntMax, "list-max-ziplist-size"));
+    v.push_back(Int("list-max-listpack-size", &ServerConfig::list_max_listpack_size,
+                    kIntMax * -1 - 1, kIntMax, "list-max-ziplist-size"));
     v.push_back(Int("list-compress-depth", &ServerConfig::list_compress_depth, 0, kIntMax));
     v.push_back(Int("min-replicas-to-write", &ServerConfig::min_replicas_to_write, 0, kIntMax,
                     "min-slaves-to-write"));
@@ -159,8 +172,8 @@ const std::vector<Param>& Params() {
     v.push_back(Int("repl-timeout", &ServerConfig::repl_timeout, 1, kIntMax));
     v.push_back(Int("repl-ping-replica-period", &ServerConfig::repl_ping_replica_period, 1, kIntMax,
                     "repl-ping-slave-period"));
-    v.push_back(Str("masterauth", &ServerConfig::masterauth));
-    v.push_back(Str("masteruser", &ServerConfig::masteruser));
+    v.push_back(Sensitive(Str("masterauth", &ServerConfig::masterauth)));
+    v.push_back(Sensitive(Str("masteruser", &ServerConfig::masteruser)));
     v.push_back(
         Int("repl-diskless-sync-delay", &ServerConfig::repl_diskless_sync_delay, 0, kIntMax));
     v.push_back(Bool("repl-diskless-sync", &ServerConfig::repl_diskless_sync));
@@ -173,13 +186,15 @@ const std::vector<Param>& Params() {
     v.push_back(Str("save", &ServerConfig::save));
     v.push_back(Str("dir", &ServerConfig::dir));
     v.push_back(Str("dbfilename", &ServerConfig::dbfilename));
-    v.push_back(Int("slowlog-log-slower-than", &ServerConfig::slowlog_log_slower_than,
-                    std::numeric_limits<int64_t>::min(), kLongMax));
+    v.push_back(
+        Int("slowlog-log-slower-than", &ServerConfig::slowlog_log_slower_than, -1, kLongMax));
     v.push_back(Int("slowlog-max-len", &ServerConfig::slowlog_max_len, 0, kLongMax));
-    v.push_back(Int("latency-monitor-threshold", &ServerConfig::latency_monitor_threshold, 0, kLongMax));
+    v.push_back(
+        Int("latency-monitor-threshold", &ServerConfig::latency_monitor_threshold, 0, kLongMax));
+    v.push_back(Bool("latency-tracking", &ServerConfig::latency_tracking));
     v.push_back(Str("notify-keyspace-events", &ServerConfig::notify_keyspace_events));
-    v.push_back(Immutable(Enum("enable-debug-command", &ServerConfig::enable_debug_command,
-                               {"no", "yes", "local"})));
+    v.push_back(Immutable(
+        Enum("enable-debug-command", &ServerConfig::enable_debug_command, {"no", "yes", "local"})));
     Param limits{"client-output-buffer-limit", {}, Kind::kCustom};
     limits.render = RenderOutputLimits;
     limits.parse = ParseOutputLimits;
@@ -200,12 +215,16 @@ const Param* FindParam(std::string_view name) {
 
 std::string Render(const Param& p, const ServerConfig& c) {
   switch (p.kind) {
-    case Kind::kBool: return c.*p.bool_field ? "yes" : "no";
+    case Kind::kBool:
+      return c.*p.bool_field ? "yes" : "no";
     case Kind::kInt:
-    case Kind::kMemory: return Int64ToString(c.*p.int_field);
+    case Kind::kMemory:
+      return Int64ToString(c.*p.int_field);
     case Kind::kEnum:
-    case Kind::kString: return c.*p.string_field;
-    case Kind::kCustom: return p.render(c);
+    case Kind::kString:
+      return c.*p.string_field;
+    case Kind::kCustom:
+      return p.render(c);
   }
   return {};
 }
@@ -292,6 +311,11 @@ bool ParseMemory(std::string_view s, int64_t* out) {
   if (v > static_cast<uint64_t>(kLongMax) / static_cast<uint64_t>(mul)) return false;
   *out = static_cast<int64_t>(v) * mul;
   return true;
+}
+
+bool ConfigRegistry::IsSensitive(std::string_view name) {
+  const Param* p = FindParam(name);
+  return p != nullptr && p->sensitive;
 }
 
 std::vector<std::pair<std::string, std::string>> ConfigRegistry::Get(

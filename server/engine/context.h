@@ -38,14 +38,14 @@ class CommandContext {
   std::span<std::string> args() { return args_; }
 
   // Argument parsing: on failure these reply Redis's error and return false.
-  bool IntArg(size_t i, int64_t* out);                   // "value is not an integer or out of range"
+  bool IntArg(size_t i, int64_t* out);  // "value is not an integer or out of range"
   bool IntArg(size_t i, int64_t* out, std::string_view error);  // the same with another text
   // getRangeLongFromObjectOrReply: an integer within [min, max], else Redis's range error.
   bool RangeIntArg(size_t i, int64_t min, int64_t max, int64_t* out);
   // getTimeoutFromObjectOrReply: a timeout in ms (or seconds, as a float, when `seconds`)
   // turned into an absolute node time; 0 stays 0 ("forever").
   bool TimeoutArg(size_t i, bool seconds, int64_t* deadline_ms);
-  bool DoubleArg(size_t i, double* out);                 // "value is not a valid float"
+  bool DoubleArg(size_t i, double* out);  // "value is not a valid float"
   bool LongDoubleArg(size_t i, long double* out);
   // Is argument i equal to `word`, ignoring case?
   bool ArgIs(size_t i, std::string_view word) const;
@@ -71,6 +71,10 @@ class CommandContext {
   void ForcePropagation() { force_propagation_ = true; }
   bool propagation_forced() const { return force_propagation_; }
   std::optional<std::vector<std::string>>& rewritten_for_propagation() { return rewritten_; }
+  // Shows argument i as "(redacted)" in SLOWLOG and MONITOR (passwords; Redis's
+  // redactClientCommandArgument).
+  void RedactArg(size_t i) { redacted_.push_back(i); }
+  std::span<const size_t> redacted() const { return redacted_; }
 
   void ReplyOk() { reply_.Status("OK"); }
   void ReplyError(std::string_view message) { reply_.Error(message); }
@@ -84,6 +88,7 @@ class CommandContext {
   const Command& cmd_;
   resp::ReplyWriter& reply_;
   std::optional<std::vector<std::string>> rewritten_;
+  std::vector<size_t> redacted_;
   bool prevent_propagation_ = false;
   bool force_propagation_ = false;
 };

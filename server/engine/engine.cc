@@ -164,7 +164,7 @@ std::string_view Engine::StaleRefusal(const Client& client, const Command& cmd,
   }
   // A replica may not use its connection to read or write the keyspace (it is exempt from
   // CLIENT PAUSE, which this would let it abuse).
-  if (client.repl_role() == Client::ReplRole::kReplica &&
+  if ((client.repl_role() == Client::ReplRole::kReplica || client.monitor()) &&
       CommandOrQueueHas(client, cmd, flags, kCmdWrite | kCmdReadonly | kCmdMayReplicate)) {
     return "Replica can't interact with the keyspace";
   }
@@ -177,6 +177,7 @@ void Engine::DestroyClient(Client* client) {
   }
   watches_.UnwatchAll(client);
   pubsub_.UnsubscribeAll(client);
+  if (client->monitor()) std::erase(monitors_, client);
   replication_->OnClientDestroyed(*client);
   clients_.erase(client->id());
 }
@@ -237,8 +238,8 @@ void Engine::FlushEffects() {
   pending_effects_.clear();
 }
 
-void Engine::Reject(Client& client, const Command* cmd, resp::ReplyWriter& reply,
-                    std::string_view error) {
+void Engine::Reject(Client& client, const Command* cmd, std::span<std::string> args,
+                    resp::ReplyWriter& reply, std::string_view error) {
   if (cmd != nullptr) ++command_stats_[cmd->id].rejected_calls;
   if (client.in_multi()) client.multi().aborted = true;
   if (cmd != nullptr && cmd->name() == "exec") {
@@ -248,12 +249,41 @@ void Engine::Reject(Client& client, const Command* cmd, resp::ReplyWriter& reply
     watches_.UnwatchAll(&client);
     if (!error.empty() && error[0] == '-') error.remove_prefix(1);
     reply.Error("-EXECABORT Transaction discarded because of: " + std::string(error));
+    // MONITOR saw MULTI; it sees this EXEC too, so that the transaction visibly ends.
+    if (!monitors_.empty()) FeedMonitors(client, client.db(), args);
     return;
   }
   reply.Error(error);
 }
 
 void Engine::Execute(Client& client, std::span<std::string> args) {
+  size_t reply_start = client.reply_buffer().size();
+  bool controlled = client.reply_controlled();
+  if (controlled) [[unlikely]]
+    client.pushed_ranges().clear();
+  ExecuteCommand(client, args);
+  if (controlled || client.reply_controlled()) [[unlikely]]
+    ApplyReplyControl(client, reply_start);
+}
+
+void Engine::ApplyReplyControl(Client& client, size_t reply_start) {
+  std::string& out = client.reply_buffer();
+  if (client.replies_suppressed() && out.size() > reply_start) {
+    // Only the pushes written meanwhile survive.
+    std::string pushed;
+    for (auto [from, to] : client.pushed_ranges()) {
+      if (from >= reply_start && to <= out.size()) pushed.append(out, from, to - from);
+    }
+    out.resize(reply_start);
+    out += pushed;
+  }
+  client.pushed_ranges().clear();
+  // A blocked command is not done yet: its reply comes when it is unblocked (Redis resets the
+  // client, and so moves SKIP on, only then).
+  if (!client.blocked()) client.AdvanceReplySkip();
+}
+
+void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
   // Commands served while a busy script runs keep the script's instant: Redis freezes time for
   // the whole script, and expires keys by it.
   if (scripts_ == nullptr || !scripts_->running()) keyspace_.SnapshotTime();
@@ -265,31 +295,32 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
   const Command* cmd = commands_.Resolve(args);
   if (cmd == nullptr && host_ != nullptr && host_->ExecuteNodeCommand(client, args, reply)) return;
   if (cmd == nullptr) {
-    Reject(client, nullptr, reply, UnknownCommandError(commands_, args));
+    Reject(client, nullptr, args, reply, UnknownCommandError(commands_, args));
     return;
   }
   // (Reject also marks an open transaction as failed, as Redis's flagTransaction.)
   int arity = cmd->arity();
   int argc = static_cast<int>(args.size());
   if ((arity > 0 && arity != argc) || argc < -arity) {
-    Reject(client, cmd, reply, "wrong number of arguments for '" + cmd->full_name + "' command");
+    Reject(client, cmd, args, reply,
+           "wrong number of arguments for '" + cmd->full_name + "' command");
     return;
   }
   const uint32_t flags = CommandFlags(*cmd, args);
   // Protected commands are refused unless configured, before authentication is even checked.
   if (cmd->has(kCmdProtected) && !AllowProtected(client)) {
-    Reject(client, cmd, reply,
+    Reject(client, cmd, args, reply,
            "DEBUG command not allowed. If the enable-debug-command option is set to \"local\", "
            "you can run it from a local connection, otherwise you need to set this option in the "
            "configuration file, and then restart the server.");
     return;
   }
   if (!client.authenticated() && auth_required() && !cmd->has(kCmdNoAuth)) {
-    Reject(client, cmd, reply, err::kNoAuth);
+    Reject(client, cmd, args, reply, err::kNoAuth);
     return;
   }
   if (client.in_multi() && cmd->has(kCmdNoMulti)) {
-    Reject(client, cmd, reply, "Command not allowed inside a transaction");
+    Reject(client, cmd, args, reply, "Command not allowed inside a transaction");
     return;
   }
   // Over maxmemory, commands that may grow memory are refused once eviction cannot help (inside
@@ -300,13 +331,13 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
                          (client.in_multi() && name != "exec" && name != "discard" &&
                           name != "quit" && name != "reset");
     if (!EnforceMaxmemory() && reject_on_oom) {
-      Reject(client, cmd, reply, err::kOom);
+      Reject(client, cmd, args, reply, err::kOom);
       return;
     }
   }
   // NOREPLICAS, READONLY (processCommand's order: after the memory check).
   if (std::string_view refusal = ReplicationRefusal(client, *cmd, flags); !refusal.empty()) {
-    Reject(client, cmd, reply, refusal);
+    Reject(client, cmd, args, reply, refusal);
     return;
   }
   // A RESP2 client with subscriptions may only manage them (RESP3 has no such limit).
@@ -315,7 +346,7 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
     if (name != "ping" && name != "subscribe" && name != "ssubscribe" && name != "unsubscribe" &&
         name != "sunsubscribe" && name != "psubscribe" && name != "punsubscribe" &&
         name != "quit" && name != "reset") {
-      Reject(client, cmd, reply,
+      Reject(client, cmd, args, reply,
              "Can't execute '" + cmd->full_name +
                  "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in "
                  "this context");
@@ -324,11 +355,11 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
   }
   // MASTERDOWN on a replica cut from its master (replica-serve-stale-data no).
   if (std::string_view refusal = StaleRefusal(client, *cmd, flags); !refusal.empty()) {
-    Reject(client, cmd, reply, refusal);
+    Reject(client, cmd, args, reply, refusal);
     return;
   }
   if (script_busy() && !cmd->has(kCmdAllowBusy)) {
-    Reject(client, cmd, reply, err::kBusyScript);
+    Reject(client, cmd, args, reply, err::kBusyScript);
     return;
   }
   // During CLIENT PAUSE the command waits (with its arguments) until the pause ends.
@@ -401,8 +432,22 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
   CommandStats& cs = command_stats_[cmd.id];
   ++cs.calls;
   cs.usec += static_cast<uint64_t>(duration);
+  if (config_.latency_tracking) cs.latency.Record(duration);
   if (stats_.total_error_replies != errors_before) ++cs.failed_calls;
   ++stats_.total_commands_processed;
+  // The slow log considers every command it may log (to trim itself), unless slowlog-log-
+  // slower-than is negative; a blocked command is considered once it is unblocked.
+  int64_t slower_than = config_.slowlog_log_slower_than;
+  if (slower_than >= 0 && !cmd.has(kCmdSkipSlowlog) &&
+      (duration >= slower_than || slowlog_.size() > static_cast<size_t>(config_.slowlog_max_len)) &&
+      !client.blocked()) [[unlikely]] {
+    LogSlowCommand(client, args, ctx.redacted(), duration);
+  }
+  RecordLatency(cmd.has(kCmdFast) ? "fast-command" : "command", duration / 1000);
+  // Administrative commands are too sensitive to be shown (and EVAL showed itself first).
+  if (!monitors_.empty() && !cmd.has(kCmdSkipMonitor | kCmdAdmin)) [[unlikely]] {
+    FeedMonitors(client, client.db(), args, ctx.redacted());
+  }
 }
 
 std::optional<std::string> Engine::CallFromScript(Client& client, ScriptCall& call,
@@ -463,7 +508,9 @@ int64_t Engine::CronIntervalMs() const {
 void Engine::Cron() {
   // Redis's slow expire cycle takes up to 25% of each cron period.
   int64_t budget_us = CronIntervalMs() * 1000 * 25 / 100;
+  int64_t expire_start = SteadyUs();
   keyspace_.ActiveExpireCycle(budget_us);
+  RecordLatency("expire-cycle", (SteadyUs() - expire_start) / 1000);
   FlushEffects();
   replication_->Cron();
   CloseIdleClients();
@@ -493,7 +540,7 @@ void Engine::SampleOps() {
 
 bool Engine::OutputBufferLimitReached(Client& client, size_t pending) {
   const auto& limit = config_.output_limits[client.subscribed() ? ServerConfig::kPubsubClass
-                                                                  : ServerConfig::kNormalClass];
+                                                                : ServerConfig::kNormalClass];
   int64_t bytes = static_cast<int64_t>(pending);
   if (limit.hard > 0 && bytes >= limit.hard) return true;
   if (limit.soft > 0 && bytes >= limit.soft) {

@@ -17,7 +17,9 @@
 #include "server/engine/command_table.h"
 #include "server/engine/config.h"
 #include "server/engine/keyspace.h"
+#include "server/engine/latency.h"
 #include "server/engine/pubsub.h"
+#include "server/engine/slowlog.h"
 #include "server/engine/watch.h"
 #include "server/resp/writer.h"
 
@@ -78,6 +80,7 @@ struct CommandStats {
   uint64_t usec = 0;
   uint64_t rejected_calls = 0;
   uint64_t failed_calls = 0;
+  LatencyHistogram latency;  // recorded when latency-tracking is on
 };
 
 struct ServerStats {
@@ -217,6 +220,23 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   // A script runs past busy-reply-threshold: commands without allow-busy get BUSY.
   bool script_busy() const;
 
+  // Diagnostics (diagnostics.cc): the slow log, the latency monitor and MONITOR clients.
+  SlowLog& slowlog() { return slowlog_; }
+  LatencyMonitor& latency_monitor() { return latency_; }
+  // latencyAddSampleIfNeeded: records `event` when it took at least latency-monitor-threshold.
+  void RecordLatency(std::string_view event, int64_t latency_ms) {
+    if (config_.latency_monitor_threshold > 0 && latency_ms >= config_.latency_monitor_threshold) {
+      latency_.AddSample(event, latency_ms, clock_.NowMs() / 1000);
+    }
+  }
+  // MONITOR: `client` receives every command run from now on.
+  void AddMonitor(Client& client);
+  void RemoveMonitor(Client& client);
+  // Sends a command to the MONITOR clients, as Redis's replicationFeedMonitors: the time, the
+  // database and client, then the arguments quoted (redacted ones as "(redacted)").
+  void FeedMonitors(const Client& client, int db, std::span<const std::string> args,
+                    std::span<const size_t> redacted = {});
+
   // CONFIG RESETSTAT: zeroes command, error and keyspace statistics.
   void ResetStats();
 
@@ -239,7 +259,17 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   // Whether enable-debug-command lets `client` run a protected command (DEBUG).
   bool AllowProtected(const Client& client) const;
   void FlushEffects();
-  void Reject(Client& client, const Command* cmd, resp::ReplyWriter& reply, std::string_view error);
+  void Reject(Client& client, const Command* cmd, std::span<std::string> args,
+              resp::ReplyWriter& reply, std::string_view error);
+  // Execute without CLIENT REPLY's handling of the reply.
+  void ExecuteCommand(Client& client, std::span<std::string> args);
+  // CLIENT REPLY OFF/SKIP: drops the reply the command wrote from `reply_start` on, and moves a
+  // pending SKIP on to the next command.
+  void ApplyReplyControl(Client& client, size_t reply_start);
+  // The diagnostics of a command that just ran (slow log, latency monitor, MONITOR), when any
+  // applies; kept out of line so that Call stays small.
+  void LogSlowCommand(const Client& client, std::span<const std::string> args,
+                      std::span<const size_t> redacted, int64_t duration_us);
   // Redis's call(): runs the command and keeps statistics; its effects are propagated unless
   // `propagate` is false (a script under redis.set_repl(redis.REPL_NONE)).
   void Call(Client& client, const Command& cmd, std::span<std::string> args,
@@ -255,6 +285,9 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   CommandTable commands_;
   std::vector<CommandStats> command_stats_;
   ServerStats stats_;
+  SlowLog slowlog_;
+  LatencyMonitor latency_;
+  std::vector<Client*> monitors_;
   std::map<uint64_t, std::unique_ptr<Client>> clients_;
   WatchRegistry watches_;
   PubSub pubsub_;

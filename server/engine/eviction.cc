@@ -2,10 +2,18 @@
 // best candidate by the policy (Redis's evict.c). redlab keeps a last-access time per key, so
 // the LRU policies are sampled LRU; it keeps no access counters, so the LFU policies use the
 // same least-recently-used choice.
+#include <chrono>
+
 #include "server/engine/engine.h"
 
 namespace redlab::server::engine {
 namespace {
+
+int64_t SteadyMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 constexpr int kSamples = 5;  // Redis's maxmemory-samples default
 
@@ -14,7 +22,9 @@ Db::Node* PickVictim(Db& db, std::string_view policy, int64_t now_ms) {
   bool volatile_only = policy.rfind("volatile-", 0) == 0;
   bool random = policy.find("random") != std::string_view::npos;
   bool by_ttl = policy == "volatile-ttl";
-  auto sample = [&]() -> Db::Node* { return volatile_only ? db.RandomVolatileKey() : db.RandomKey(); };
+  auto sample = [&]() -> Db::Node* {
+    return volatile_only ? db.RandomVolatileKey() : db.RandomKey();
+  };
   if (random) return sample();
   Db::Node* best = nullptr;
   for (int i = 0; i < kSamples; ++i) {
@@ -39,6 +49,8 @@ bool Engine::EnforceMaxmemory() {
   if (UsedMemory() <= limit) return true;
   const std::string& policy = config_.maxmemory_policy;
   if (policy == "noeviction" || keyspace_.replica()) return false;
+  // The latency monitor's eviction-cycle and eviction-del events, as Redis records them.
+  int64_t cycle_start = SteadyMs();
   while (UsedMemory() > limit) {
     Db::Node* victim = nullptr;
     Db* victim_db = nullptr;
@@ -48,13 +60,19 @@ bool Engine::EnforceMaxmemory() {
       victim = PickVictim(db, policy, keyspace_.now_ms());
       victim_db = &db;
     }
-    if (victim == nullptr) return false;
+    if (victim == nullptr) {
+      RecordLatency("eviction-cycle", SteadyMs() - cycle_start);
+      return false;
+    }
     std::string key(victim->key());
+    int64_t del_start = SteadyMs();
     victim_db->Delete(victim);
+    RecordLatency("eviction-del", SteadyMs() - del_start);
     ++keyspace_.stats().evicted_keys;
     SignalModifiedKey(victim_db->id(), key);
     Propagate(victim_db->id(), {"DEL", std::move(key)});
   }
+  RecordLatency("eviction-cycle", SteadyMs() - cycle_start);
   return true;
 }
 

@@ -99,4 +99,34 @@ inline constexpr std::string_view kConfigHelp[] = {
     "    Rewrite the configuration file.",
 };
 
+inline constexpr std::string_view kSlowlogHelp[] = {
+    "GET [<count>]",
+    "    Return top <count> entries from the slowlog (default: 10, -1 mean all).",
+    "    Entries are made of:",
+    "    id, timestamp, time in microseconds, arguments array, client IP and port,",
+    "    client name",
+    "LEN",
+    "    Return the length of the slowlog.",
+    "RESET",
+    "    Reset the slowlog.",
+};
+
+inline constexpr std::string_view kLatencyHelp[] = {
+    "DOCTOR",
+    "    Return a human readable latency analysis report.",
+    "GRAPH <event>",
+    "    Return an ASCII latency graph for the <event> class.",
+    "HISTORY <event>",
+    "    Return time-latency samples for the <event> class.",
+    "LATEST",
+    "    Return the latest latency samples for all events.",
+    "RESET [<event> ...]",
+    "    Reset latency data of one or more <event> classes.",
+    "    (default: reset all data for all event classes)",
+    "HISTOGRAM [COMMAND ...]",
+    "    Return a cumulative distribution of latencies in the format of a histogram for the "
+    "specified command names.",
+    "    If no commands are specified then all histograms are replied.",
+};
+
 }  // namespace redlab::server::engine

@@ -33,19 +33,22 @@ void Detach(Map& map, std::string_view name, Client* client) {
 // Writes a message into a subscriber's reply buffer (a push in RESP3) and asks for it to be sent.
 void Deliver(Client* client, std::string_view kind, const std::string_view* pattern,
              std::string_view channel, std::string_view message) {
+  size_t start = client->reply_buffer().size();
   resp::ReplyWriter w(&client->reply_buffer(), client->protocol());
   w.PushHeader(pattern ? 4 : 3);
   w.Bulk(kind);
   if (pattern) w.Bulk(*pattern);
   w.Bulk(channel);
   w.Bulk(message);
+  client->MarkPushed(start);  // messages go out even under CLIENT REPLY OFF
   if (client->io() != nullptr) client->io()->RequestFlush();
 }
 
 }  // namespace
 
 bool PubSub::Subscribe(Client* client, std::string_view channel, PubSubKind kind) {
-  auto& mine = kind == PubSubKind::kShard ? client->pubsub().shard_channels : client->pubsub().channels;
+  auto& mine =
+      kind == PubSubKind::kShard ? client->pubsub().shard_channels : client->pubsub().channels;
   if (std::find(mine.begin(), mine.end(), channel) != mine.end()) return false;
   mine.emplace_back(channel);
   auto& map = Map(kind);
@@ -56,7 +59,8 @@ bool PubSub::Subscribe(Client* client, std::string_view channel, PubSubKind kind
 }
 
 bool PubSub::Unsubscribe(Client* client, std::string_view channel, PubSubKind kind) {
-  auto& mine = kind == PubSubKind::kShard ? client->pubsub().shard_channels : client->pubsub().channels;
+  auto& mine =
+      kind == PubSubKind::kShard ? client->pubsub().shard_channels : client->pubsub().channels;
   if (!RemoveName(mine, channel)) return false;
   Detach(Map(kind), channel, client);
   return true;
@@ -67,7 +71,8 @@ bool PubSub::SubscribePattern(Client* client, std::string_view pattern) {
   if (std::find(mine.begin(), mine.end(), pattern) != mine.end()) return false;
   mine.emplace_back(pattern);
   auto it = patterns_.find(pattern);
-  if (it == patterns_.end()) it = patterns_.emplace(std::string(pattern), std::vector<Client*>{}).first;
+  if (it == patterns_.end())
+    it = patterns_.emplace(std::string(pattern), std::vector<Client*>{}).first;
   it->second.push_back(client);
   return true;
 }

@@ -1,0 +1,463 @@
+// CLIENT and its subcommands (Redis's clientCommand in networking.c): identity, listing and
+// killing clients, pauses, and the per-connection switches (REPLY, NO-EVICT, TRACKING).
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "server/engine/cmd_string.h"
+#include "server/engine/command_table.h"
+#include "server/engine/context.h"
+#include "server/engine/engine.h"
+#include "server/engine/errors.h"
+#include "server/engine/help.h"
+#include "server/engine/numbers.h"
+#include "server/engine/text.h"
+
+namespace redlab::server::engine {
+namespace {
+
+// One line of CLIENT LIST, with Redis 7.0's fields in Redis's order.
+std::string DescribeClient(Engine& engine, const Client& c) {
+  int64_t now = engine.clock().NowMs();
+  ClientIo* io = c.io();
+  std::string s;
+  s.reserve(256);
+  auto field = [&](std::string_view name, std::string_view value) {
+    if (!s.empty()) s += ' ';
+    s += name;
+    s += '=';
+    s += value;
+  };
+  auto num = [&](std::string_view name, int64_t value) { field(name, Int64ToString(value)); };
+  num("id", static_cast<int64_t>(c.id()));
+  field("addr", io ? io->PeerAddress() : "");
+  field("laddr", io ? io->LocalAddress() : "");
+  num("fd", io ? io->Fd() : -1);
+  field("name", c.name());
+  num("age", (now - c.ctime_ms()) / 1000);
+  num("idle", (now - c.last_interaction_ms()) / 1000);
+  std::string flags;
+  if (c.monitor()) flags += 'O';
+  if (c.repl_role() == Client::ReplRole::kReplica) flags += 'S';
+  if (c.repl_role() == Client::ReplRole::kMaster) flags += 'M';
+  if (c.subscribed()) flags += 'P';
+  if (c.in_multi()) flags += 'x';
+  if (c.dirty_cas()) flags += 'd';
+  if (c.close_after_reply()) flags += 'c';
+  if (c.no_evict()) flags += 'e';
+  field("flags", flags.empty() ? "N" : flags);
+  num("db", c.db());
+  num("sub", static_cast<int64_t>(c.pubsub().channels.size()));
+  num("psub", static_cast<int64_t>(c.pubsub().patterns.size()));
+  num("ssub", static_cast<int64_t>(c.pubsub().shard_channels.size()));
+  num("multi", c.in_multi() ? static_cast<int64_t>(c.multi().commands.size()) : -1);
+  num("qbuf", io ? static_cast<int64_t>(io->QueryBufferLength()) : 0);
+  num("qbuf-free", io ? static_cast<int64_t>(io->QueryBufferFree()) : 0);
+  num("argv-mem", static_cast<int64_t>(c.argv_mem()));
+  num("multi-mem", 0);
+  num("rbs", static_cast<int64_t>(c.reply_buffer().capacity()));
+  num("rbp", static_cast<int64_t>(c.reply_buffer().size()));
+  num("obl", static_cast<int64_t>(c.reply_buffer().size()));
+  num("oll", 0);
+  num("omem", io ? static_cast<int64_t>(io->PendingOutputBytes()) : 0);
+  num("tot-mem", static_cast<int64_t>(sizeof(Client) + c.reply_buffer().capacity() +
+                                      (io ? io->QueryBufferLength() + io->QueryBufferFree() : 0)));
+  field("events", "r");
+  field("cmd", c.last_command() ? std::string_view(c.last_command()->full_name) : "NULL");
+  field("user", "default");
+  num("redir", -1);
+  num("resp", c.protocol());
+  return s;
+}
+
+void ClientIdCommand(CommandContext& ctx) {
+  ctx.reply().Integer(static_cast<int64_t>(ctx.client().id()));
+}
+
+void ClientGetNameCommand(CommandContext& ctx) {
+  if (ctx.client().name().empty()) {
+    ctx.reply().Null();
+  } else {
+    ctx.reply().Bulk(ctx.client().name());
+  }
+}
+
+void ClientSetNameCommand(CommandContext& ctx) {
+  if (!ValidClientName(ctx.arg(2))) {
+    ctx.ReplyError(kBadClientName);
+    return;
+  }
+  ctx.client().set_name(ctx.arg(2));
+  ctx.ReplyOk();
+}
+
+void ClientInfoCommand(CommandContext& ctx) {
+  ctx.reply().Verbatim(DescribeClient(ctx.engine(), ctx.client()) + "\n");
+}
+
+// Client types for CLIENT LIST/KILL TYPE (getClientType): master, replica, pubsub or normal.
+bool ValidClientType(std::string_view type) {
+  return EqualsIgnoreCase(type, "normal") || EqualsIgnoreCase(type, "master") ||
+         EqualsIgnoreCase(type, "replica") || EqualsIgnoreCase(type, "slave") ||
+         EqualsIgnoreCase(type, "pubsub");
+}
+
+bool IsClientType(const Client& c, std::string_view type) {
+  std::string_view actual = c.repl_role() == Client::ReplRole::kMaster    ? "master"
+                            : c.repl_role() == Client::ReplRole::kReplica ? "replica"
+                            : c.subscribed()                              ? "pubsub"
+                                                                          : "normal";
+  if (EqualsIgnoreCase(type, "slave")) type = "replica";
+  return EqualsIgnoreCase(type, actual);
+}
+
+void ClientListCommand(CommandContext& ctx) {
+  std::string type;
+  std::vector<uint64_t> ids;
+  bool by_id = false;
+  if (ctx.argc() == 4 && ctx.ArgIs(2, "type")) {
+    type = ctx.arg(3);
+    if (!ValidClientType(type)) {
+      ctx.ReplyError("Unknown client type '" + type + "'");
+      return;
+    }
+  } else if (ctx.argc() > 3 && ctx.ArgIs(2, "id")) {
+    by_id = true;
+    for (size_t j = 3; j < ctx.argc(); ++j) {
+      int64_t id = 0;
+      if (!ParseInt64(ctx.arg(j), &id) || id <= 0) {
+        ctx.ReplyError("Invalid client ID");
+        return;
+      }
+      ids.push_back(static_cast<uint64_t>(id));
+    }
+  } else if (ctx.argc() != 2) {
+    ctx.ReplySyntaxError();
+    return;
+  }
+  std::string out;
+  auto add = [&](const Client& c) {
+    out += DescribeClient(ctx.engine(), c);
+    out += '\n';
+  };
+  if (by_id) {
+    for (uint64_t id : ids) {
+      if (Client* c = ctx.engine().FindClient(id)) add(*c);
+    }
+  } else {
+    for (const auto& [id, c] : ctx.engine().clients()) {
+      if (!type.empty() && !IsClientType(*c, type)) continue;
+      add(*c);
+    }
+  }
+  ctx.reply().Verbatim(out);
+}
+
+void ClientKillCommand(CommandContext& ctx) {
+  Engine& engine = ctx.engine();
+  Client& self = ctx.client();
+  std::string addr, laddr, type;
+  uint64_t id = 0;
+  bool skipme = true;
+  bool old_form = ctx.argc() == 3;
+  if (old_form) {
+    addr = ctx.arg(2);
+    skipme = false;
+  } else {
+    if (ctx.argc() % 2 != 0) {  // options come in pairs after "CLIENT KILL"
+      ctx.ReplySyntaxError();
+      return;
+    }
+    for (size_t i = 2; i < ctx.argc(); i += 2) {
+      const std::string& value = ctx.arg(i + 1);
+      if (ctx.ArgIs(i, "id")) {
+        int64_t v = 0;
+        if (!ParseInt64(value, &v) || v <= 0) {
+          ctx.ReplyError("client-id should be greater than 0");
+          return;
+        }
+        id = static_cast<uint64_t>(v);
+      } else if (ctx.ArgIs(i, "type")) {
+        if (!ValidClientType(value)) {
+          ctx.ReplyError("Unknown client type '" + value + "'");
+          return;
+        }
+        type = value;
+      } else if (ctx.ArgIs(i, "addr")) {
+        addr = value;
+      } else if (ctx.ArgIs(i, "laddr")) {
+        laddr = value;
+      } else if (ctx.ArgIs(i, "user")) {
+        // Only the default user exists (no ACL users), and every client is authenticated as
+        // it: USER default matches them all.
+        if (value != "default") {
+          ctx.ReplyError("No such user '" + value + "'");
+          return;
+        }
+      } else if (ctx.ArgIs(i, "skipme")) {
+        if (EqualsIgnoreCase(value, "yes")) {
+          skipme = true;
+        } else if (EqualsIgnoreCase(value, "no")) {
+          skipme = false;
+        } else {
+          ctx.ReplySyntaxError();
+          return;
+        }
+      } else {
+        ctx.ReplySyntaxError();
+        return;
+      }
+    }
+  }
+  std::vector<Client*> victims;
+  for (const auto& [cid, c] : engine.clients()) {
+    ClientIo* io = c->io();
+    if (!addr.empty() && (io == nullptr || io->PeerAddress() != addr)) continue;
+    if (!laddr.empty() && (io == nullptr || io->LocalAddress() != laddr)) continue;
+    if (!type.empty() && !IsClientType(*c, type)) continue;
+    if (id != 0 && c->id() != id) continue;
+    if (c.get() == &self && skipme) continue;
+    victims.push_back(c.get());
+  }
+  for (Client* c : victims) {
+    // The caller itself is closed once this reply is written, as Redis does.
+    if (c == &self) {
+      self.set_close_after_reply();
+    } else if (c->io() != nullptr) {
+      c->io()->CloseAsap();
+    }
+  }
+  if (old_form) {
+    if (victims.empty()) {
+      ctx.ReplyError("No such client");
+    } else {
+      ctx.ReplyOk();
+    }
+  } else {
+    ctx.reply().Integer(static_cast<int64_t>(victims.size()));
+  }
+}
+
+void ClientPauseCommand(CommandContext& ctx) {
+  if (ctx.argc() > 4) {
+    ReplySubcommandSyntaxError(ctx);
+    return;
+  }
+  bool writes_only = false;
+  if (ctx.argc() == 4) {
+    if (ctx.ArgIs(3, "write")) {
+      writes_only = true;
+    } else if (!ctx.ArgIs(3, "all")) {
+      ctx.ReplyError("CLIENT PAUSE mode must be WRITE or ALL");
+      return;
+    }
+  }
+  int64_t end_ms = 0;
+  if (!ctx.TimeoutArg(2, /*seconds=*/false, &end_ms)) return;
+  ctx.engine().Pause(end_ms, writes_only);
+  ctx.ReplyOk();
+}
+
+void ClientUnpauseCommand(CommandContext& ctx) {
+  ctx.engine().Unpause();
+  ctx.ReplyOk();
+}
+
+void ClientHelpCommand(CommandContext& ctx) { ReplyHelp(ctx, kClientHelp); }
+
+// CLIENT REPLY ON|OFF|SKIP. Only ON is answered; OFF and SKIP take effect on their own reply
+// already (see Engine::ApplyReplyControl).
+void ClientReplyCommand(CommandContext& ctx) {
+  Client& c = ctx.client();
+  std::string_view mode = ctx.arg(2);
+  if (OptionIs(mode, "on")) {
+    c.set_reply_on();
+    ctx.ReplyOk();
+  } else if (OptionIs(mode, "off")) {
+    c.set_reply_off(true);
+  } else if (OptionIs(mode, "skip")) {
+    c.set_reply_skip_next();
+  } else {
+    ctx.ReplySyntaxError();
+  }
+}
+
+void ClientNoEvictCommand(CommandContext& ctx) {
+  std::string_view mode = ctx.arg(2);
+  if (OptionIs(mode, "on")) {
+    ctx.client().set_no_evict(true);
+  } else if (OptionIs(mode, "off")) {
+    ctx.client().set_no_evict(false);
+  } else {
+    ctx.ReplySyntaxError();
+    return;
+  }
+  ctx.ReplyOk();
+}
+
+// Client-side caching is not implemented: no client is ever in tracking mode, so the tracking
+// subcommands answer as Redis does for a client that is not.
+void ClientGetRedirCommand(CommandContext& ctx) { ctx.reply().Integer(-1); }
+
+void ClientTrackingInfoCommand(CommandContext& ctx) {
+  resp::ReplyWriter& r = ctx.reply();
+  r.MapHeader(3);
+  r.Bulk("flags");
+  r.SetHeader(1);
+  r.Bulk("off");
+  r.Bulk("redirect");
+  r.Integer(-1);
+  r.Bulk("prefixes");
+  r.EmptyArray();
+}
+
+void ClientCachingCommand(CommandContext& ctx) {
+  ctx.ReplyError(
+      "CLIENT CACHING can be called only when the client is in tracking mode with OPTIN or OPTOUT "
+      "mode enabled");
+}
+
+// Prefixes for a single client must not overlap (checkPrefixCollisionsOrReply); a tracking
+// client has no prefixes yet here, so only the given ones are compared.
+bool CheckPrefixOverlap(CommandContext& ctx, const std::vector<std::string_view>& prefixes) {
+  for (size_t i = 0; i < prefixes.size(); ++i) {
+    for (size_t j = i + 1; j < prefixes.size(); ++j) {
+      size_t n = std::min(prefixes[i].size(), prefixes[j].size());
+      if (prefixes[i].substr(0, n) == prefixes[j].substr(0, n)) {
+        auto c_str = [](std::string_view s) { return s.substr(0, s.find('\0')); };
+        ctx.ReplyError("Prefix '" + std::string(c_str(prefixes[i])) +
+                       "' overlaps with another provided prefix '" +
+                       std::string(c_str(prefixes[j])) +
+                       "'. Prefixes for a single client must not overlap.");
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// CLIENT TRACKING ON|OFF [REDIRECT id] [PREFIX p ...] [BCAST] [OPTIN] [OPTOUT] [NOLOOP]: the
+// options are checked with Redis's errors; OFF succeeds (tracking is never on), and ON, once its
+// options are valid, is refused: redlab keeps no tracking table and sends no invalidations.
+void ClientTrackingCommand(CommandContext& ctx) {
+  int64_t redirect = 0;
+  bool bcast = false, optin = false, optout = false;
+  std::vector<std::string_view> prefixes;
+  for (size_t j = 3; j < ctx.argc(); ++j) {
+    bool more = j + 1 < ctx.argc();
+    std::string_view opt = ctx.arg(j);
+    if (OptionIs(opt, "redirect") && more) {
+      ++j;
+      if (redirect != 0) {
+        ctx.ReplyError("A client can only redirect to a single other client");
+        return;
+      }
+      if (!ctx.IntArg(j, &redirect)) return;
+      if (redirect <= 0 || ctx.engine().FindClient(static_cast<uint64_t>(redirect)) == nullptr) {
+        ctx.ReplyError("The client ID you want redirect to does not exist");
+        return;
+      }
+    } else if (OptionIs(opt, "bcast")) {
+      bcast = true;
+    } else if (OptionIs(opt, "optin")) {
+      optin = true;
+    } else if (OptionIs(opt, "optout")) {
+      optout = true;
+    } else if (OptionIs(opt, "noloop")) {
+      // accepted; meaningful only with tracking
+    } else if (OptionIs(opt, "prefix") && more) {
+      prefixes.push_back(ctx.arg(++j));
+    } else {
+      ctx.ReplySyntaxError();
+      return;
+    }
+  }
+  if (OptionIs(ctx.arg(2), "off")) {
+    ctx.ReplyOk();
+    return;
+  }
+  if (!OptionIs(ctx.arg(2), "on")) {
+    ctx.ReplySyntaxError();
+    return;
+  }
+  if (!bcast && !prefixes.empty()) {
+    ctx.ReplyError("PREFIX option requires BCAST mode to be enabled");
+    return;
+  }
+  if (bcast && (optin || optout)) {
+    ctx.ReplyError("OPTIN and OPTOUT are not compatible with BCAST");
+    return;
+  }
+  if (optin && optout) {
+    ctx.ReplyError("You can't specify both OPTIN mode and OPTOUT mode");
+    return;
+  }
+  if (bcast && !CheckPrefixOverlap(ctx, prefixes)) return;
+  ctx.ReplyError("client-side caching (CLIENT TRACKING ON) is not supported by redlab");
+}
+
+}  // namespace
+
+void RegisterClientCommands(CommandTable& table) {
+  constexpr uint32_t kConn = kAclConnection;
+  constexpr uint32_t kClientFlags = kCmdNoscript | kCmdLoading | kCmdStale;
+  auto sub = [](std::string_view name, int arity, uint32_t flags, uint32_t acl, CommandProc proc,
+                std::string_view since, std::string_view summary, std::string_view complexity) {
+    return CommandSpec{.name = name,
+                       .arity = arity,
+                       .flags = flags,
+                       .acl = acl,
+                       .proc = proc,
+                       .group = "connection",
+                       .since = since,
+                       .summary = summary,
+                       .complexity = complexity};
+  };
+  CommandSpec client{.name = "client",
+                     .arity = -2,
+                     .group = "connection",
+                     .since = "2.4.0",
+                     .summary = "A container for client connection commands",
+                     .complexity = "Depends on subcommand."};
+  client.subcommands = {
+      sub("help", 2, kCmdLoading | kCmdStale, kConn, ClientHelpCommand, "5.0.0",
+          "Show helpful text about the different subcommands", "O(1)"),
+      sub("id", 2, kClientFlags, kConn, ClientIdCommand, "5.0.0",
+          "Returns the client ID for the current connection", "O(1)"),
+      sub("info", 2, kClientFlags, kConn, ClientInfoCommand, "6.2.0",
+          "Returns information about the current client connection.", "O(1)"),
+      sub("getname", 2, kClientFlags, kConn, ClientGetNameCommand, "2.6.9",
+          "Get the current connection name", "O(1)"),
+      sub("setname", 3, kClientFlags, kConn, ClientSetNameCommand, "2.6.9",
+          "Set the current connection name", "O(1)"),
+      sub("list", -2, kCmdAdmin | kClientFlags, kConn, ClientListCommand, "2.4.0",
+          "Get the list of client connections", "O(N) where N is the number of client connections"),
+      sub("kill", -3, kCmdAdmin | kClientFlags, kConn, ClientKillCommand, "2.4.0",
+          "Kill the connection of a client", "O(N) where N is the number of client connections"),
+      sub("pause", -3, kCmdAdmin | kClientFlags, kConn, ClientPauseCommand, "2.9.50",
+          "Stop processing commands from clients for some time", "O(1)"),
+      sub("unpause", 2, kCmdAdmin | kClientFlags, kConn, ClientUnpauseCommand, "6.2.0",
+          "Resume processing of clients that were paused",
+          "O(N) Where N is the number of paused clients"),
+      sub("reply", 3, kClientFlags, kConn, ClientReplyCommand, "3.2.0",
+          "Instruct the server whether to reply to commands", "O(1)"),
+      sub("no-evict", 3, kCmdAdmin | kClientFlags, kConn, ClientNoEvictCommand, "7.0.0",
+          "Set client eviction mode for the current connection", "O(1)"),
+      sub("getredir", 2, kClientFlags, kConn, ClientGetRedirCommand, "6.0.0",
+          "Get tracking notifications redirection client ID if any", "O(1)"),
+      sub("trackinginfo", 2, kClientFlags, kConn, ClientTrackingInfoCommand, "6.2.0",
+          "Return information about server assisted client side caching for the current "
+          "connection",
+          "O(1)"),
+      sub("caching", 3, kClientFlags, kConn, ClientCachingCommand, "6.0.0",
+          "Instruct the server about tracking or not keys in the next request", "O(1)"),
+      sub("tracking", -3, kClientFlags, kConn, ClientTrackingCommand, "6.0.0",
+          "Enable or disable server assisted client side caching support",
+          "O(1). Some options may introduce additional complexity."),
+  };
+  client.subcommands[2].tips = {"nondeterministic_output"};
+  client.subcommands[5].tips = {"nondeterministic_output"};
+  table.Add(std::move(client));
+}
+
+}  // namespace redlab::server::engine
