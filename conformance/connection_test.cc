@@ -92,6 +92,7 @@ TEST_F(ConnectionTest, ClientIdAndList) {
   EXPECT_EQ(info.str.back(), '\n');
   EXPECT_EQ(c()({"CLIENT", "LIST", "TYPE", "bogus"}), Error("ERR Unknown client type 'bogus'"));
   EXPECT_EQ(c()({"CLIENT", "LIST", "ID", "abc"}), Error("ERR Invalid client ID"));
+  EXPECT_EQ(c()({"CLIENT", "LIST", "ID", "0", "-1"}), Bulk(""));
   Reply by_id = c()({"CLIENT", "LIST", "ID", std::to_string(id.integer)});
   EXPECT_EQ(by_id.str.rfind(me, 0), 0u);
 }
@@ -163,6 +164,10 @@ TEST_F(ConnectionTest, HelloSetName) {
   Reply hello = c()({"HELLO", "2", "SETNAME", "named"});
   ASSERT_EQ(hello.type, Reply::Type::kArray);
   EXPECT_EQ(c()({"CLIENT", "GETNAME"}), Bulk("named"));
+  // Options apply one by one: a bad option after SETNAME fails HELLO, the name stays.
+  EXPECT_EQ(c()({"HELLO", "2", "SETNAME", "renamed", "extra"}),
+            Error("ERR Syntax error in HELLO option 'extra'"));
+  EXPECT_EQ(c()({"CLIENT", "GETNAME"}), Bulk("renamed"));
 }
 
 TEST_F(ConnectionTest, ResetRestoresDefaults) {
@@ -218,6 +223,11 @@ TEST_F(AuthTest, HelloAuthenticates) {
   Reply ok = c({"HELLO", "3", "AUTH", "default", "s3cret"});
   EXPECT_EQ(ok.type, Reply::Type::kMap);
   EXPECT_EQ(c.Raw({"GET", "k"}), "_\r\n");
+  // An AUTH that passed stands even when a later option fails HELLO (the protocol stays).
+  Client d(server_->port());
+  EXPECT_EQ(d({"HELLO", "3", "AUTH", "default", "s3cret", "SETNAME", "bad name"}),
+            Error("ERR Client names cannot contain spaces, newlines or special characters."));
+  EXPECT_EQ(d.Raw({"GET", "k"}), "$-1\r\n");
 }
 
 TEST_F(AuthTest, ResetForgetsAuthentication) {

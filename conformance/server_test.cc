@@ -231,6 +231,9 @@ TEST_F(ServerTest, ConfigSetErrors) {
                   "argument(s) must be one of the following: volatile-lru, volatile-lfu, "
                   "volatile-random, volatile-ttl, allkeys-lru, allkeys-lfu, allkeys-random, "
                   "noeviction"));
+  EXPECT_EQ(c()({"CONFIG", "SET", "loglevel", "nothing"}),
+            Error("ERR CONFIG SET failed (possibly related to argument 'loglevel') - argument(s) "
+                  "must be one of the following: debug, verbose, notice, warning"));
   EXPECT_EQ(c()({"CONFIG", "SET", "databases", "3"}),
             Error("ERR CONFIG SET failed (possibly related to argument 'databases') - can't set "
                   "immutable config"));
@@ -268,6 +271,13 @@ TEST_F(ServerTest, ConfigOtherSubcommands) {
 TEST_F(ServerTest, ShutdownAbortWithoutShutdown) {
   EXPECT_EQ(c()({"SHUTDOWN", "ABORT"}), Error("ERR No shutdown in progress."));
   EXPECT_EQ(c()({"SHUTDOWN", "BOGUS"}), Error("ERR syntax error"));
+  EXPECT_EQ(c()({"SHUTDOWN", "ABORT", "ABORT"}), Error("ERR No shutdown in progress."));
+  // Contradictory or mixed options are refused (the server keeps running).
+  EXPECT_EQ(c()({"SHUTDOWN", "SAVE", "NOSAVE"}), Error("ERR syntax error"));
+  EXPECT_EQ(c()({"SHUTDOWN", "NOSAVE", "SAVE"}), Error("ERR syntax error"));
+  EXPECT_EQ(c()({"SHUTDOWN", "ABORT", "NOW"}), Error("ERR syntax error"));
+  EXPECT_EQ(c()({"SHUTDOWN", "FORCE", "ABORT"}), Error("ERR syntax error"));
+  EXPECT_EQ(c()({"PING"}), Status("PONG"));
 }
 
 TEST(ShutdownTest, ShutdownStopsTheServer) {

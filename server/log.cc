@@ -12,12 +12,11 @@ LogLevel ParseLogLevel(std::string_view name) {
   if (name == "debug") return LogLevel::kDebug;
   if (name == "verbose") return LogLevel::kVerbose;
   if (name == "warning") return LogLevel::kWarning;
-  if (name == "nothing") return LogLevel::kNothing;
   return LogLevel::kNotice;
 }
 
 void Logger::Log(LogLevel level, std::string_view message) const {
-  if (level < level_ || level_ == LogLevel::kNothing) return;
+  if (level < level_) return;
   static constexpr char kMarks[] = {'.', '-', '*', '#'};
   timeval tv;
   gettimeofday(&tv, nullptr);

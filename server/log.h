@@ -7,7 +7,7 @@
 
 namespace redlab::server {
 
-enum class LogLevel { kDebug, kVerbose, kNotice, kWarning, kNothing };
+enum class LogLevel { kDebug, kVerbose, kNotice, kWarning };
 
 LogLevel ParseLogLevel(std::string_view name);  // Redis's names; unknown -> kNotice
 

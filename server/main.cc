@@ -19,13 +19,14 @@ int main(int argc, char** argv) {
   CLI::App app{
       "redlab-server: an in-memory, Redis 7.0-compatible server for testing distributed locks"};
   app.add_option("--port", options.port, "TCP port to listen on (0 picks a free one)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65535));
   app.add_option("--bind", options.bind, "address to listen on")->capture_default_str();
   app.add_option("--requirepass", options.requirepass,
                  "password clients must send with AUTH before other commands");
-  app.add_option("--loglevel", options.loglevel, "debug, verbose, notice, warning or nothing")
+  app.add_option("--loglevel", options.loglevel, "debug, verbose, notice or warning")
       ->capture_default_str()
-      ->check(CLI::IsMember({"debug", "verbose", "notice", "warning", "nothing"}));
+      ->check(CLI::IsMember({"debug", "verbose", "notice", "warning"}));
   auto* replicaof_opt =
       app.add_option("--replicaof,--slaveof", replicaof, "replicate from the master at HOST PORT")
           ->expected(2)

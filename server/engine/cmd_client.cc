@@ -125,7 +125,7 @@ void ClientListCommand(CommandContext& ctx) {
     by_id = true;
     for (size_t j = 3; j < ctx.argc(); ++j) {
       int64_t id = 0;
-      if (!ParseInt64(ctx.arg(j), &id) || id <= 0) {
+      if (!ParseInt64(ctx.arg(j), &id)) {  // any integer: 0 and negatives just match no client
         ctx.ReplyError("Invalid client ID");
         return;
       }

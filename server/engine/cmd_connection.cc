@@ -116,32 +116,29 @@ void HelloCommand(CommandContext& ctx) {
       return;
     }
   }
-  const std::string* user = nullptr;
-  const std::string* password = nullptr;
-  const std::string* name = nullptr;
+  // Options take effect one by one, as Redis applies them: an error stops HELLO but keeps what
+  // the options before it did (an AUTH that passed, a name that was set).
   for (size_t j = next; j < ctx.argc(); ++j) {
     size_t more = ctx.argc() - 1 - j;
     if (ctx.ArgIs(j, "AUTH") && more >= 2) {
       ctx.RedactArg(j + 1);
       ctx.RedactArg(j + 2);
-      user = &ctx.arg(j + 1);
-      password = &ctx.arg(j + 2);
+      if (!Authenticate(ctx, ctx.arg(j + 1), ctx.arg(j + 2))) {
+        ctx.ReplyError(err::kWrongPass);
+        return;
+      }
       j += 2;
     } else if (ctx.ArgIs(j, "SETNAME") && more >= 1) {
-      name = &ctx.arg(j + 1);
-      if (!ValidClientName(*name)) {
+      if (!ValidClientName(ctx.arg(j + 1))) {
         ctx.ReplyError(kBadClientName);
         return;
       }
+      ctx.client().set_name(ctx.arg(j + 1));
       ++j;
     } else {
       ctx.ReplyError("Syntax error in HELLO option '" + ctx.arg(j) + "'");
       return;
     }
-  }
-  if (user != nullptr && !Authenticate(ctx, *user, *password)) {
-    ctx.ReplyError(err::kWrongPass);
-    return;
   }
   if (!ctx.client().authenticated()) {
     ctx.ReplyError(
@@ -150,7 +147,6 @@ void HelloCommand(CommandContext& ctx) {
         "RESP protocol version at the same time");
     return;
   }
-  if (name != nullptr) ctx.client().set_name(*name);
   if (version != 0) {
     ctx.client().set_protocol(static_cast<int>(version));
     ctx.reply().set_protocol(static_cast<int>(version));

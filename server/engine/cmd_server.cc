@@ -102,26 +102,28 @@ void ConfigHelpCommand(CommandContext& ctx) { ReplyHelp(ctx, kConfigHelp); }
 void ShutdownCommand(CommandContext& ctx) {
   bool abort = false;
   bool nosave = false;
+  bool save = false;
+  bool other_flags = false;  // NOW, FORCE
   for (size_t i = 1; i < ctx.argc(); ++i) {
     if (ctx.ArgIs(i, "nosave")) {
       nosave = true;
-      continue;
-    }
-    if (ctx.ArgIs(i, "save") || ctx.ArgIs(i, "now") || ctx.ArgIs(i, "force")) {
-      continue;
-    }
-    if (ctx.ArgIs(i, "abort")) {
+    } else if (ctx.ArgIs(i, "save")) {
+      save = true;
+    } else if (ctx.ArgIs(i, "now") || ctx.ArgIs(i, "force")) {
+      other_flags = true;
+    } else if (ctx.ArgIs(i, "abort")) {
       abort = true;
-      continue;
+    } else {
+      ctx.ReplySyntaxError();
+      return;
     }
+  }
+  // ABORT goes alone (repeated is fine); SAVE and NOSAVE contradict each other.
+  if ((abort && (nosave || save || other_flags)) || (nosave && save)) {
     ctx.ReplySyntaxError();
     return;
   }
   if (abort) {
-    if (ctx.argc() != 2) {
-      ctx.ReplySyntaxError();
-      return;
-    }
     // No shutdown is ever in progress here (redlab has nothing to save), as abortShutdown finds.
     ctx.ReplyError("No shutdown in progress.");
     return;

@@ -136,7 +136,7 @@ const std::vector<Param>& Params() {
     hz.clamp_max = 500;  // Redis's CONFIG_MAX_HZ
     v.push_back(hz);
     v.push_back(Enum("loglevel", &ServerConfig::loglevel,
-                     {"debug", "verbose", "notice", "warning", "nothing"}));
+                     {"debug", "verbose", "notice", "warning"}));
     v.push_back(Memory("maxmemory", &ServerConfig::maxmemory, 0, kLongMax));
     v.push_back(Enum("maxmemory-policy", &ServerConfig::maxmemory_policy,
                      {"volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl",

@@ -33,7 +33,6 @@ int LogVerbosity(std::string_view loglevel) {
   if (loglevel == "debug") return scripting::kLogDebug;
   if (loglevel == "verbose") return scripting::kLogVerbose;
   if (loglevel == "warning") return scripting::kLogWarning;
-  if (loglevel == "nothing") return scripting::kLogWarning + 1;
   return scripting::kLogNotice;
 }
 
