@@ -135,6 +135,20 @@ TEST_F(ServerTest, InfoKeyspaceLine) {
             Bulk("# Keyspace\r\ndb0:keys=2,expires=0,avg_ttl=0\r\ndb2:keys=1,expires=0,avg_ttl=0\r\n"));
 }
 
+// avg_ttl is the expire cycle's estimate of the TTLs in a database; once no key has a TTL it
+// goes back to 0.
+TEST_F(ServerTest, InfoKeyspaceAverageTtl) {
+  c()({"SET", "t", "v", "EX", "1000"});
+  const std::string persisted = "# Keyspace\r\ndb0:keys=1,expires=0,avg_ttl=0\r\n";
+  ASSERT_TRUE(Eventually([&] {
+    std::string info = c()({"INFO", "keyspace"}).str;
+    return info.find("expires=1,avg_ttl=") != std::string::npos &&
+           info.find("avg_ttl=0\r") == std::string::npos;
+  }));
+  EXPECT_EQ(c()({"PERSIST", "t"}), Int(1));
+  EXPECT_TRUE(Eventually([&] { return c()({"INFO", "keyspace"}) == Bulk(persisted); }));
+}
+
 TEST_F(ServerTest, CommandAndErrorStatistics) {
   EXPECT_EQ(c()({"CONFIG", "RESETSTAT"}), Status("OK"));
   c()({"SET", "a", "1"});
@@ -204,6 +218,8 @@ TEST_F(ServerTest, ConfigSet) {
   EXPECT_EQ(c()({"CONFIG", "GET", "hz"}), Array({Bulk("hz"), Bulk("20")}));
   EXPECT_EQ(c()({"CONFIG", "SET", "hz", "1000"}), Status("OK"));  // clamped to 500
   EXPECT_EQ(c()({"CONFIG", "GET", "hz"}), Array({Bulk("hz"), Bulk("500")}));
+  EXPECT_EQ(c()({"CONFIG", "SET", "hz", "0"}), Status("OK"));  // raised to 1
+  EXPECT_EQ(c()({"CONFIG", "GET", "hz"}), Array({Bulk("hz"), Bulk("1")}));
   EXPECT_EQ(c()({"CONFIG", "SET", "hz", "10", "timeout", "0"}), Status("OK"));
   EXPECT_EQ(c()({"CONFIG", "SET", "lua-time-limit", "6000"}), Status("OK"));
   EXPECT_EQ(c()({"CONFIG", "GET", "busy-reply-threshold"}),

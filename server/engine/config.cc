@@ -29,7 +29,9 @@ struct Param {
   // kCustom: its own text form and parser (which returns Redis's error text on failure).
   std::string (*render)(const ServerConfig&) = nullptr;
   std::optional<std::string> (*parse)(std::string_view, ServerConfig*) = nullptr;
-  int64_t clamp_max = 0;   // > 0: larger values are silently lowered (hz)
+  // hz: values outside [clamp_min, clamp_max] are silently brought inside (unused when 0).
+  int64_t clamp_min = 0;
+  int64_t clamp_max = 0;
   bool sensitive = false;  // a secret: redacted from SLOWLOG and MONITOR
 };
 
@@ -133,6 +135,7 @@ const std::vector<Param>& Params() {
     v.push_back(Int("maxclients", &ServerConfig::maxclients, 1, kUint32Max));
     v.push_back(Int("timeout", &ServerConfig::timeout, 0, kIntMax));
     Param hz = Int("hz", &ServerConfig::hz, 0, kIntMax);
+    hz.clamp_min = 1;    // Redis's CONFIG_MIN_HZ
     hz.clamp_max = 500;  // Redis's CONFIG_MAX_HZ
     v.push_back(hz);
     v.push_back(Enum("loglevel", &ServerConfig::loglevel,
@@ -254,6 +257,7 @@ std::optional<std::string> Apply(const Param& p, std::string_view value, ServerC
                " inclusive";
       }
       if (p.clamp_max > 0 && v > p.clamp_max) v = p.clamp_max;
+      if (p.clamp_min > 0 && v < p.clamp_min) v = p.clamp_min;
       c->*p.int_field = v;
       return std::nullopt;
     }

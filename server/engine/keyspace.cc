@@ -136,6 +136,8 @@ Db::Node* Db::RandomVolatileKey() {
 }
 
 bool Db::ActiveExpire(int64_t deadline_us) {
+  // No key with a TTL left: nothing to estimate (Redis resets avg_ttl here too).
+  if (expiring_.empty()) avg_ttl_ = 0;
   size_t iterations = 0;
   while (!expiring_.empty()) {
     size_t sampled = std::min(kExpireKeysPerLoop, expiring_.size());
