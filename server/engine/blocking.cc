@@ -53,11 +53,11 @@ void Engine::DisconnectBlockedClients(std::string_view error) {
   }
 }
 
-bool Engine::PauseApplies(const Command& cmd) const {
+bool Engine::PauseApplies(uint32_t flags) const {
   if (pause_end_ms_ == 0) return false;
   if (!pause_writes_only_) return true;
   // WRITE pauses hold commands that may change the dataset or replicate something.
-  return cmd.has(kCmdWrite) || cmd.has(kCmdMayReplicate);
+  return (flags & (kCmdWrite | kCmdMayReplicate)) != 0;
 }
 
 void Engine::Pause(int64_t end_ms, bool writes_only) {

@@ -87,6 +87,7 @@ class Client {
   struct QueuedCommand {
     const Command* cmd;
     std::vector<std::string> args;
+    uint32_t flags;  // the flags it was checked with (a function's FCALL has the function's)
   };
   struct MultiState {
     bool active = false;

@@ -63,7 +63,7 @@ void ScriptFlushCommand(CommandContext& ctx) {
   ctx.ReplyOk();
 }
 
-void ScriptKillCommand(CommandContext& ctx) { ctx.engine().scripts().Kill(ctx); }
+void ScriptKillCommand(CommandContext& ctx) { ctx.engine().scripts().Kill(ctx, /*eval=*/true); }
 
 // The Lua debugger (LDB) is not implemented: SCRIPT DEBUG NO is accepted (it is the state
 // scripts always run in), YES and SYNC are refused.

@@ -112,6 +112,7 @@ CommandTable::CommandTable() {
   RegisterReplicationCommands(*this);
   RegisterDebugCommands(*this);
   RegisterScriptingCommands(*this);
+  RegisterFunctionCommands(*this);
 }
 
 std::unique_ptr<Command> CommandTable::Build(const CommandSpec* spec, const Command* parent) {

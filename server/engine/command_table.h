@@ -95,5 +95,6 @@ void RegisterObjectCommands(CommandTable& table);
 void RegisterReplicationCommands(CommandTable& table);
 void RegisterDebugCommands(CommandTable& table);
 void RegisterScriptingCommands(CommandTable& table);
+void RegisterFunctionCommands(CommandTable& table);  // cmd_function.cc
 
 }  // namespace redlab::server::engine

@@ -71,11 +71,11 @@ class MasterViewScope {
 
 // Whether the command, or for EXEC the queued commands, have `flag` (Redis's cmd_flags for
 // EXEC are those of its queue).
-bool CommandOrQueueHas(const Client& client, const Command& cmd, uint32_t flag) {
-  if (cmd.has(flag)) return true;
+bool CommandOrQueueHas(const Client& client, const Command& cmd, uint32_t flags, uint32_t flag) {
+  if (flags & flag) return true;
   if (cmd.name() != "exec") return false;
   return std::any_of(client.multi().commands.begin(), client.multi().commands.end(),
-                     [&](const Client::QueuedCommand& q) { return q.cmd->has(flag); });
+                     [&](const Client::QueuedCommand& q) { return (q.flags & flag) != 0; });
 }
 
 // islocalClient: a loopback peer (redlab has no unix sockets). Clients without a connection
@@ -125,8 +125,9 @@ int64_t Engine::ReplicasAcked(int64_t offset) const { return replication_->Count
 
 int64_t Engine::ClientWriteOffset(const Client& client) const { return client.write_offset(); }
 
-std::string_view Engine::ReplicationRefusal(const Client& client, const Command& cmd) const {
-  if (!CommandOrQueueHas(client, cmd, kCmdWrite)) return {};
+std::string_view Engine::ReplicationRefusal(const Client& client, const Command& cmd,
+                                            uint32_t flags) const {
+  if (!CommandOrQueueHas(client, cmd, flags, kCmdWrite)) return {};
   // checkGoodReplicasStatus: only a master with both settings non-zero counts its replicas.
   if (!replication_->is_replica() && config_.min_replicas_to_write > 0 &&
       config_.min_replicas_max_lag > 0 &&
@@ -140,14 +141,15 @@ std::string_view Engine::ReplicationRefusal(const Client& client, const Command&
   return {};
 }
 
-std::string_view Engine::StaleRefusal(const Client& client, const Command& cmd) const {
+std::string_view Engine::StaleRefusal(const Client& client, const Command& cmd,
+                                      uint32_t flags) const {
   if (replication_->is_replica() && !replication_->link_up() && !config_.replica_serve_stale_data &&
       client.repl_role() != Client::ReplRole::kMaster) {
     bool deny_stale =
-        !cmd.has(kCmdStale) ||
+        !(flags & kCmdStale) ||
         (cmd.name() == "exec" &&
          std::any_of(client.multi().commands.begin(), client.multi().commands.end(),
-                     [](const Client::QueuedCommand& q) { return !q.cmd->has(kCmdStale); }));
+                     [](const Client::QueuedCommand& q) { return !(q.flags & kCmdStale); }));
     if (deny_stale) {
       return "-MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.";
     }
@@ -155,8 +157,7 @@ std::string_view Engine::StaleRefusal(const Client& client, const Command& cmd) 
   // A replica may not use its connection to read or write the keyspace (it is exempt from
   // CLIENT PAUSE, which this would let it abuse).
   if (client.repl_role() == Client::ReplRole::kReplica &&
-      (CommandOrQueueHas(client, cmd, kCmdWrite) || CommandOrQueueHas(client, cmd, kCmdReadonly) ||
-       CommandOrQueueHas(client, cmd, kCmdMayReplicate))) {
+      CommandOrQueueHas(client, cmd, flags, kCmdWrite | kCmdReadonly | kCmdMayReplicate)) {
     return "Replica can't interact with the keyspace";
   }
   return {};
@@ -266,6 +267,7 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
     Reject(client, cmd, reply, "wrong number of arguments for '" + cmd->full_name + "' command");
     return;
   }
+  uint32_t flags = InvocationFlags(*cmd, args);
   // Protected commands are refused unless configured, before authentication is even checked.
   if (cmd->has(kCmdProtected) && !AllowProtected(client)) {
     Reject(client, cmd, reply,
@@ -286,16 +288,16 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
   // MULTI every queued command is, as queueing grows memory too).
   if (config_.maxmemory > 0 && !script_busy()) {
     std::string_view name = cmd->name();
-    bool reject_on_oom = cmd->has(kCmdDenyOom) ||
-                         (client.in_multi() && name != "exec" && name != "discard" &&
-                          name != "quit" && name != "reset");
+    bool reject_on_oom =
+        (flags & kCmdDenyOom) || (client.in_multi() && name != "exec" && name != "discard" &&
+                                  name != "quit" && name != "reset");
     if (!EnforceMaxmemory() && reject_on_oom) {
       Reject(client, cmd, reply, err::kOom);
       return;
     }
   }
   // NOREPLICAS, READONLY (processCommand's order: after the memory check).
-  if (std::string_view refusal = ReplicationRefusal(client, *cmd); !refusal.empty()) {
+  if (std::string_view refusal = ReplicationRefusal(client, *cmd, flags); !refusal.empty()) {
     Reject(client, cmd, reply, refusal);
     return;
   }
@@ -313,22 +315,22 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
     }
   }
   // MASTERDOWN on a replica cut from its master (replica-serve-stale-data no).
-  if (std::string_view refusal = StaleRefusal(client, *cmd); !refusal.empty()) {
+  if (std::string_view refusal = StaleRefusal(client, *cmd, flags); !refusal.empty()) {
     Reject(client, cmd, reply, refusal);
     return;
   }
   if (script_busy() && !cmd->has(kCmdAllowBusy)) {
-    Reject(client, cmd, reply, err::kBusyScript);
+    Reject(client, cmd, reply, scripts_->BusyError());
     return;
   }
   // During CLIENT PAUSE the command waits (with its arguments) until the pause ends.
   // Replicas are never paused: their acks must keep flowing.
   if (client.repl_role() != Client::ReplRole::kReplica &&
-      (PauseApplies(*cmd) ||
+      (PauseApplies(flags) ||
        (pause_end_ms_ != 0 && cmd->name() == "exec" && pause_writes_only_ &&
         std::any_of(client.multi().commands.begin(), client.multi().commands.end(),
                     [](const Client::QueuedCommand& q) {
-                      return q.cmd->has(kCmdWrite) || q.cmd->has(kCmdMayReplicate);
+                      return (q.flags & (kCmdWrite | kCmdMayReplicate)) != 0;
                     })))) {
     client.block().args.assign(args.begin(), args.end());
     BlockClient(client, Client::BlockKind::kPostponed, 0);
@@ -339,7 +341,8 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
     std::string_view name = cmd->name();
     if (name != "exec" && name != "discard" && name != "multi" && name != "watch" &&
         name != "quit" && name != "reset") {
-      client.multi().commands.push_back({cmd, std::vector<std::string>(args.begin(), args.end())});
+      client.multi().commands.push_back(
+          {cmd, std::vector<std::string>(args.begin(), args.end()), flags});
       reply.Status("QUEUED");
       return;
     }
@@ -405,8 +408,25 @@ std::optional<std::string> Engine::CallFromScript(Client& client, ScriptCall& ca
     return refuse("Wrong number of args calling Redis command from script");
   }
   if (cmd->has(kCmdNoscript)) return refuse("This Redis command is not allowed from script");
-  if (cmd->is_write() && call.read_only) {
+  if (replication_->is_replica() && !replication_->link_up() && !config_.replica_serve_stale_data &&
+      !cmd->has(kCmdStale)) {
+    return refuse("Can not execute the command on a stale replica");
+  }
+  // Commands that may replicate (PUBLISH) count as writes here.
+  if (call.read_only && (cmd->is_write() || cmd->has(kCmdMayReplicate))) {
     return refuse("Write commands are not allowed from read-only scripts.");
+  }
+  // The state checks of scriptVerifyWriteCommandAllow, until the script's first write (it cannot
+  // be stopped halfway after that).
+  if (cmd->is_write() && !call.wrote) {
+    if (replication_->is_replica() && config_.replica_read_only && !call.from_master) {
+      return refuse("-READONLY You can't write against a read only replica.");
+    }
+    if (!replication_->is_replica() && config_.min_replicas_to_write > 0 &&
+        config_.min_replicas_max_lag > 0 &&
+        replication_->GoodReplicas() < config_.min_replicas_to_write) {
+      return refuse("-NOREPLICAS Not enough good replicas to write.");
+    }
   }
   // Over maxmemory, a script may not grow memory, but only until its first write: it cannot be
   // stopped halfway after that.
@@ -422,6 +442,12 @@ std::optional<std::string> Engine::CallFromScript(Client& client, ScriptCall& ca
 ScriptRunner& Engine::scripts() {
   if (scripts_ == nullptr) scripts_ = std::make_unique<ScriptRunner>(*this);
   return *scripts_;
+}
+
+uint32_t Engine::InvocationFlags(const Command& cmd, std::span<const std::string> args) {
+  uint32_t flags = cmd.spec->flags;
+  if (cmd.name() == "fcall" || cmd.name() == "fcall_ro") flags = scripts().FcallFlags(args, flags);
+  return flags;
 }
 
 bool Engine::script_busy() const { return scripts_ != nullptr && scripts_->busy(); }

@@ -105,6 +105,7 @@ struct ScriptCall {
   bool deny_oom = false;   // over maxmemory when the script started, and not allow-oom
   bool propagate = true;   // redis.set_repl: whether the script's writes reach replicas
   bool wrote = false;      // set once a write command was called (SCRIPT KILL refuses then)
+  bool from_master = false;  // run by the master link: it may write on a read-only replica
 };
 
 class ScriptRunner;
@@ -255,14 +256,19 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   int64_t pause_end_ms_ = 0;      // 0: not paused
   mutable size_t peak_memory_ = 0;
   bool pause_writes_only_ = false;
-  bool PauseApplies(const Command& cmd) const;
+  bool PauseApplies(uint32_t flags) const;
   void ScheduleNextTimer();
   int call_depth_ = 0;  // > 0 while a command runs (EXEC and EVAL run others inside themselves)
   std::unique_ptr<ScriptRunner> scripts_;
   // Redis's processCommand checks that depend on replication; returns the error to reply, or
   // an empty view.
-  std::string_view ReplicationRefusal(const Client& client, const Command& cmd) const;
-  std::string_view StaleRefusal(const Client& client, const Command& cmd) const;
+  // `flags` are those of this invocation (see InvocationFlags).
+  std::string_view ReplicationRefusal(const Client& client, const Command& cmd,
+                                      uint32_t flags) const;
+  std::string_view StaleRefusal(const Client& client, const Command& cmd, uint32_t flags) const;
+  // The flags processCommand checks an invocation with (getCommandFlags): the command's own,
+  // but for FCALL those the function declares.
+  uint32_t InvocationFlags(const Command& cmd, std::span<const std::string> args);
   std::unique_ptr<replication::Replication> replication_;
   uint64_t next_client_id_ = 1;
   std::string run_id_;
