@@ -118,7 +118,7 @@ TEST_F(FunctionDumpTest, RestoreRefusals) {
   EXPECT_EQ(Restore(payload, "bad"),
             Error("ERR Wrong restore policy given, value should be either FLUSH, APPEND or "
                   "REPLACE."));
-  EXPECT_EQ(c()({"FUNCTION", "RESTORE", "arg1", "args2", "arg3"}),
+  EXPECT_EQ(c()({"FUNCTION", "restore", "arg1", "args2", "arg3"}),
             Error("ERR unknown subcommand or wrong number of arguments for 'restore'. Try "
                   "FUNCTION HELP."));
   // A key's payload (Redis's DUMP of the string "v") is not a library.

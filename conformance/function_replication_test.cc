@@ -109,8 +109,9 @@ TEST_F(FunctionReplicationTest, NewReplicaGetsTheLibrariesInTheSnapshot) {
   Client m = topology_->ConnectMaster();
   ASSERT_EQ(m.Call({"FUNCTION", "LOAD", NoWritesFunctionCode("test", "test", "return 'hello'")}),
             Bulk("test"));
+  PrivateDir dir;
   ServerOptions options;
-  options.config = {{"dir", "/tmp"}};
+  options.config = {{"dir", dir.path()}};
   std::unique_ptr<Server> fresh = StartServer(options);
   Client f(fresh->port());
   ASSERT_EQ(f({"FUNCTION", "FLUSH"}), Status("OK"));
@@ -134,13 +135,14 @@ class FunctionInteropTest : public ::testing::Test {
  protected:
   void SetUp() override {
     redis_ = StartServerOf(Target::kRedis,
-                           {.config = {{"repl-diskless-sync-delay", "0"}, {"dir", "/tmp"}}});
+                           {.config = {{"repl-diskless-sync-delay", "0"}, {"dir", dir_.path()}}});
     redlab_ = StartServerOf(Target::kEmbedded);
   }
   void TearDown() override {
     redlab_->Stop();
     redis_->Stop();
   }
+  PrivateDir dir_;
   std::unique_ptr<Server> redis_;
   std::unique_ptr<Server> redlab_;
 };

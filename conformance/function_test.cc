@@ -30,7 +30,11 @@ TEST_F(FunctionTest, LoadAndCall) {
             Bulk("args"));
   EXPECT_EQ(c()({"FCALL", "args", "2", "k1", "k2", "a1"}),
             Array({Array({Bulk("k1"), Bulk("k2")}), Array({Bulk("a1")}), Int(2), Int(1)}));
-  EXPECT_EQ(Load(FunctionCode("globals", "globals", "return KEYS")), Bulk("globals"));
+  EXPECT_EQ(Load(Library("globals",
+                         "redis.register_function('globals', function()\n"
+                         "  return KEYS\n"
+                         "end)")),
+            Bulk("globals"));
   EXPECT_EQ(c()({"FCALL", "globals", "0"}),
             Error("ERR user_function:3: Script attempted to access nonexistent global variable "
                   "'KEYS' script: globals, on @user_function:3."));
@@ -64,8 +68,7 @@ TEST_F(FunctionTest, LoadArguments) {
             Error("ERR Unknown option given: foo"));
   EXPECT_EQ(c().Call({"FUNCTION", "LOAD", "replace", "replace", code}), Bulk("test"));
   EXPECT_EQ(c()({"FUNCTION", "LOAD"}),
-            Error("ERR unknown subcommand or wrong number of arguments for 'load'. Try FUNCTION "
-                  "HELP."));
+            Error("ERR wrong number of arguments for 'function|load' command"));
 }
 
 TEST_F(FunctionTest, Shebang) {
@@ -81,7 +84,9 @@ TEST_F(FunctionTest, Shebang) {
   EXPECT_EQ(Load("#!lua" + body), Error("ERR Library name was not given"));
   EXPECT_EQ(Load("#!lua name=foo name=bar" + body),
             Error("ERR Invalid metadata value, name argument was given multiple times"));
-  EXPECT_EQ(Load(std::string("#!lua name=bad\0name", 19) + body), Error(kBadName));
+  // The shebang line ends at a NUL byte, as C's strchr sees it.
+  EXPECT_EQ(Load(std::string("#!lua name=bad\0name", 19) + body),
+            Error("ERR Invalid library metadata"));
   EXPECT_EQ(Load("#!lua name=bad-name" + body), Error(kBadName));
   EXPECT_EQ(Load("#!lua name=" + body), Error(kBadName));
   // The engine's name ignores case, the name may be quoted and NAME= is a name too.
@@ -236,22 +241,22 @@ TEST_F(FunctionTest, RunTimeSandbox) {
                          "end)")),
             Bulk("lib1"));
   EXPECT_EQ(c()({"FCALL", "f1", "0"}),
-            Error("ERR user_function:2: Attempt to modify a readonly table script: f1, on "
-                  "@user_function:2."));
+            Error("ERR user_function:3: Attempt to modify a readonly table script: f1, on "
+                  "@user_function:3."));
   // The load-time API kept past the load refuses to register.
   EXPECT_EQ(c()({"FCALL", "f2", "0"}),
             Error("ERR redis.register_function can only be called on FUNCTION LOAD command "
-                  "script: f2, on @user_function:4."));
+                  "script: f2, on @user_function:5."));
   // The run-time redis table has no register_function.
   EXPECT_EQ(c()({"FCALL", "f4", "0"}),
-            Error("ERR user_function:7: attempt to call field 'register_function' (a nil value) "
-                  "script: f4, on @user_function:7."));
+            Error("ERR user_function:8: attempt to call field 'register_function' (a nil value) "
+                  "script: f4, on @user_function:8."));
   EXPECT_EQ(c()({"FCALL", "f6", "0"}),
-            Error("ERR user_function:9: Attempt to modify a readonly table script: f6, on "
-                  "@user_function:9."));
+            Error("ERR user_function:10: Attempt to modify a readonly table script: f6, on "
+                  "@user_function:10."));
   EXPECT_EQ(c()({"FCALL", "f7", "0"}),
-            Error("ERR user_function:11: Attempt to modify a readonly table script: f7, on "
-                  "@user_function:11."));
+            Error("ERR user_function:12: Attempt to modify a readonly table script: f7, on "
+                  "@user_function:12."));
   EXPECT_EQ(c()({"FCALL", "f8", "0"}),
             Array({Int(1), Bulk("table"), Bulk("da39a3ee5e6b4b0d3255bfef95601890afd80709")}));
 }
@@ -347,7 +352,7 @@ TEST_F(FunctionTest, DeleteAndFlush) {
   }
   EXPECT_EQ(c()({"FUNCTION", "FLUSH", "bad_arg"}),
             Error("ERR FUNCTION FLUSH only supports SYNC|ASYNC option"));
-  EXPECT_EQ(c()({"FUNCTION", "FLUSH", "sync", "extra_arg"}),
+  EXPECT_EQ(c()({"FUNCTION", "flush", "sync", "extra_arg"}),
             Error("ERR unknown subcommand or wrong number of arguments for 'flush'. Try FUNCTION "
                   "HELP."));
   EXPECT_EQ(c()({"FUNCTION", "bad_subcommand"}),
@@ -455,16 +460,16 @@ TEST_F(FunctionTest, InfoMemory) {
 TEST_F(FunctionTest, Help) {
   Reply help = c()({"FUNCTION", "HELP"});
   ASSERT_EQ(help.type, Reply::Type::kArray);
-  ASSERT_EQ(help.elements.size(), 39u);
+  ASSERT_EQ(help.elements.size(), 40u);
   EXPECT_EQ(help.elements[0],
             Status("FUNCTION <subcommand> [<arg> [value] [opt] ...]. Subcommands are:"));
   EXPECT_EQ(help.elements[1], Status("LOAD [REPLACE] <FUNCTION CODE>"));
   EXPECT_EQ(help.elements[29],
             Status("    Return a serialized payload representing the current libraries, can be "
                    "restored using FUNCTION RESTORE command"));
-  EXPECT_EQ(help.elements[36], Status("      in case of functions name collision with another "
+  EXPECT_EQ(help.elements[37], Status("      in case of functions name collision with another "
                                       "library)."));
-  EXPECT_EQ(help.elements[38], Status("    Prints this help."));
+  EXPECT_EQ(help.elements[39], Status("    Prints this help."));
 }
 
 }  // namespace

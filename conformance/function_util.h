@@ -2,6 +2,9 @@
 // starts every test without libraries, and the parts of replies the suites look at.
 #pragma once
 
+#include <stdlib.h>
+
+#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -38,6 +41,26 @@ inline Reply ListEntry(std::string_view lib, std::vector<std::string> functions)
   return Array({Bulk("library_name"), Bulk(std::string(lib)), Bulk("engine"), Bulk("LUA"),
                 Bulk("functions"), Array(std::move(fs))});
 }
+
+// A new empty directory for a server's files, removed with its contents when this goes: a real
+// Redis replica may save the snapshot it received, and a server started in a directory loads the
+// dump.rdb it finds there.
+class PrivateDir {
+ public:
+  PrivateDir() {
+    char dir[] = "/tmp/redlab-functions-XXXXXX";
+    if (mkdtemp(dir) != nullptr) path_ = dir;
+  }
+  ~PrivateDir() {
+    if (!path_.empty()) std::filesystem::remove_all(path_);
+  }
+  PrivateDir(const PrivateDir&) = delete;
+  PrivateDir& operator=(const PrivateDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
 
 // A field of an INFO section.
 inline std::string InfoField(Client& c, std::string_view section, std::string_view field) {
