@@ -103,6 +103,12 @@ TEST_F(FunctionReplicationTest, ReadOnlyReplicaRefusesWrites) {
   EXPECT_EQ(r({"FCALL", "test", "0"}), kReadonly);
   EXPECT_EQ(r({"FCALL_RO", "test", "0"}), kReadonly);
   EXPECT_EQ(r({"FUNCTION", "LIST"}), Array({ListEntry("test", {"test"})}));
+  // EVAL scripts are judged by their shebang the same way; without one, by what they call.
+  EXPECT_EQ(r({"EVAL", "#!lua\nreturn 1", "0"}), kReadonly);
+  EXPECT_EQ(r({"EVAL", "#!lua flags=no-writes\nreturn 1", "0"}), Int(1));
+  EXPECT_EQ(r({"EVAL", "return 1", "0"}), Int(1));
+  EXPECT_EQ(r({"EVAL", "return redis.call('set', 'x', '2')", "0"}).str.substr(0, 54),
+            "READONLY You can't write against a read only replica. ");
 }
 
 TEST_F(FunctionReplicationTest, NewReplicaGetsTheLibrariesInTheSnapshot) {

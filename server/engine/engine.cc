@@ -267,7 +267,7 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
     Reject(client, cmd, reply, "wrong number of arguments for '" + cmd->full_name + "' command");
     return;
   }
-  uint32_t flags = InvocationFlags(*cmd, args);
+  uint32_t flags = InvocationFlags(client, *cmd, args);
   // Protected commands are refused unless configured, before authentication is even checked.
   if (cmd->has(kCmdProtected) && !AllowProtected(client)) {
     Reject(client, cmd, reply,
@@ -444,9 +444,17 @@ ScriptRunner& Engine::scripts() {
   return *scripts_;
 }
 
-uint32_t Engine::InvocationFlags(const Command& cmd, std::span<const std::string> args) {
+uint32_t Engine::InvocationFlags(const Client& client, const Command& cmd,
+                                 std::span<const std::string> args) {
   uint32_t flags = cmd.spec->flags;
-  if (cmd.name() == "fcall" || cmd.name() == "fcall_ro") flags = scripts().FcallFlags(args, flags);
+  std::string_view name = cmd.name();
+  if (name == "fcall" || name == "fcall_ro") return scripts().FcallFlags(args, flags);
+  if (name == "eval" || name == "eval_ro" || name == "evalsha" || name == "evalsha_ro") {
+    // A script's flags matter only to the checks below; they cost a SHA1 of the body to find.
+    bool checked = config_.maxmemory > 0 || replication_->is_replica() || pause_end_ms_ != 0 ||
+                   client.in_multi() || config_.min_replicas_to_write > 0;
+    if (checked) return scripts().EvalFlags(args, name.substr(0, 7) == "evalsha", flags);
+  }
   return flags;
 }
 

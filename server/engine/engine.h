@@ -267,8 +267,9 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
                                       uint32_t flags) const;
   std::string_view StaleRefusal(const Client& client, const Command& cmd, uint32_t flags) const;
   // The flags processCommand checks an invocation with (getCommandFlags): the command's own,
-  // but for FCALL those the function declares.
-  uint32_t InvocationFlags(const Command& cmd, std::span<const std::string> args);
+  // but for FCALL and EVAL those the function or the script's shebang declares.
+  uint32_t InvocationFlags(const Client& client, const Command& cmd,
+                           std::span<const std::string> args);
   std::unique_ptr<replication::Replication> replication_;
   uint64_t next_client_id_ = 1;
   std::string run_id_;

@@ -32,6 +32,19 @@ bool OutOfMemory(Engine& engine) {
   return engine.config().maxmemory > 0 && !engine.EnforceMaxmemory();
 }
 
+// scriptFlagsToCmdFlags: a script that declares its flags replaces the command's write, deny-oom
+// and stale flags by its own (no-writes implies allow-oom), and never "may replicate": it writes
+// or it does not.
+uint32_t ScriptCommandFlags(uint32_t command_flags, uint64_t script_flags) {
+  uint32_t flags = command_flags & ~(kCmdStale | kCmdDenyOom | kCmdWrite | kCmdMayReplicate);
+  if (!(script_flags & (scripting::kScriptAllowOom | scripting::kScriptNoWrites))) {
+    flags |= kCmdDenyOom;
+  }
+  if (!(script_flags & scripting::kScriptNoWrites)) flags |= kCmdWrite;
+  if (script_flags & scripting::kScriptAllowStale) flags |= kCmdStale;
+  return flags;
+}
+
 // EVAL's and FCALL's checks of numkeys.
 bool CheckNumkeys(CommandContext& ctx, int64_t numkeys) {
   if (numkeys > static_cast<int64_t>(ctx.argc()) - 3) {
@@ -302,14 +315,26 @@ uint32_t ScriptRunner::FcallFlags(std::span<const std::string> args, uint32_t co
   if (args.size() < 2) return command_flags;
   const scripting::FunctionInfo* function = functions_.Find(args[1]);
   if (function == nullptr) return command_flags;
-  // scriptFlagsToCmdFlags: no-writes implies allow-oom; a declared script never "may
-  // replicate": it writes or it does not.
-  uint32_t flags = command_flags & ~(kCmdStale | kCmdDenyOom | kCmdWrite | kCmdMayReplicate);
-  uint64_t f = function->flags;
-  if (!(f & (scripting::kScriptAllowOom | scripting::kScriptNoWrites))) flags |= kCmdDenyOom;
-  if (!(f & scripting::kScriptNoWrites)) flags |= kCmdWrite;
-  if (f & scripting::kScriptAllowStale) flags |= kCmdStale;
-  return flags;
+  return ScriptCommandFlags(command_flags, function->flags);
+}
+
+uint32_t ScriptRunner::EvalFlags(std::span<const std::string> args, bool evalsha,
+                                 uint32_t command_flags) const {
+  if (args.size() < 2) return command_flags;
+  uint64_t flags = 0;
+  if (const Script* script =
+          cache_.Find(evalsha ? ToLower(args[1]) : scripting::Sha1Hex(args[1]))) {
+    flags = script->flags;
+  } else {
+    size_t shebang_length = 0;
+    std::string ignored;
+    if (evalsha || !scripting::ParseShebang(args[1], &flags, &shebang_length, &ignored)) {
+      return command_flags;
+    }
+  }
+  // Scripts without a shebang keep EVAL's own flags.
+  if (flags & scripting::kScriptEvalCompatMode) return command_flags;
+  return ScriptCommandFlags(command_flags, flags);
 }
 
 bool ScriptRunner::Call(std::span<std::string> args, int resp, std::string* reply,

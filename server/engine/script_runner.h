@@ -56,6 +56,9 @@ class ScriptRunner final : private scripting::ScriptHost {
   // The flags FCALL and FCALL_RO are checked with before they run (fcallGetCommandFlags): a
   // known function's flags replace the command's write, deny-oom and stale flags.
   uint32_t FcallFlags(std::span<const std::string> args, uint32_t command_flags) const;
+  // The same for EVAL and its variants (evalGetCommandFlags): the flags of the script's shebang,
+  // from the cache or from the body; scripts without a shebang keep EVAL's flags.
+  uint32_t EvalFlags(std::span<const std::string> args, bool evalsha, uint32_t command_flags) const;
 
   // Memory of the Lua states (INFO used_memory_vm_eval and used_memory_vm_functions).
   size_t lua_memory() const { return interpreter_.UsedMemory(); }
