@@ -313,6 +313,43 @@ TEST_F(FunctionTest, FlagsOverMaxmemory) {
   EXPECT_EQ(c()({"GET", "x"}), Bulk("2"));
 }
 
+TEST_F(FunctionTest, AllowStale) {
+  ASSERT_EQ(Load(Library("test",
+                         "redis.register_function{function_name='f1', callback=function() "
+                         "return 'hello' end, flags={'no-writes'}}\n"
+                         "redis.register_function{function_name='f2', callback=function() "
+                         "return 'hello' end, flags={'allow-stale', 'no-writes'}}\n"
+                         "redis.register_function{function_name='f3', callback=function() "
+                         "return redis.call('get', 'x') end, flags={'allow-stale', "
+                         "'no-writes'}}\n"
+                         "redis.register_function{function_name='f4', callback=function() "
+                         "return redis.call('info', 'server') end, flags={'allow-stale', "
+                         "'no-writes'}}")),
+            Bulk("test"));
+  ASSERT_EQ(c()({"CONFIG", "SET", "replica-serve-stale-data", "no"}), Status("OK"));
+  // A master no one runs: the link stays down.
+  ASSERT_EQ(c()({"REPLICAOF", "127.0.0.1", std::to_string(FreePort())}), Status("OK"));
+  EXPECT_EQ(c()({"FCALL", "f1", "0"}),
+            Error("MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to "
+                  "'no'."));
+  EXPECT_EQ(c()({"FCALL", "f2", "0"}), Bulk("hello"));
+  EXPECT_EQ(c()({"FCALL", "f3", "0"}),
+            Error("ERR Can not execute the command on a stale replica script: f3, on "
+                  "@user_function:4."));
+  Reply info = c()({"FCALL", "f4", "0"});
+  EXPECT_NE(info.str.find("redis_version:"), std::string::npos) << info;
+  // A script's shebang decides as a function's flags do.
+  EXPECT_EQ(c()({"EVAL", "#!lua flags=no-writes\nreturn 1", "0"}),
+            Error("MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to "
+                  "'no'."));
+  EXPECT_EQ(c()({"EVAL", "#!lua flags=no-writes,allow-stale\nreturn 1", "0"}), Int(1));
+  EXPECT_EQ(c()({"EVAL", "return 1", "0"}),
+            Error("MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to "
+                  "'no'."));
+  ASSERT_EQ(c()({"REPLICAOF", "NO", "ONE"}), Status("OK"));
+  ASSERT_EQ(c()({"CONFIG", "SET", "replica-serve-stale-data", "yes"}), Status("OK"));
+}
+
 TEST_F(FunctionTest, FunctionsAreApartFromScripts) {
   ASSERT_EQ(Load(FunctionCode("test", "test", "return 'hello'")), Bulk("test"));
   Reply sha = c()({"SCRIPT", "LOAD", "return 1"});

@@ -133,7 +133,6 @@ const char* ReadNamedArgs(lua_State* lua, Interpreter::RegisteredFunction* f) {
         error = "callback argument given to redis.register_function must be a function";
         break;
       }
-      if (has_callback) luaL_unref(lua, LUA_REGISTRYINDEX, f->ref);
       f->ref = luaL_ref(lua, LUA_REGISTRYINDEX);  // pops the value
       has_callback = true;
       continue;
