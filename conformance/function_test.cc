@@ -311,6 +311,21 @@ TEST_F(FunctionTest, FlagsOverMaxmemory) {
   EXPECT_EQ(Load(code), oom);
   ASSERT_EQ(c()({"CONFIG", "SET", "maxmemory", "0"}), Status("OK"));
   EXPECT_EQ(c()({"GET", "x"}), Bulk("2"));
+
+  // A transaction holding such a call, queued before the node went over maxmemory, is refused
+  // whole at EXEC.
+  Client other = Connect();
+  ASSERT_EQ(c()({"MULTI"}), Status("OK"));
+  ASSERT_EQ(c()({"FCALL", "plain", "1", "x"}), Status("QUEUED"));
+  ASSERT_EQ(other({"CONFIG", "SET", "maxmemory", "1"}), Status("OK"));
+  EXPECT_EQ(c()({"EXEC"}), Error("EXECABORT Transaction discarded because of: OOM command not "
+                                 "allowed when used memory > 'maxmemory'."));
+  ASSERT_EQ(other({"CONFIG", "SET", "maxmemory", "0"}), Status("OK"));
+  ASSERT_EQ(c()({"MULTI"}), Status("OK"));
+  ASSERT_EQ(c()({"FCALL", "ro", "1", "x"}), Status("QUEUED"));
+  ASSERT_EQ(other({"CONFIG", "SET", "maxmemory", "1"}), Status("OK"));
+  EXPECT_EQ(c()({"EXEC"}), Array({Bulk("hello")}));
+  ASSERT_EQ(other({"CONFIG", "SET", "maxmemory", "0"}), Status("OK"));
 }
 
 TEST_F(FunctionTest, AllowStale) {

@@ -288,9 +288,10 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
   // MULTI every queued command is, as queueing grows memory too).
   if (config_.maxmemory > 0 && !script_busy()) {
     std::string_view name = cmd->name();
-    bool reject_on_oom =
-        (flags & kCmdDenyOom) || (client.in_multi() && name != "exec" && name != "discard" &&
-                                  name != "quit" && name != "reset");
+    // (An EXEC is refused when it holds a command that may grow memory.)
+    bool reject_on_oom = CommandOrQueueHas(client, *cmd, flags, kCmdDenyOom) ||
+                         (client.in_multi() && name != "exec" && name != "discard" &&
+                          name != "quit" && name != "reset");
     if (!EnforceMaxmemory() && reject_on_oom) {
       Reject(client, cmd, reply, err::kOom);
       return;

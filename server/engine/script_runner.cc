@@ -88,29 +88,9 @@ void ScriptRunner::Eval(CommandContext& ctx, bool evalsha, bool read_only) {
   const Script* script = evalsha ? cache_.Find(sha) : nullptr;
 
   // Computed once per script, before it runs (server.script_oom), so memory used by the script
-  // itself does not count.
+  // itself does not count. (A script whose shebang does not allow running over maxmemory was
+  // refused before: Engine::InvocationFlags gives it the deny-oom flag, as evalGetCommandFlags.)
   bool oom = OutOfMemory(engine_);
-  if (oom) {
-    // Redis's processCommand refuses a script whose shebang does not allow running over
-    // maxmemory (evalGetCommandFlags gives it the denyoom flag).
-    uint64_t flags = scripting::kScriptEvalCompatMode;
-    size_t shebang_length = 0;
-    std::string ignored;
-    if (script != nullptr) {
-      flags = script->flags;
-    } else if (!evalsha) {
-      if (const Script* known = cache_.Find(scripting::Sha1Hex(source))) {
-        flags = known->flags;
-      } else if (!scripting::ParseShebang(source, &flags, &shebang_length, &ignored)) {
-        flags = scripting::kScriptEvalCompatMode;
-      }
-    }
-    if (!(flags & scripting::kScriptEvalCompatMode) &&
-        !(flags & (scripting::kScriptAllowOom | scripting::kScriptNoWrites))) {
-      ctx.ReplyError(err::kOom);
-      return;
-    }
-  }
 
   int64_t numkeys = 0;
   if (!ctx.IntArg(2, &numkeys)) return;
