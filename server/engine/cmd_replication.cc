@@ -109,14 +109,15 @@ void ReplconfCommand(CommandContext& ctx) {
         ctx.ReplyError("Missing rdb-filter-only values");
         return;
       }
+      bool include_functions = false;
       for (size_t i = 0; i < filters.size(); ++i) {
         if (!EqualsIgnoreCase(filters[i], "functions")) {
           ctx.ReplyError("Unsupported rdb-filter-only option: " + filters[i]);
           return;
         }
+        include_functions = true;
       }
-      // Only "functions" may be asked for, and redlab has none: the snapshot carries no data.
-      repl.SetRdbFilter(client, /*exclude_data=*/true);
+      repl.SetRdbFilter(client, include_functions);
     } else {
       ctx.ReplyError("Unrecognized REPLCONF option: " + ctx.arg(j));
       return;

@@ -41,10 +41,10 @@ void EvalShaCommand(CommandContext& ctx) { Eval(ctx, true, false); }
 void EvalShaRoCommand(CommandContext& ctx) { Eval(ctx, true, true); }
 
 uint32_t EvalFlags(Engine& engine, std::span<const std::string> args, uint32_t flags) {
-  return engine.scripts().EvalCommandFlags(args, false, flags);
+  return engine.scripts().EvalFlags(args, false, flags);
 }
 uint32_t EvalShaFlags(Engine& engine, std::span<const std::string> args, uint32_t flags) {
-  return engine.scripts().EvalCommandFlags(args, true, flags);
+  return engine.scripts().EvalFlags(args, true, flags);
 }
 
 void ScriptLoadCommand(CommandContext& ctx) {
@@ -77,7 +77,7 @@ void ScriptFlushCommand(CommandContext& ctx) {
   ctx.ReplyOk();
 }
 
-void ScriptKillCommand(CommandContext& ctx) { ctx.engine().scripts().Kill(ctx); }
+void ScriptKillCommand(CommandContext& ctx) { ctx.engine().scripts().Kill(ctx, /*eval=*/true); }
 
 // The Lua debugger (LDB) is not implemented: SCRIPT DEBUG NO is accepted (it is the state
 // scripts always run in), YES and SYNC are refused.

@@ -131,7 +131,7 @@ void ShutdownCommand(CommandContext& ctx) {
   if (ctx.engine().script_busy()) {
     // Only SHUTDOWN NOSAVE may stop a node busy with a script; the script stops with it.
     if (!nosave) {
-      ctx.ReplyError(err::kBusyScript);
+      ctx.ReplyError(ctx.engine().scripts().BusyError());
       return;
     }
     ctx.engine().scripts().AbortForShutdown();

@@ -115,6 +115,7 @@ CommandTable::CommandTable() {
   RegisterMonitoringCommands(*this);
   RegisterLolwutCommand(*this);
   RegisterScriptingCommands(*this);
+  RegisterFunctionCommands(*this);
 }
 
 std::unique_ptr<Command> CommandTable::Build(const CommandSpec* spec, const Command* parent) {

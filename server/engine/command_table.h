@@ -99,5 +99,6 @@ void RegisterDebugCommands(CommandTable& table);
 void RegisterMonitoringCommands(CommandTable& table);  // cmd_monitoring.cc
 void RegisterLolwutCommand(CommandTable& table);       // cmd_lolwut.cc
 void RegisterScriptingCommands(CommandTable& table);
+void RegisterFunctionCommands(CommandTable& table);  // cmd_function.cc
 
 }  // namespace redlab::server::engine

@@ -327,7 +327,8 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
   // MULTI every queued command is, as queueing grows memory too).
   if (config_.maxmemory > 0 && !script_busy()) {
     std::string_view name = cmd->name();
-    bool reject_on_oom = (flags & kCmdDenyOom) ||
+    // (An EXEC is refused when it holds a command that may grow memory.)
+    bool reject_on_oom = CommandOrQueueHas(client, *cmd, flags, kCmdDenyOom) ||
                          (client.in_multi() && name != "exec" && name != "discard" &&
                           name != "quit" && name != "reset");
     if (!EnforceMaxmemory() && reject_on_oom) {
@@ -359,7 +360,7 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
     return;
   }
   if (script_busy() && !cmd->has(kCmdAllowBusy)) {
-    Reject(client, cmd, args, reply, err::kBusyScript);
+    Reject(client, cmd, args, reply, scripts_->BusyError());
     return;
   }
   // During CLIENT PAUSE the command waits (with its arguments) until the pause ends.
@@ -477,7 +478,7 @@ std::optional<std::string> Engine::CallFromScript(Client& client, ScriptCall& ca
   }
   // Once the script has written, it cannot be failed halfway on the server's state.
   if (cmd->is_write() && !call.wrote) {
-    if (std::string_view refusal = WriteRefusal(call.obey_caller); !refusal.empty()) {
+    if (std::string_view refusal = WriteRefusal(call.from_master); !refusal.empty()) {
       // Redis's script error for these is the bare text: its "-CODE" prefix marks the code.
       return refuse(std::string(refusal));
     }

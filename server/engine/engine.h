@@ -108,7 +108,7 @@ struct ScriptCall {
   bool deny_oom = false;   // over maxmemory when the script started, and not allow-oom
   bool propagate = true;   // redis.set_repl: whether the script's writes reach replicas
   bool wrote = false;      // set once a write command was called (SCRIPT KILL refuses then)
-  bool obey_caller = false;  // the script came from our master: replica checks do not apply
+  bool from_master = false;  // run by the master link: it may write on a read-only replica
 };
 
 class ScriptRunner;

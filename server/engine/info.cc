@@ -90,19 +90,27 @@ void ClientsSection(Engine& e, std::string& out) {
   out += "blocked_clients:0\r\ntracking_clients:0\r\nclients_in_timeout_table:0\r\n";
 }
 
-// The EVAL scripting lines of INFO memory (redlab has no FUNCTION engine: its figures are 0).
+// The scripting lines of INFO memory: EVAL's Lua state and cache, the functions' Lua state and
+// libraries (whose fixed part Redis counts as 200 bytes: its engine and dictionaries).
 void ScriptMemoryLines(Engine& e, std::string& out) {
+  constexpr uint64_t kFunctionsBaseMemory = 200;
   ScriptRunner& scripts = e.scripts();
   uint64_t lua = scripts.lua_memory();
   uint64_t cached = scripts.cache().memory();
-  out += fmt::format("used_memory_lua:{}\r\nused_memory_vm_eval:{}\r\nused_memory_lua_human:{}\r\n", lua,
-                     lua, Human(lua));
+  uint64_t functions_lua = scripts.functions_lua_memory();
+  uint64_t functions = kFunctionsBaseMemory + scripts.functions().memory();
+  out += fmt::format("used_memory_lua:{}\r\nused_memory_vm_eval:{}\r\nused_memory_lua_human:{}\r\n",
+                     lua, lua, Human(lua));
   out += fmt::format("used_memory_scripts_eval:{}\r\nnumber_of_cached_scripts:{}\r\n", cached,
                      scripts.cache().size());
-  out += "number_of_functions:0\r\nnumber_of_libraries:0\r\nused_memory_vm_functions:0\r\n";
-  out += fmt::format("used_memory_vm_total:{}\r\nused_memory_vm_total_human:{}\r\n", lua, Human(lua));
-  out += fmt::format("used_memory_functions:0\r\nused_memory_scripts:{}\r\nused_memory_scripts_human:{}\r\n",
-                     cached, Human(cached));
+  out += fmt::format("number_of_functions:{}\r\nnumber_of_libraries:{}\r\n",
+                     scripts.functions().function_count(), scripts.functions().libraries().size());
+  out += fmt::format("used_memory_vm_functions:{}\r\n", functions_lua);
+  out += fmt::format("used_memory_vm_total:{}\r\nused_memory_vm_total_human:{}\r\n",
+                     lua + functions_lua, Human(lua + functions_lua));
+  out += fmt::format(
+      "used_memory_functions:{}\r\nused_memory_scripts:{}\r\nused_memory_scripts_human:{}\r\n",
+      functions, cached + functions, Human(cached + functions));
 }
 
 void MemorySection(Engine& e, std::string& out) {

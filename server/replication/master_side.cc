@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "server/engine/script_runner.h"
 #include "server/engine/text.h"
 #include "server/replication/rdb.h"
 #include "server/replication/replication.h"
@@ -60,8 +61,10 @@ void Replication::AddCapability(engine::Client& client, std::string_view capa) {
   }
 }
 
-void Replication::SetRdbFilter(engine::Client& client, bool exclude_data) {
-  replconf_[client.id()].exclude_data = exclude_data;
+void Replication::SetRdbFilter(engine::Client& client, bool include_functions) {
+  PendingReplconf& p = replconf_[client.id()];
+  p.exclude_data = true;
+  p.exclude_functions = !include_functions;
 }
 
 void Replication::OnAck(engine::Client& client, int64_t offset) {
@@ -196,8 +199,10 @@ bool Replication::TryPartialResync(engine::Client& client, std::string_view repl
 void Replication::FullResync(engine::Client& client, bool pre_psync) {
   ++stats_.sync_full;
   bool exclude_data = false;
+  bool exclude_functions = false;
   if (auto it = replconf_.find(client.id()); it != replconf_.end()) {
     exclude_data = it->second.exclude_data;
+    exclude_functions = it->second.exclude_functions;
   }
   Replica& r = AttachReplica(client);
   r.pre_psync = pre_psync;
@@ -214,7 +219,14 @@ void Replication::FullResync(engine::Client& client, bool pre_psync) {
   aux.repl_offset = master_repl_offset_;
   aux.ctime_s = engine_.clock().NowMs() / 1000;
   aux.used_mem = static_cast<int64_t>(engine_.UsedMemory());
-  std::string rdb = WriteRdb(engine_.keyspace(), aux, !exclude_data);
+  std::vector<std::string_view> libraries;
+  for (const auto& [name, library] : engine_.scripts().functions().libraries()) {
+    libraries.push_back(library->code);
+  }
+  std::string rdb = WriteRdb(engine_.keyspace(), aux,
+                             {.libraries = libraries,
+                              .include_functions = !exclude_functions,
+                              .include_data = !exclude_data});
   std::string out;
   if (!pre_psync) out = fmt::format("+FULLRESYNC {} {}\r\n", replid_, master_repl_offset_);
   out += fmt::format("${}\r\n", rdb.size());

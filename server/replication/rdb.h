@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,10 +29,37 @@ struct RdbAux {
   int64_t used_mem = 0;
 };
 
-// Serialises every key of `keyspace` (logically expired ones too, as Redis does). With
-// `include_data` false only the header, AUX fields and EOF are written (a replica asking for
-// rdb-filter-only).
-std::string WriteRdb(engine::Keyspace& keyspace, const RdbAux& aux, bool include_data = true);
+// The RDB version redlab writes (Redis 7.0's RDB_VERSION).
+inline constexpr int kRdbVersion = 10;
+
+// What goes into an RDB besides its header and AUX fields: function libraries (their code,
+// shebang included, as FUNCTION LIST WITHCODE gives it) and the keys. A replica asking for
+// rdb-filter-only gets neither, or only the functions.
+struct RdbContents {
+  std::span<const std::string_view> libraries;
+  bool include_functions = true;
+  bool include_data = true;
+};
+
+// Serialises the libraries and every key of `keyspace` (logically expired ones too, as Redis
+// does).
+std::string WriteRdb(engine::Keyspace& keyspace, const RdbAux& aux, const RdbContents& contents);
+
+// FUNCTION DUMP's payload (functionDumpCommand): each library's code after the FUNCTION2 opcode,
+// then the RDB version (two bytes, little-endian) and the CRC64 of all that. Strings are encoded
+// as Redis's rdbSaveRawString does (LZF-compressed when that saves at least 4 bytes), so the
+// payload is Redis's byte for byte.
+std::string DumpFunctions(std::span<const std::string_view> libraries);
+
+// A library's code read from an RDB or a FUNCTION DUMP payload; returns an error text to stop
+// reading with (the library could not be created).
+using LibraryCallback = std::function<std::optional<std::string>(std::string&& code)>;
+
+// FUNCTION RESTORE: checks the payload's version and checksum, then passes each library to
+// `on_library` in order. Returns Redis's error text when the payload is refused or a library
+// fails.
+std::optional<std::string> ReadFunctionsPayload(std::string_view payload,
+                                                const LibraryCallback& on_library);
 
 // One key read from an RDB, in a neutral shape the loader turns into values.
 struct RdbKey {
@@ -45,11 +73,13 @@ struct RdbKey {
                                       // text, as ZADD takes them)
 };
 
-// Parses a whole RDB file. Calls `on_key` for each key and fills *aux from the AUX fields it
-// knows. Returns an error text when the payload is not an RDB redlab can load (a stream or a
-// module type, a bad checksum...).
+// Parses a whole RDB file. Calls `on_key` for each key, `on_library` (when given) for each
+// function library, and fills *aux from the AUX fields it knows. Returns an error text when the
+// payload is not an RDB redlab can load (a stream or a module type, a bad checksum, a library
+// `on_library` refused...).
 std::optional<std::string> ReadRdb(std::string_view rdb, RdbAux* aux,
-                                   const std::function<void(RdbKey&&)>& on_key);
+                                   const std::function<void(RdbKey&&)>& on_key,
+                                   const LibraryCallback& on_library = nullptr);
 
 // Decompresses Redis's LZF (lzf_decompress); false when `in` is corrupt or does not expand to
 // exactly `out_len` bytes.

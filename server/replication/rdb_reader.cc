@@ -25,6 +25,7 @@ enum : uint8_t {
   kTypeHashListpack = 16,
   kTypeZsetListpack = 17,
   kOpFunction2 = 0xF5,
+  kOpFunction = 0xF6,  // Redis 7.0's release candidates: name, engine and code apart
   kOpModuleAux = 0xF7,
   kOpIdle = 0xF8,
   kOpFreq = 0xF9,
@@ -323,8 +324,50 @@ bool LzfDecompress(std::string_view in, size_t out_len, std::string* out) {
   return out->size() == out_len;
 }
 
+namespace {
+
+// One library after its opcode (rdbFunctionLoad), as the code FUNCTION LOAD takes.
+std::string ReadLibrary(Reader& r, uint8_t type) {
+  if (type == kOpFunction2) return r.String();
+  std::string name = r.String();
+  std::string engine = r.String();
+  if (r.Length() != 0) r.String();  // a description, which the code format has no place for
+  std::string code = r.String();
+  return "#!" + engine + " name=" + name + "\n" + code;
+}
+
+}  // namespace
+
+std::optional<std::string> ReadFunctionsPayload(std::string_view payload,
+                                                const LibraryCallback& on_library) {
+  // verifyDumpPayload: the version (at most ours) and the CRC64 of all before it.
+  if (payload.size() < 10) return "DUMP payload version or checksum are wrong";
+  std::string_view footer = payload.substr(payload.size() - 10);
+  int version = static_cast<uint8_t>(footer[0]) | (static_cast<uint8_t>(footer[1]) << 8);
+  uint64_t crc = 0;
+  for (int i = 0; i < 8; ++i)
+    crc |= static_cast<uint64_t>(static_cast<uint8_t>(footer[2 + i])) << (8 * i);
+  if (version > kRdbVersion || crc != Crc64(0, payload.substr(0, payload.size() - 8))) {
+    return "DUMP payload version or checksum are wrong";
+  }
+  Reader r(payload.substr(0, payload.size() - 10));
+  while (!r.done()) {
+    uint8_t type = r.Byte();
+    if (type != kOpFunction && type != kOpFunction2) return "given type is not a function";
+    std::string code;
+    try {
+      code = ReadLibrary(r, type);
+    } catch (const Corrupt&) {
+      return "Failed loading library payload";
+    }
+    if (auto error = on_library(std::move(code))) return error;
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> ReadRdb(std::string_view rdb, RdbAux* aux,
-                                   const std::function<void(RdbKey&&)>& on_key) {
+                                   const std::function<void(RdbKey&&)>& on_key,
+                                   const LibraryCallback& on_library) {
   try {
     Reader r(rdb);
     std::string_view magic = r.Bytes(9);
@@ -370,9 +413,15 @@ std::optional<std::string> ReadRdb(std::string_view rdb, RdbAux* aux,
           }
           continue;
         }
-        case kOpFunction2:
-          r.String();  // a function library: redlab has no FUNCTION support; ignored
+        case kOpFunction:
+        case kOpFunction2: {
+          std::string code = ReadLibrary(r, type);
+          if (on_library) {
+            if (auto error = on_library(std::move(code)))
+              return "Failed loading library, " + *error;
+          }
           continue;
+        }
         case kOpModuleAux:
           return "module data in RDB is not supported";
         case kOpEof: {

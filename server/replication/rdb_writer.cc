@@ -1,5 +1,9 @@
-// Writing an RDB snapshot (see rdb.h) and the checksum every RDB ends with.
+// Writing an RDB snapshot (see rdb.h), FUNCTION DUMP's payload, and the checksum every RDB ends
+// with.
+#include <lzf.h>
+
 #include <array>
+#include <charconv>
 #include <cstring>
 
 #include "server/replication/rdb.h"
@@ -8,6 +12,7 @@ namespace redlab::server::replication {
 namespace {
 
 // RDB opcodes and types (rdb.h in Redis).
+constexpr uint8_t kOpFunction2 = 0xF5;
 constexpr uint8_t kOpAux = 0xFA;
 constexpr uint8_t kOpResizeDb = 0xFB;
 constexpr uint8_t kOpExpireTimeMs = 0xFC;
@@ -56,6 +61,25 @@ class Writer {
     Length(s.size());
     out_.append(s);
   }
+  // rdbSaveRawString with rdbcompression on: a short string that is an integer is saved as one;
+  // a longer one LZF-compressed when that saves at least four bytes; else as it is.
+  void EncodedString(std::string_view s) {
+    if (s.size() <= 11 && IntegerString(s)) return;
+    if (s.size() > 20) {
+      std::string compressed(s.size() - 4, '\0');
+      unsigned int n =
+          lzf_compress(s.data(), static_cast<unsigned int>(s.size()), compressed.data(),
+                       static_cast<unsigned int>(compressed.size()));
+      if (n > 0) {
+        Byte(0xC3);  // RDB_ENCVAL << 6 | RDB_ENC_LZF
+        Length(n);
+        Length(s.size());
+        out_.append(compressed.data(), n);
+        return;
+      }
+    }
+    String(s);
+  }
   void DoubleLE(double d) {
     uint64_t bits;
     std::memcpy(&bits, &d, sizeof(bits));
@@ -72,6 +96,26 @@ class Writer {
   std::string& out() { return out_; }
 
  private:
+  // rdbTryIntegerEncoding: a string that reads back as the same integer, in 8, 16 or 32 bits.
+  bool IntegerString(std::string_view s) {
+    int64_t v = 0;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size() || std::to_string(v) != s) return false;
+    if (v >= INT8_MIN && v <= INT8_MAX) {
+      Byte(0xC0);
+      Byte(static_cast<uint8_t>(v));
+    } else if (v >= INT16_MIN && v <= INT16_MAX) {
+      Byte(0xC1);
+      for (int i = 0; i < 2; ++i) Byte(static_cast<uint8_t>(static_cast<uint64_t>(v) >> (8 * i)));
+    } else if (v >= INT32_MIN && v <= INT32_MAX) {
+      Byte(0xC2);
+      for (int i = 0; i < 4; ++i) Byte(static_cast<uint8_t>(static_cast<uint64_t>(v) >> (8 * i)));
+    } else {
+      return false;
+    }
+    return true;
+  }
+
   std::string out_;
 };
 
@@ -98,6 +142,13 @@ void WriteValue(Writer& w, const engine::Object& value) {
   }
 }
 
+void WriteLibraries(Writer& w, std::span<const std::string_view> libraries) {
+  for (std::string_view code : libraries) {
+    w.Byte(kOpFunction2);
+    w.EncodedString(code);
+  }
+}
+
 }  // namespace
 
 uint64_t Crc64(uint64_t crc, std::string_view data) {
@@ -106,8 +157,19 @@ uint64_t Crc64(uint64_t crc, std::string_view data) {
   return crc;
 }
 
-std::string WriteRdb(engine::Keyspace& keyspace, const RdbAux& aux, bool include_data) {
+std::string DumpFunctions(std::span<const std::string_view> libraries) {
+  Writer w;
+  WriteLibraries(w, libraries);
+  w.Byte(static_cast<uint8_t>(kRdbVersion & 0xFF));
+  w.Byte(static_cast<uint8_t>((kRdbVersion >> 8) & 0xFF));
+  uint64_t crc = Crc64(0, w.out());
+  w.Int64LE(static_cast<int64_t>(crc));
+  return std::move(w.out());
+}
+
+std::string WriteRdb(engine::Keyspace& keyspace, const RdbAux& aux, const RdbContents& contents) {
   using engine::ObjectType;
+  bool include_data = contents.include_data;
   Writer w;
   w.out().append("REDIS0010");
   w.Aux("redis-ver", "7.0.15");
@@ -118,6 +180,7 @@ std::string WriteRdb(engine::Keyspace& keyspace, const RdbAux& aux, bool include
   w.Aux("repl-id", aux.replid);
   w.Aux("repl-offset", std::to_string(aux.repl_offset));
   w.Aux("aof-base", "0");
+  if (contents.include_functions) WriteLibraries(w, contents.libraries);
   for (int i = 0; include_data && i < keyspace.num_dbs(); ++i) {
     engine::Db& db = keyspace.db(i);
     if (db.size() == 0) continue;

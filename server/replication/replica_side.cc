@@ -4,6 +4,7 @@
 // acknowledging it (REPLCONF ACK) and passing it on to our own replicas and backlog.
 #include <fmt/format.h>
 
+#include "server/engine/script_runner.h"
 #include "server/engine/text.h"
 #include "server/replication/rdb.h"
 #include "server/replication/replication.h"
@@ -318,43 +319,54 @@ void Replication::FinishFullSync(std::string_view rdb) {
   backlog_.reset();
   engine_.SignalFlushed(-1);
   engine_.keyspace().FlushAll();
+  // The master's function libraries replace ours.
+  scripting::FunctionLibraries& functions = engine_.scripts().functions();
+  functions.Clear();
   std::vector<RdbKey> via_commands;  // values redlab builds through commands (sorted sets)
   RdbAux aux;
   engine::Keyspace& ks = engine_.keyspace();
   engine::ListpackLimits hash_limits = engine_.hash_limits();
   size_t intset_max = static_cast<size_t>(engine_.config().set_max_intset_entries);
-  auto error = ReadRdb(rdb, &aux, [&](RdbKey&& k) {
-    if (k.db < 0 || k.db >= ks.num_dbs()) return;
-    engine::Object value;
-    switch (k.type) {
-      case engine::ObjectType::kString:
-        value = engine::Object::FromString(std::move(k.str));
-        break;
-      case engine::ObjectType::kList:
-        value = engine::Object::NewList();
-        for (const std::string& e : k.elements) value.list().Push(engine::ListValue::End::kTail, e);
-        break;
-      case engine::ObjectType::kSet: {
-        if (k.elements.empty()) return;
-        auto set = engine::SetValue::CreateFor(k.elements.front());
-        for (const std::string& m : k.elements) set->Add(m, intset_max);
-        value = engine::Object::FromSet(std::move(set));
-        break;
-      }
-      case engine::ObjectType::kHash:
-        value = engine::Object::NewHash();
-        for (size_t i = 0; i + 1 < k.elements.size(); i += 2) {
-          value.hash().Set(k.elements[i], k.elements[i + 1], hash_limits);
+  auto error = ReadRdb(
+      rdb, &aux,
+      [&](RdbKey&& k) {
+        if (k.db < 0 || k.db >= ks.num_dbs()) return;
+        engine::Object value;
+        switch (k.type) {
+          case engine::ObjectType::kString:
+            value = engine::Object::FromString(std::move(k.str));
+            break;
+          case engine::ObjectType::kList:
+            value = engine::Object::NewList();
+            for (const std::string& e : k.elements)
+              value.list().Push(engine::ListValue::End::kTail, e);
+            break;
+          case engine::ObjectType::kSet: {
+            if (k.elements.empty()) return;
+            auto set = engine::SetValue::CreateFor(k.elements.front());
+            for (const std::string& m : k.elements) set->Add(m, intset_max);
+            value = engine::Object::FromSet(std::move(set));
+            break;
+          }
+          case engine::ObjectType::kHash:
+            value = engine::Object::NewHash();
+            for (size_t i = 0; i + 1 < k.elements.size(); i += 2) {
+              value.hash().Set(k.elements[i], k.elements[i + 1], hash_limits);
+            }
+            break;
+          default:
+            via_commands.push_back(std::move(k));
+            return;
         }
-        break;
-      default:
-        via_commands.push_back(std::move(k));
-        return;
-    }
-    engine::Db& db = ks.db(k.db);
-    engine::Db::Node* node = db.Set(k.key, std::move(value));
-    if (k.expire_ms != engine::kNoExpire) db.SetExpire(node, k.expire_ms);
-  });
+        engine::Db& db = ks.db(k.db);
+        engine::Db::Node* node = db.Set(k.key, std::move(value));
+        if (k.expire_ms != engine::kNoExpire) db.SetExpire(node, k.expire_ms);
+      },
+      [&](std::string&& code) -> std::optional<std::string> {
+        std::string error;
+        if (!functions.Create(code, /*replace=*/false, /*timeout_ms=*/0, &error)) return error;
+        return std::nullopt;
+      });
   if (error) {
     Log(true, "Failed trying to load the MASTER synchronization DB from socket: " + *error);
     DropLink(true);

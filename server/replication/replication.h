@@ -106,7 +106,9 @@ class Replication : public engine::EffectSink, private LinkHandler {
   void SetListeningPort(engine::Client& client, int64_t port);
   void SetReplicaAddress(engine::Client& client, std::string address);
   void AddCapability(engine::Client& client, std::string_view capa);
-  void SetRdbFilter(engine::Client& client, bool exclude_data);
+  // REPLCONF rdb-filter-only: the snapshot for this replica carries no keys, and function
+  // libraries only when asked for.
+  void SetRdbFilter(engine::Client& client, bool include_functions);
   // REPLCONF ACK <offset> from an attached replica (ignored from anyone else).
   void OnAck(engine::Client& client, int64_t offset);
   // REPLCONF GETACK from our master: answer with our offset now.
@@ -185,6 +187,7 @@ class Replication : public engine::EffectSink, private LinkHandler {
     bool capa_eof = false;
     bool capa_psync2 = false;
     bool exclude_data = false;
+    bool exclude_functions = false;
   };
 
   // LinkHandler (replica side)

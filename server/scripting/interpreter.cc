@@ -14,6 +14,9 @@ namespace {
 // Redis steps the Lua garbage collector every this many runs, by this many steps.
 constexpr int kGcCyclePeriod = 50;
 
+// Where the functions state keeps Redis's error handler (REGISTRY_ERROR_HANDLER_NAME).
+constexpr const char* kFunctionErrorHandler = "__ERROR_HANDLER__";
+
 // The count hook of busy-script detection (luaMaskCountHook).
 void CountHook(lua_State* lua, lua_Debug* ar) {
   RunState* state = GetRunState(lua);
@@ -24,14 +27,19 @@ void CountHook(lua_State* lua, lua_Debug* ar) {
   lua_error(lua);
 }
 
-// Sets t[name] = the array of `values`, in the table on top of the stack.
-void SetArray(lua_State* lua, const char* name, std::span<const std::string> values) {
-  lua_pushstring(lua, name);
+// Pushes the array of `values`.
+void PushArray(lua_State* lua, std::span<const std::string> values) {
   lua_createtable(lua, static_cast<int>(values.size()), 0);
   for (size_t j = 0; j < values.size(); ++j) {
     PushString(lua, values[j]);
     lua_rawseti(lua, -2, static_cast<int>(j + 1));
   }
+}
+
+// Sets t[name] = the array of `values`, in the table on top of the stack.
+void SetArray(lua_State* lua, const char* name, std::span<const std::string> values) {
+  lua_pushstring(lua, name);
+  PushArray(lua, values);
   lua_rawset(lua, -3);
 }
 
@@ -91,7 +99,10 @@ int ConvertResult(lua_State* lua) {
 
 }  // namespace
 
-Interpreter::Interpreter() { Open(); }
+Interpreter::Interpreter(Mode mode, Rand48* rand)
+    : mode_(mode), rand_(rand != nullptr ? rand : &own_rand_) {
+  Open();
+}
 
 Interpreter::~Interpreter() { Close(); }
 
@@ -101,6 +112,14 @@ void Interpreter::Open() {
   OpenSandboxLibraries(lua_);
   RegisterRedisApi(lua_);
   InstallErrorHandler(lua_);
+  if (mode_ == Mode::kFunctions) {
+    // Functions find the handler in the registry, not among their globals.
+    lua_getglobal(lua_, "__redis__err__handler");
+    lua_setfield(lua_, LUA_REGISTRYINDEX, kFunctionErrorHandler);
+    lua_pushnil(lua_);
+    lua_setglobal(lua_, "__redis__err__handler");
+    OpenLibraryApi();
+  }
   LockGlobals(lua_);
 }
 
@@ -140,20 +159,30 @@ void Interpreter::Execute(const Run& run, ScriptHost& host, resp::ReplyWriter& r
   int base = lua_gettop(lua);
   RunState state;
   state.host = &host;
-  state.rand = &rand_;
+  state.rand = rand_;
   // Set before the hook: any instruction may run the hook, and it needs the run state.
   SetRunState(lua, &state);
   if (run.interrupt_hook) lua_sethook(lua, CountHook, LUA_MASKCOUNT, kHookInstructions);
 
-  PushRawGlobals(lua);
-  SetArray(lua, "KEYS", run.keys);
-  SetArray(lua, "ARGV", run.args);
-  lua_pushstring(lua, "__redis__err__handler");
-  lua_rawget(lua, -2);
-  lua_remove(lua, -2);
-  PushString(lua, run.function);
-  lua_rawget(lua, LUA_REGISTRYINDEX);
-  int err = lua_pcall(lua, 0, 1, -2);
+  int err;
+  if (mode_ == Mode::kEval) {
+    PushRawGlobals(lua);
+    SetArray(lua, "KEYS", run.keys);
+    SetArray(lua, "ARGV", run.args);
+    lua_pushstring(lua, "__redis__err__handler");
+    lua_rawget(lua, -2);
+    lua_remove(lua, -2);
+    PushString(lua, run.function);
+    lua_rawget(lua, LUA_REGISTRYINDEX);
+    err = lua_pcall(lua, 0, 1, -2);
+  } else {
+    // A function gets the keys and the arguments as its two arguments.
+    lua_getfield(lua, LUA_REGISTRYINDEX, kFunctionErrorHandler);
+    lua_rawgeti(lua, LUA_REGISTRYINDEX, run.function_ref);
+    PushArray(lua, run.keys);
+    PushArray(lua, run.args);
+    err = lua_pcall(lua, 2, 1, -4);
+  }
 
   if (++gc_count_ == kGcCyclePeriod) {
     lua_gc(lua, LUA_GCSTEP, kGcCyclePeriod);

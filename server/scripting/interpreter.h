@@ -2,9 +2,14 @@
 // globals, the redis.* API), which compiles scripts under a name and runs them. It reaches Redis
 // commands only through its host's Call callback (arguments in, RESP reply bytes out), so it is
 // tested on its own with a fake host, and the engine depends on nothing of Lua but this header.
+// A node has two, as Redis has two Lua states: one for EVAL scripts and one for the libraries of
+// FUNCTION LOAD (function_lua.c), which differ in their globals and in how a run gets its keys.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -48,7 +53,18 @@ class Interpreter {
  public:
   static constexpr int kHookInstructions = 100000;
 
-  Interpreter();
+  enum class Mode {
+    // EVAL: scripts are defined by name and see KEYS and ARGV as globals.
+    kEval,
+    // FUNCTION: library code registers functions (LoadLibrary) while its globals are only the
+    // load-time API; a function is called with the keys and arguments tables as its two
+    // arguments and sees the full API. Globals cannot be written in either phase.
+    kFunctions,
+  };
+
+  // `rand` is the PRNG of math.random, shared by a node's two states as Redis has one; nullptr
+  // gives the interpreter its own.
+  explicit Interpreter(Mode mode = Mode::kEval, Rand48* rand = nullptr);
   ~Interpreter();
   Interpreter(const Interpreter&) = delete;
   Interpreter& operator=(const Interpreter&) = delete;
@@ -58,9 +74,31 @@ class Interpreter {
   bool Define(std::string_view name, std::string_view body, std::string* error);
   bool Defined(std::string_view name) const;
 
+  // A function registered by library code (redis.register_function), not yet validated.
+  struct RegisteredFunction {
+    std::string name;
+    std::optional<std::string> description;
+    uint64_t flags = 0;  // ScriptFlag bits
+    int ref = 0;         // the callback, kept in the Lua registry until Release(ref)
+  };
+  // Validates a registration and keeps it (Redis's functionLibCreateFunction); returns the error
+  // text to refuse it with. A refused function is released by the interpreter.
+  using Registrar = std::function<std::optional<std::string>(RegisteredFunction&&)>;
+
+  // FUNCTION LOAD (functions mode): runs a library's code (its shebang line left out) with only
+  // the load-time API as globals, passing each registered function to `registrar`. Stops the
+  // code after `timeout_ms` of real time (0: never). Returns false with Redis's error text
+  // ("Error compiling function: ...", "Error registering functions: ..."); functions accepted
+  // before the failure stay with the registrar, which must release them.
+  bool LoadLibrary(std::string_view code, int64_t timeout_ms, const Registrar& registrar,
+                   std::string* error);
+  // Drops a registered function's callback.
+  void Release(int ref);
+
   struct Run {
-    std::string_view function;  // the name given to Define
-    std::string_view sha;       // the script's sha, for error messages
+    std::string_view function;  // eval mode: the name given to Define
+    int function_ref = 0;       // functions mode: the RegisteredFunction's ref
+    std::string_view sha;       // the script's sha or the function's name, for error messages
     std::span<const std::string> keys;
     std::span<const std::string> args;
     bool interrupt_hook = false;  // call ScriptHost::Interrupt from a count hook
@@ -78,9 +116,13 @@ class Interpreter {
  private:
   void Open();
   void Close();
+  // Functions mode: the redis table and globals library code sees while it loads.
+  void OpenLibraryApi();
 
+  Mode mode_;
   lua_State* lua_ = nullptr;
-  Rand48 rand_;
+  Rand48 own_rand_;
+  Rand48* rand_;
   int gc_count_ = 0;
 };
 

@@ -284,13 +284,7 @@ RunState* GetRunState(lua_State* lua) {
   return state;
 }
 
-void RegisterRedisApi(lua_State* lua) {
-  lua_pushcfunction(lua, Pcall);
-  lua_setglobal(lua, "pcall");
-
-  lua_newtable(lua);
-  SetFunction(lua, "call", RedisCall);
-  SetFunction(lua, "pcall", RedisPcall);
+void RegisterLogAndVersion(lua_State* lua) {
   SetFunction(lua, "log", LogCommand);
   SetNumber(lua, "LOG_DEBUG", kLogDebug);
   SetNumber(lua, "LOG_VERBOSE", kLogVerbose);
@@ -300,6 +294,16 @@ void RegisterRedisApi(lua_State* lua) {
   lua_pushstring(lua, "REDIS_VERSION");
   lua_pushstring(lua, kRedisVersion);
   lua_settable(lua, -3);
+}
+
+void RegisterRedisApi(lua_State* lua) {
+  lua_pushcfunction(lua, Pcall);
+  lua_setglobal(lua, "pcall");
+
+  lua_newtable(lua);
+  SetFunction(lua, "call", RedisCall);
+  SetFunction(lua, "pcall", RedisPcall);
+  RegisterLogAndVersion(lua);
   SetFunction(lua, "setresp", SetRespCommand);
   SetFunction(lua, "sha1hex", Sha1hexCommand);
   SetFunction(lua, "error_reply", ErrorReplyCommand);

@@ -23,4 +23,8 @@ RunState* GetRunState(lua_State* lua);
 // luaRegisterRedisAPI and scriptingInit do. Called while the globals are still writable.
 void RegisterRedisApi(lua_State* lua);
 
+// Sets redis.log, the LOG_* levels and REDIS_VERSION(_NUM) in the table on top of the stack
+// (also part of FUNCTION LOAD's library API).
+void RegisterLogAndVersion(lua_State* lua);
+
 }  // namespace redlab::server::scripting

@@ -429,4 +429,35 @@ void PushRawGlobals(lua_State* lua) {
   lua_rawget(lua, LUA_REGISTRYINDEX);
 }
 
+void ProtectApiTable(lua_State* lua) {
+  luaL_checkstack(lua, 6, "protecting the library API");
+  int real = lua_gettop(lua);
+  lua_newtable(lua);
+  lua_pushstring(lua, "__index");
+  lua_pushcfunction(lua, NonexistentGlobal);
+  lua_rawset(lua, -3);
+  lua_setmetatable(lua, real);
+  lua_pushnil(lua);
+  while (lua_next(lua, real)) {
+    if (lua_type(lua, -1) == LUA_TTABLE) {
+      ProtectApiTable(lua);
+      // Assigning to an existing field is allowed while lua_next walks the table.
+      lua_pushvalue(lua, -2);
+      lua_pushvalue(lua, -2);
+      lua_rawset(lua, real);
+    }
+    lua_pop(lua, 1);
+  }
+  PushProxy(lua, real, 0);
+  lua_replace(lua, real);
+}
+
+void SetGlobalsSource(lua_State* lua) {
+  lua_getmetatable(lua, LUA_GLOBALSINDEX);  // the globals proxy's own metatable
+  lua_pushstring(lua, "__index");
+  lua_pushvalue(lua, -3);
+  lua_rawset(lua, -3);
+  lua_pop(lua, 2);
+}
+
 }  // namespace redlab::server::scripting

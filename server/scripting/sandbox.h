@@ -30,4 +30,15 @@ void LockGlobals(lua_State* lua);
 // Pushes the real globals table (writable; for KEYS and ARGV).
 void PushRawGlobals(lua_State* lua);
 
+// Replaces the table on top of the stack, and every table it holds, by read-only proxies whose
+// missing fields are an error ("Script attempted to access nonexistent global variable"), as
+// Redis protects FUNCTION LOAD's library API (luaSetErrorMetatable and
+// luaSetTableProtectionRecursively).
+void ProtectApiTable(lua_State* lua);
+
+// After LockGlobals: makes the globals read through the table on top of the stack (popped)
+// instead of the real globals. The functions state swaps the library API in for a load and
+// the real globals back after it, as Redis swaps the __index of its globals' metatable.
+void SetGlobalsSource(lua_State* lua);
+
 }  // namespace redlab::server::scripting

@@ -9,18 +9,6 @@
 namespace redlab::server::scripting {
 namespace {
 
-struct FlagName {
-  uint64_t flag;
-  const char* name;
-};
-constexpr FlagName kFlagNames[] = {
-    {kScriptNoWrites, "no-writes"},
-    {kScriptAllowOom, "allow-oom"},
-    {kScriptAllowStale, "allow-stale"},
-    {kScriptNoCluster, "no-cluster"},
-    {kScriptAllowCrossSlotKeys, "allow-cross-slot-keys"},
-};
-
 // Redis prints these through %s: a NUL byte ends them.
 std::string CString(std::string_view s) { return std::string(s.substr(0, s.find('\0'))); }
 
@@ -57,8 +45,8 @@ bool ParseShebang(std::string_view body, uint64_t* flags, size_t* shebang_length
     while (!list.empty() || part.size() > 6) {
       size_t comma = list.find(',');
       std::string_view name = list.substr(0, comma);
-      const FlagName* found = nullptr;
-      for (const FlagName& f : kFlagNames) {
+      const ScriptFlagName* found = nullptr;
+      for (const ScriptFlagName& f : kScriptFlagNames) {
         if (CString(name) == f.name && name.find('\0') == std::string_view::npos) found = &f;
       }
       if (found == nullptr) {

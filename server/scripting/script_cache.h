@@ -22,6 +22,20 @@ enum ScriptFlag : uint64_t {
   kScriptAllowCrossSlotKeys = 1u << 5,  // allow-cross-slot-keys
 };
 
+// The flags' names, in the order Redis lists them (scripts_flags_def): shebangs, FUNCTION LIST and
+// redis.register_function's flags use them.
+struct ScriptFlagName {
+  uint64_t flag;
+  std::string_view name;
+};
+inline constexpr ScriptFlagName kScriptFlagNames[] = {
+    {kScriptNoWrites, "no-writes"},
+    {kScriptAllowOom, "allow-oom"},
+    {kScriptAllowStale, "allow-stale"},
+    {kScriptNoCluster, "no-cluster"},
+    {kScriptAllowCrossSlotKeys, "allow-cross-slot-keys"},
+};
+
 struct Script {
   std::string body;
   uint64_t flags = 0;
