@@ -319,6 +319,18 @@ TEST_F(MonitoringTest, MonitorShowsScriptsAndTransactions) {
   EXPECT_EQ(MonitorLine(monitor, me),
             R"m("EVAL" "return redis.call('set', KEYS[1], ARGV[1])" "1" "foo" "bar")m");
   EXPECT_EQ(MonitorLine(monitor, "0 lua"), R"m("set" "foo" "bar")m");
+  // A function's call shows before its commands too.
+  ASSERT_EQ(c()({"FUNCTION", "LOAD", "REPLACE",
+                 "#!lua name=monitored\nredis.register_function('setfoo', function() return "
+                 "redis.call('set', 'foo', 'bar') end)"})
+                .type,
+            Reply::Type::kBulk);
+  EXPECT_EQ(MonitorLine(monitor, me).substr(0, 16), R"m("FUNCTION" "LOAD)m");
+  ASSERT_EQ(c()({"FCALL", "setfoo", "0"}), Status("OK"));
+  EXPECT_EQ(MonitorLine(monitor, me), R"m("FCALL" "setfoo" "0")m");
+  EXPECT_EQ(MonitorLine(monitor, "0 lua"), R"m("set" "foo" "bar")m");
+  ASSERT_EQ(c()({"FUNCTION", "DELETE", "monitored"}), Status("OK"));
+  EXPECT_EQ(MonitorLine(monitor, me), R"m("FUNCTION" "DELETE" "monitored")m");
   ASSERT_EQ(c()({"MULTI"}), Status("OK"));
   ASSERT_EQ(c()({"SET", "foo", "baz"}), Status("QUEUED"));
   ASSERT_EQ(c()({"EXEC"}), Array({Status("OK")}));

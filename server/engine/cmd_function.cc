@@ -69,8 +69,14 @@ FunctionLibraries& Libraries(CommandContext& ctx) { return ctx.engine().scripts(
 // Redis formats these with %s: a NUL byte ends them.
 std::string CString(std::string_view s) { return std::string(s.substr(0, s.find('\0'))); }
 
-void FcallCommand(CommandContext& ctx) { ctx.engine().scripts().Fcall(ctx, false); }
-void FcallRoCommand(CommandContext& ctx) { ctx.engine().scripts().Fcall(ctx, true); }
+// Like EVAL, FCALL shows itself to MONITOR before the commands its function calls.
+void Fcall(CommandContext& ctx, bool read_only) {
+  ctx.engine().FeedMonitors(ctx.client(), ctx.client().db(), ctx.args());
+  ctx.engine().scripts().Fcall(ctx, read_only);
+}
+
+void FcallCommand(CommandContext& ctx) { Fcall(ctx, false); }
+void FcallRoCommand(CommandContext& ctx) { Fcall(ctx, true); }
 
 void FunctionLoadCommand(CommandContext& ctx) {
   bool replace = false;
