@@ -37,7 +37,8 @@ class ClientIo {
 
 class Client {
  public:
-  Client(uint64_t id, ClientIo* io, int64_t now_ms) : id_(id), io_(io), ctime_ms_(now_ms), last_interaction_ms_(now_ms) {}
+  Client(uint64_t id, ClientIo* io, int64_t now_ms)
+      : id_(id), io_(io), ctime_ms_(now_ms), last_interaction_ms_(now_ms) {}
 
   uint64_t id() const { return id_; }
   ClientIo* io() const { return io_; }
@@ -57,6 +58,10 @@ class Client {
   // (Redis's CLIENT_DENY_BLOCKING).
   bool deny_blocking() const { return deny_blocking_; }
   void set_deny_blocking(bool value) { deny_blocking_ = value; }
+  // The client scripts run their commands on (Redis's CLIENT_SCRIPT): SORT orders a set's
+  // members even without BY for it, so replicas replaying the script see the same order.
+  bool script() const { return script_; }
+  void set_script(bool value) { script_ = value; }
 
   // Replies accumulate here; the transport drains it.
   std::string& reply_buffer() { return reply_buffer_; }
@@ -106,7 +111,8 @@ class Client {
   const PubSubState& pubsub() const { return pubsub_; }
   // Redis's CLIENT_PUBSUB: in RESP2 a subscribed client may run only a few commands.
   bool subscribed() const {
-    return !pubsub_.channels.empty() || !pubsub_.patterns.empty() || !pubsub_.shard_channels.empty();
+    return !pubsub_.channels.empty() || !pubsub_.patterns.empty() ||
+           !pubsub_.shard_channels.empty();
   }
   bool in_multi() const { return multi_.active; }
 
@@ -115,10 +121,10 @@ class Client {
   enum class BlockKind { kNone, kPostponed, kWait };
   struct BlockState {
     BlockKind kind = BlockKind::kNone;
-    int64_t deadline_ms = 0;         // node time at which it times out; 0 = never
-    std::vector<std::string> args;   // kPostponed: the command to run when unblocked
-    int64_t wait_offset = 0;         // kWait: the replication offset acks must reach
-    int64_t wait_replicas = 0;       // kWait: how many replicas must reach it
+    int64_t deadline_ms = 0;        // node time at which it times out; 0 = never
+    std::vector<std::string> args;  // kPostponed: the command to run when unblocked
+    int64_t wait_offset = 0;        // kWait: the replication offset acks must reach
+    int64_t wait_replicas = 0;      // kWait: how many replicas must reach it
   };
   BlockState& block() { return block_; }
   const BlockState& block() const { return block_; }
@@ -149,6 +155,7 @@ class Client {
   std::string name_;
   bool authenticated_ = false;
   bool deny_blocking_ = false;
+  bool script_ = false;
   bool close_after_reply_ = false;
   std::string reply_buffer_;
   int64_t ctime_ms_;

@@ -6,13 +6,16 @@
 #include "server/engine/help.h"
 #include "server/engine/info.h"
 #include "server/engine/numbers.h"
+#include "server/engine/persistence.h"
 #include "server/engine/script_runner.h"
 #include "server/engine/text.h"
 
 namespace redlab::server::engine {
 namespace {
 
-void DbSizeCommand(CommandContext& ctx) { ctx.reply().Integer(static_cast<int64_t>(ctx.db().size())); }
+void DbSizeCommand(CommandContext& ctx) {
+  ctx.reply().Integer(static_cast<int64_t>(ctx.db().size()));
+}
 
 // getFlushCommandFlags: an optional ASYNC or SYNC. redlab frees synchronously either way; the
 // effect seen by clients is the same.
@@ -40,7 +43,11 @@ void FlushAllCommand(CommandContext& ctx) {
   for (int i = 0; i < ks.num_dbs(); ++i) removed += ks.db(i).size();
   ctx.engine().SignalFlushed(-1);
   ks.FlushAll();
-  ctx.MarkDirty(removed + 1);
+  ctx.MarkDirty(removed);
+  // With save points configured, Redis saves the now empty dataset (counting it as saved).
+  if (!ctx.engine().config().save.empty()) ctx.engine().persistence().Save();
+  // Propagated even when nothing was removed (forceCommandPropagation).
+  ctx.ForcePropagation();
   ctx.ReplyOk();
 }
 
@@ -75,10 +82,12 @@ void ConfigSetCommand(CommandContext& ctx) {
   }
   std::vector<std::pair<std::string_view, std::string_view>> pairs;
   for (size_t i = 2; i + 1 < ctx.argc(); i += 2) pairs.emplace_back(ctx.arg(i), ctx.arg(i + 1));
-  if (auto error = ctx.engine().config_registry().Set(pairs)) {
+  bool allow_protected = ctx.engine().AllowProtectedConfig(ctx.client());
+  if (auto error = ctx.engine().config_registry().Set(pairs, /*startup=*/false, allow_protected)) {
     ctx.ReplyError(*error);
     return;
   }
+  ctx.engine().ConfigChanged();
   ctx.ReplyOk();
 }
 
@@ -136,61 +145,116 @@ void ShutdownCommand(CommandContext& ctx) {
 }  // namespace
 
 void RegisterServerCommands(CommandTable& table) {
-  table.Add({.name = "dbsize", .arity = 1, .flags = kCmdReadonly | kCmdFast, .acl = kAclKeyspace,
-             .proc = DbSizeCommand, .group = "server", .since = "1.0.0",
-             .summary = "Return the number of keys in the selected database", .complexity = "O(1)",
+  table.Add({.name = "dbsize",
+             .arity = 1,
+             .flags = kCmdReadonly | kCmdFast,
+             .acl = kAclKeyspace,
+             .proc = DbSizeCommand,
+             .group = "server",
+             .since = "1.0.0",
+             .summary = "Return the number of keys in the selected database",
+             .complexity = "O(1)",
              .tips = {"request_policy:all_shards", "response_policy:agg_sum"}});
-  table.Add({.name = "flushdb", .arity = -1, .flags = kCmdWrite, .acl = kAclKeyspace | kAclDangerous,
-             .proc = FlushDbCommand, .group = "server", .since = "1.0.0",
+  table.Add({.name = "flushdb",
+             .arity = -1,
+             .flags = kCmdWrite,
+             .acl = kAclKeyspace | kAclDangerous,
+             .proc = FlushDbCommand,
+             .group = "server",
+             .since = "1.0.0",
              .summary = "Remove all keys from the current database",
              .complexity = "O(N) where N is the number of keys in the selected database",
              .tips = {"request_policy:all_shards", "response_policy:all_succeeded"}});
-  table.Add({.name = "flushall", .arity = -1, .flags = kCmdWrite, .acl = kAclKeyspace | kAclDangerous,
-             .proc = FlushAllCommand, .group = "server", .since = "1.0.0",
+  table.Add({.name = "flushall",
+             .arity = -1,
+             .flags = kCmdWrite,
+             .acl = kAclKeyspace | kAclDangerous,
+             .proc = FlushAllCommand,
+             .group = "server",
+             .since = "1.0.0",
              .summary = "Remove all keys from all databases",
              .complexity = "O(N) where N is the total number of keys in all databases",
              .tips = {"request_policy:all_shards", "response_policy:all_succeeded"}});
-  table.Add({.name = "time", .arity = 1, .flags = kCmdLoading | kCmdStale | kCmdFast,
-             .proc = TimeCommand, .group = "server", .since = "2.6.0",
-             .summary = "Return the current server time", .complexity = "O(1)",
+  table.Add({.name = "time",
+             .arity = 1,
+             .flags = kCmdLoading | kCmdStale | kCmdFast,
+             .proc = TimeCommand,
+             .group = "server",
+             .since = "2.6.0",
+             .summary = "Return the current server time",
+             .complexity = "O(1)",
              .tips = {"nondeterministic_output"}});
-  table.Add({.name = "info", .arity = -1, .flags = kCmdLoading | kCmdStale, .acl = kAclDangerous,
-             .proc = InfoCommand, .group = "server", .since = "1.0.0",
-             .summary = "Get information and statistics about the server", .complexity = "O(1)",
+  table.Add({.name = "info",
+             .arity = -1,
+             .flags = kCmdLoading | kCmdStale,
+             .acl = kAclDangerous,
+             .proc = InfoCommand,
+             .group = "server",
+             .since = "1.0.0",
+             .summary = "Get information and statistics about the server",
+             .complexity = "O(1)",
              .tips = {"nondeterministic_output", "request_policy:all_shards",
                       "response_policy:special"}});
-  table.Add({.name = "shutdown", .arity = -1,
-             .flags = kCmdAdmin | kCmdNoscript | kCmdLoading | kCmdStale | kCmdNoMulti |
-                      kCmdAllowBusy,
-             .proc = ShutdownCommand, .group = "server", .since = "1.0.0",
-             .summary = "Synchronously save the dataset to disk and then shut down the server",
-             .complexity = "O(N) when saving, where N is the total number of keys in all databases "
-                           "when saving data, otherwise O(1)"});
+  table.Add(
+      {.name = "shutdown",
+       .arity = -1,
+       .flags = kCmdAdmin | kCmdNoscript | kCmdLoading | kCmdStale | kCmdNoMulti | kCmdAllowBusy,
+       .proc = ShutdownCommand,
+       .group = "server",
+       .since = "1.0.0",
+       .summary = "Synchronously save the dataset to disk and then shut down the server",
+       .complexity = "O(N) when saving, where N is the total number of keys in all databases "
+                     "when saving data, otherwise O(1)"});
 
   constexpr uint32_t kConfigFlags = kCmdAdmin | kCmdNoscript | kCmdLoading | kCmdStale;
-  CommandSpec config{.name = "config", .arity = -2, .group = "server", .since = "2.0.0",
+  CommandSpec config{.name = "config",
+                     .arity = -2,
+                     .group = "server",
+                     .since = "2.0.0",
                      .summary = "A container for server configuration commands",
                      .complexity = "Depends on subcommand."};
   config.subcommands = {
-      {.name = "get", .arity = -3, .flags = kConfigFlags, .proc = ConfigGetCommand,
-       .group = "server", .since = "2.0.0",
+      {.name = "get",
+       .arity = -3,
+       .flags = kConfigFlags,
+       .proc = ConfigGetCommand,
+       .group = "server",
+       .since = "2.0.0",
        .summary = "Get the values of configuration parameters",
        .complexity = "O(N) when N is the number of configuration parameters provided"},
-      {.name = "set", .arity = -4, .flags = kConfigFlags | kCmdMayReplicate,
-       .proc = ConfigSetCommand, .group = "server", .since = "2.0.0",
+      {.name = "set",
+       .arity = -4,
+       .flags = kConfigFlags | kCmdMayReplicate,
+       .proc = ConfigSetCommand,
+       .group = "server",
+       .since = "2.0.0",
        .summary = "Set configuration parameters to the given values",
        .complexity = "O(N) when N is the number of configuration parameters provided",
        .tips = {"request_policy:all_nodes", "response_policy:all_succeeded"}},
-      {.name = "resetstat", .arity = 2, .flags = kConfigFlags, .proc = ConfigResetStatCommand,
-       .group = "server", .since = "2.0.0", .summary = "Reset the stats returned by INFO",
+      {.name = "resetstat",
+       .arity = 2,
+       .flags = kConfigFlags,
+       .proc = ConfigResetStatCommand,
+       .group = "server",
+       .since = "2.0.0",
+       .summary = "Reset the stats returned by INFO",
        .complexity = "O(1)"},
-      {.name = "rewrite", .arity = 2, .flags = kConfigFlags, .proc = ConfigRewriteCommand,
-       .group = "server", .since = "2.8.0",
+      {.name = "rewrite",
+       .arity = 2,
+       .flags = kConfigFlags,
+       .proc = ConfigRewriteCommand,
+       .group = "server",
+       .since = "2.8.0",
        .summary = "Rewrite the configuration file with the in memory configuration",
        .complexity = "O(1)"},
-      {.name = "help", .arity = 2, .flags = kCmdLoading | kCmdStale, .proc = ConfigHelpCommand,
-       .group = "server", .since = "5.0.0",
-       .summary = "Show helpful text about the different subcommands", .complexity = "O(1)"},
+      {.name = "help",
+       .arity = 2,
+       .flags = kCmdLoading | kCmdStale,
+       .proc = ConfigHelpCommand,
+       .group = "server",
+       .since = "5.0.0",
+       .summary = "Show helpful text about the different subcommands",
+       .complexity = "O(1)"},
   };
   table.Add(std::move(config));
 }

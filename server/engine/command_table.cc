@@ -50,7 +50,7 @@ uint32_t ImplicitAcl(const CommandSpec& spec) {
 void DeriveLegacyRange(Command* cmd) {
   const auto& keys = cmd->spec->keys;
   if (keys.empty()) return;
-  auto is_range = [](const KeySpec& k) { return k.begin_index > 0 && !k.keynum; };
+  auto is_range = [](const KeySpec& k) { return !k.unknown && k.begin_index > 0 && !k.keynum; };
   if (keys.size() == 1 && is_range(keys[0])) {
     const KeySpec& k = keys[0];
     cmd->first_key = k.begin_index;
@@ -97,6 +97,10 @@ CommandTable::CommandTable() {
   RegisterConnectionCommands(*this);
   RegisterServerCommands(*this);
   RegisterKeyCommands(*this);
+  RegisterCopyCommands(*this);
+  RegisterDumpCommands(*this);
+  RegisterSortCommands(*this);
+  RegisterPersistenceCommands(*this);
   RegisterExpireCommands(*this);
   RegisterStringCommands(*this);
   RegisterHashCommands(*this);
@@ -118,7 +122,8 @@ std::unique_ptr<Command> CommandTable::Build(const CommandSpec* spec, const Comm
   auto cmd = std::make_unique<Command>();
   cmd->spec = spec;
   cmd->parent = parent;
-  cmd->full_name = parent ? parent->full_name + "|" + std::string(spec->name) : std::string(spec->name);
+  cmd->full_name =
+      parent ? parent->full_name + "|" + std::string(spec->name) : std::string(spec->name);
   cmd->id = next_id_++;
   cmd->acl = ImplicitAcl(*spec);
   DeriveLegacyRange(cmd.get());
@@ -148,13 +153,26 @@ const Command* CommandTable::Resolve(std::span<const std::string> args) const {
 
 std::vector<std::string_view> AclCategoryNames(uint32_t acl) {
   static constexpr std::pair<uint32_t, std::string_view> kNames[] = {
-      {kAclKeyspace, "@keyspace"},   {kAclRead, "@read"},         {kAclWrite, "@write"},
-      {kAclSet, "@set"},             {kAclSortedSet, "@sortedset"}, {kAclList, "@list"},
-      {kAclHash, "@hash"},           {kAclString, "@string"},     {kAclBitmap, "@bitmap"},
-      {kAclHyperLogLog, "@hyperloglog"}, {kAclGeo, "@geo"},       {kAclStream, "@stream"},
-      {kAclPubsub, "@pubsub"},       {kAclAdmin, "@admin"},       {kAclFast, "@fast"},
-      {kAclSlow, "@slow"},           {kAclBlocking, "@blocking"}, {kAclDangerous, "@dangerous"},
-      {kAclConnection, "@connection"}, {kAclTransaction, "@transaction"},
+      {kAclKeyspace, "@keyspace"},
+      {kAclRead, "@read"},
+      {kAclWrite, "@write"},
+      {kAclSet, "@set"},
+      {kAclSortedSet, "@sortedset"},
+      {kAclList, "@list"},
+      {kAclHash, "@hash"},
+      {kAclString, "@string"},
+      {kAclBitmap, "@bitmap"},
+      {kAclHyperLogLog, "@hyperloglog"},
+      {kAclGeo, "@geo"},
+      {kAclStream, "@stream"},
+      {kAclPubsub, "@pubsub"},
+      {kAclAdmin, "@admin"},
+      {kAclFast, "@fast"},
+      {kAclSlow, "@slow"},
+      {kAclBlocking, "@blocking"},
+      {kAclDangerous, "@dangerous"},
+      {kAclConnection, "@connection"},
+      {kAclTransaction, "@transaction"},
       {kAclScripting, "@scripting"},
   };
   std::vector<std::string_view> out;
@@ -166,12 +184,21 @@ std::vector<std::string_view> AclCategoryNames(uint32_t acl) {
 
 std::vector<std::string_view> CommandFlagNames(const Command& cmd) {
   static constexpr std::pair<uint32_t, std::string_view> kNames[] = {
-      {kCmdWrite, "write"},         {kCmdReadonly, "readonly"},      {kCmdDenyOom, "denyoom"},
-      {kCmdAdmin, "admin"},         {kCmdPubsub, "pubsub"},          {kCmdNoscript, "noscript"},
-      {kCmdBlocking, "blocking"},   {kCmdLoading, "loading"},        {kCmdStale, "stale"},
-      {kCmdSkipMonitor, "skip_monitor"}, {kCmdSkipSlowlog, "skip_slowlog"},
-      {kCmdFast, "fast"},           {kCmdNoAuth, "no_auth"},
-      {kCmdNoMandatoryKeys, "no_mandatory_keys"}, {kCmdNoAsyncLoading, "no_async_loading"},
+      {kCmdWrite, "write"},
+      {kCmdReadonly, "readonly"},
+      {kCmdDenyOom, "denyoom"},
+      {kCmdAdmin, "admin"},
+      {kCmdPubsub, "pubsub"},
+      {kCmdNoscript, "noscript"},
+      {kCmdBlocking, "blocking"},
+      {kCmdLoading, "loading"},
+      {kCmdStale, "stale"},
+      {kCmdSkipMonitor, "skip_monitor"},
+      {kCmdSkipSlowlog, "skip_slowlog"},
+      {kCmdFast, "fast"},
+      {kCmdNoAuth, "no_auth"},
+      {kCmdNoMandatoryKeys, "no_mandatory_keys"},
+      {kCmdNoAsyncLoading, "no_async_loading"},
       {kCmdNoMulti, "no_multi"},
   };
   std::vector<std::string_view> out;
@@ -185,10 +212,17 @@ std::vector<std::string_view> CommandFlagNames(const Command& cmd) {
 
 std::vector<std::string_view> KeySpecFlagNames(uint32_t flags) {
   static constexpr std::pair<uint32_t, std::string_view> kNames[] = {
-      {kKeyRO, "RO"},         {kKeyRW, "RW"},         {kKeyOW, "OW"},
-      {kKeyRM, "RM"},         {kKeyAccess, "access"}, {kKeyUpdate, "update"},
-      {kKeyInsert, "insert"}, {kKeyDelete, "delete"}, {kKeyNotKey, "not_key"},
-      {kKeyIncomplete, "incomplete"}, {kKeyVariableFlags, "variable_flags"},
+      {kKeyRO, "RO"},
+      {kKeyRW, "RW"},
+      {kKeyOW, "OW"},
+      {kKeyRM, "RM"},
+      {kKeyAccess, "access"},
+      {kKeyUpdate, "update"},
+      {kKeyInsert, "insert"},
+      {kKeyDelete, "delete"},
+      {kKeyNotKey, "not_key"},
+      {kKeyIncomplete, "incomplete"},
+      {kKeyVariableFlags, "variable_flags"},
   };
   std::vector<std::string_view> out;
   for (const auto& [bit, name] : kNames) {

@@ -27,12 +27,12 @@ using NameIndex = std::unordered_map<std::string, const Command*, NameHash, std:
 
 struct Command {
   const CommandSpec* spec = nullptr;
-  const Command* parent = nullptr;  // set for subcommands
-  std::string full_name;            // "get", "config|get"
-  size_t id = 0;                    // index into per-node statistics
+  const Command* parent = nullptr;                // set for subcommands
+  std::string full_name;                          // "get", "config|get"
+  size_t id = 0;                                  // index into per-node statistics
   int first_key = 0, last_key = 0, key_step = 0;  // legacy range, from the first key spec
-  bool movable_keys = false;        // keys not describable by the legacy range
-  uint32_t acl = 0;                 // explicit and implicit ACL categories
+  bool movable_keys = false;                      // keys not describable by the legacy range
+  uint32_t acl = 0;                               // explicit and implicit ACL categories
   std::vector<std::unique_ptr<Command>> subcommands;
   NameIndex subcommand_index;  // by lower-case subcommand name
 
@@ -57,8 +57,8 @@ class CommandTable {
   // resolves to itself (whose arity then refuses it).
   const Command* Resolve(std::span<const std::string> args) const;
 
-  size_t size() const { return commands_.size(); }        // top-level commands
-  size_t total_ids() const { return next_id_; }            // commands and subcommands
+  size_t size() const { return commands_.size(); }  // top-level commands
+  size_t total_ids() const { return next_id_; }     // commands and subcommands
   const std::vector<std::unique_ptr<Command>>& all() const { return commands_; }
 
  private:
@@ -80,6 +80,10 @@ std::vector<std::string_view> KeySpecFlagNames(uint32_t flags);
 void RegisterConnectionCommands(CommandTable& table);
 void RegisterServerCommands(CommandTable& table);
 void RegisterKeyCommands(CommandTable& table);
+void RegisterCopyCommands(CommandTable& table);         // cmd_copy.cc: COPY MOVE SWAPDB
+void RegisterDumpCommands(CommandTable& table);         // cmd_dump.cc: DUMP RESTORE
+void RegisterSortCommands(CommandTable& table);         // cmd_sort.cc: SORT SORT_RO
+void RegisterPersistenceCommands(CommandTable& table);  // cmd_persistence.cc
 void RegisterExpireCommands(CommandTable& table);
 void RegisterStringCommands(CommandTable& table);
 void RegisterHashCommands(CommandTable& table);

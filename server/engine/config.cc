@@ -1,7 +1,14 @@
 #include "server/engine/config.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <set>
 
@@ -26,10 +33,12 @@ struct Param {
   int64_t max = std::numeric_limits<int64_t>::max();
   std::vector<std::string_view> choices;  // kEnum
   bool immutable = false;                 // set at startup only ("can't set immutable config")
+  // Settable at runtime only as enable-protected-configs allows ("can't set protected config").
+  bool protected_config = false;
   // kCustom: its own text form and parser (which returns Redis's error text on failure).
   std::string (*render)(const ServerConfig&) = nullptr;
   std::optional<std::string> (*parse)(std::string_view, ServerConfig*) = nullptr;
-  int64_t clamp_max = 0;                  // > 0: larger values are silently lowered (hz)
+  int64_t clamp_max = 0;  // > 0: larger values are silently lowered (hz)
 };
 
 constexpr int64_t kUint32Max = 4294967295LL;
@@ -72,6 +81,36 @@ Param Immutable(Param p) {
   p.immutable = true;
   return p;
 }
+Param Protected(Param p) {
+  p.protected_config = true;
+  return p;
+}
+
+// dir: Redis chdirs into it (and reports the working directory); nodes of one process cannot
+// each chdir, so redlab keeps the directory's absolute path, refusing what chdir would refuse.
+std::string RenderDir(const ServerConfig& c) {
+  if (c.dir != ".") return c.dir;
+  char buf[4096];
+  return getcwd(buf, sizeof(buf)) != nullptr ? std::string(buf) : std::string();
+}
+std::optional<std::string> ParseDir(std::string_view value, ServerConfig* c) {
+  std::string path(value);
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return std::string(std::strerror(errno));
+  if (!S_ISDIR(st.st_mode)) return std::string(std::strerror(ENOTDIR));
+  char resolved[PATH_MAX];
+  if (realpath(path.c_str(), resolved) == nullptr) return std::string(std::strerror(errno));
+  c->dir = resolved;
+  return std::nullopt;
+}
+std::string RenderDbfilename(const ServerConfig& c) { return c.dbfilename; }
+std::optional<std::string> ParseDbfilename(std::string_view value, ServerConfig* c) {
+  if (value.find('/') != std::string_view::npos) {
+    return std::string("dbfilename can't be a path, just a filename");
+  }
+  c->dbfilename = std::string(value);
+  return std::nullopt;
+}
 
 std::string RenderOutputLimits(const ServerConfig& c) {
   static constexpr const char* kNames[] = {"normal", "slave", "pubsub"};
@@ -96,12 +135,16 @@ std::optional<std::string> ParseOutputLimits(std::string_view text, ServerConfig
     pos = end + 1;
   }
   if (words.size() % 4 != 0) return "Wrong number of arguments in buffer limit configuration.";
-  ServerConfig::OutputLimit limits[3] = {c->output_limits[0], c->output_limits[1], c->output_limits[2]};
+  ServerConfig::OutputLimit limits[3] = {c->output_limits[0], c->output_limits[1],
+                                         c->output_limits[2]};
   for (size_t i = 0; i < words.size(); i += 4) {
     int cls = -1;
-    if (EqualsIgnoreCase(words[i], "normal")) cls = ServerConfig::kNormalClass;
-    else if (EqualsIgnoreCase(words[i], "slave") || EqualsIgnoreCase(words[i], "replica")) cls = ServerConfig::kReplicaClass;
-    else if (EqualsIgnoreCase(words[i], "pubsub")) cls = ServerConfig::kPubsubClass;
+    if (EqualsIgnoreCase(words[i], "normal"))
+      cls = ServerConfig::kNormalClass;
+    else if (EqualsIgnoreCase(words[i], "slave") || EqualsIgnoreCase(words[i], "replica"))
+      cls = ServerConfig::kReplicaClass;
+    else if (EqualsIgnoreCase(words[i], "pubsub"))
+      cls = ServerConfig::kPubsubClass;
     if (cls < 0) return "Invalid client class specified in buffer limit configuration.";
     int64_t hard = 0, soft = 0, seconds = 0;
     if (!ParseMemory(words[i + 1], &hard) || !ParseMemory(words[i + 2], &soft) ||
@@ -126,27 +169,31 @@ const std::vector<Param>& Params() {
     Param hz = Int("hz", &ServerConfig::hz, 0, kIntMax);
     hz.clamp_max = 500;  // Redis's CONFIG_MAX_HZ
     v.push_back(hz);
-    v.push_back(Enum("loglevel", &ServerConfig::loglevel, {"debug", "verbose", "notice", "warning", "nothing"}));
+    v.push_back(Enum("loglevel", &ServerConfig::loglevel,
+                     {"debug", "verbose", "notice", "warning", "nothing"}));
     v.push_back(Memory("maxmemory", &ServerConfig::maxmemory, 0, kLongMax));
     v.push_back(Enum("maxmemory-policy", &ServerConfig::maxmemory_policy,
                      {"volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl",
                       "allkeys-lru", "allkeys-lfu", "allkeys-random", "noeviction"}));
-    v.push_back(Memory("proto-max-bulk-len", &ServerConfig::proto_max_bulk_len, 1024 * 1024, kLongMax));
+    v.push_back(
+        Memory("proto-max-bulk-len", &ServerConfig::proto_max_bulk_len, 1024 * 1024, kLongMax));
     v.push_back(Memory("client-query-buffer-limit", &ServerConfig::client_query_buffer_limit,
                        1024 * 1024, kLongMax));
     v.push_back(Int("busy-reply-threshold", &ServerConfig::busy_reply_threshold, 0, kLongMax,
                     "lua-time-limit"));
     v.push_back(Int("hash-max-listpack-entries", &ServerConfig::hash_max_listpack_entries, 0,
                     kLongMax, "hash-max-ziplist-entries"));
-    v.push_back(Memory("hash-max-listpack-value", &ServerConfig::hash_max_listpack_value, 0, kLongMax));
+    v.push_back(
+        Memory("hash-max-listpack-value", &ServerConfig::hash_max_listpack_value, 0, kLongMax));
     v.back().alias = "hash-max-ziplist-value";
     v.push_back(Int("set-max-intset-entries", &ServerConfig::set_max_intset_entries, 0, kLongMax));
     v.push_back(Int("zset-max-listpack-entries", &ServerConfig::zset_max_listpack_entries, 0,
                     kLongMax, "zset-max-ziplist-entries"));
-    v.push_back(Memory("zset-max-listpack-value", &ServerConfig::zset_max_listpack_value, 0, kLongMax));
+    v.push_back(
+        Memory("zset-max-listpack-value", &ServerConfig::zset_max_listpack_value, 0, kLongMax));
     v.back().alias = "zset-max-ziplist-value";
-    v.push_back(Int("list-max-listpack-size", &ServerConfig::list_max_listpack_size, kIntMax * -1 - 1,
-                    kIntMax, "list-max-ziplist-size"));
+    v.push_back(Int("list-max-listpack-size", &ServerConfig::list_max_listpack_size,
+                    kIntMax * -1 - 1, kIntMax, "list-max-ziplist-size"));
     v.push_back(Int("list-compress-depth", &ServerConfig::list_compress_depth, 0, kIntMax));
     v.push_back(Int("min-replicas-to-write", &ServerConfig::min_replicas_to_write, 0, kIntMax,
                     "min-slaves-to-write"));
@@ -171,15 +218,34 @@ const std::vector<Param>& Params() {
     v.push_back(Bool("lazyfree-lazy-user-flush", &ServerConfig::lazyfree_lazy_user_flush));
     v.push_back(Bool("appendonly", &ServerConfig::appendonly));
     v.push_back(Str("save", &ServerConfig::save));
-    v.push_back(Str("dir", &ServerConfig::dir));
-    v.push_back(Str("dbfilename", &ServerConfig::dbfilename));
+    Param dir{"dir", {}, Kind::kCustom};
+    dir.render = RenderDir;
+    dir.parse = ParseDir;
+    v.push_back(Protected(dir));
+    Param dbfilename{"dbfilename", {}, Kind::kCustom};
+    dbfilename.render = RenderDbfilename;
+    dbfilename.parse = ParseDbfilename;
+    v.push_back(Protected(dbfilename));
+    v.push_back(Immutable(Enum("enable-protected-configs", &ServerConfig::enable_protected_configs,
+                               {"no", "yes", "local"})));
+    v.push_back(Bool("rdbcompression", &ServerConfig::rdbcompression));
+    v.push_back(Bool("rdbchecksum", &ServerConfig::rdbchecksum));
+    v.push_back(Enum("sanitize-dump-payload", &ServerConfig::sanitize_dump_payload,
+                     {"no", "yes", "clients"}));
+    v.push_back(Int("lfu-log-factor", &ServerConfig::lfu_log_factor, 0, kIntMax));
+    v.push_back(Int("lfu-decay-time", &ServerConfig::lfu_decay_time, 0, kIntMax));
+    v.push_back(Int("rdb-key-save-delay", &ServerConfig::rdb_key_save_delay, INT32_MIN, kIntMax));
+    v.push_back(Immutable(Str("appendfilename", &ServerConfig::appendfilename)));
+    v.push_back(Immutable(Str("appenddirname", &ServerConfig::appenddirname)));
+    v.push_back(Bool("aof-use-rdb-preamble", &ServerConfig::aof_use_rdb_preamble));
     v.push_back(Int("slowlog-log-slower-than", &ServerConfig::slowlog_log_slower_than,
                     std::numeric_limits<int64_t>::min(), kLongMax));
     v.push_back(Int("slowlog-max-len", &ServerConfig::slowlog_max_len, 0, kLongMax));
-    v.push_back(Int("latency-monitor-threshold", &ServerConfig::latency_monitor_threshold, 0, kLongMax));
+    v.push_back(
+        Int("latency-monitor-threshold", &ServerConfig::latency_monitor_threshold, 0, kLongMax));
     v.push_back(Str("notify-keyspace-events", &ServerConfig::notify_keyspace_events));
-    v.push_back(Immutable(Enum("enable-debug-command", &ServerConfig::enable_debug_command,
-                               {"no", "yes", "local"})));
+    v.push_back(Immutable(
+        Enum("enable-debug-command", &ServerConfig::enable_debug_command, {"no", "yes", "local"})));
     Param limits{"client-output-buffer-limit", {}, Kind::kCustom};
     limits.render = RenderOutputLimits;
     limits.parse = ParseOutputLimits;
@@ -200,12 +266,16 @@ const Param* FindParam(std::string_view name) {
 
 std::string Render(const Param& p, const ServerConfig& c) {
   switch (p.kind) {
-    case Kind::kBool: return c.*p.bool_field ? "yes" : "no";
+    case Kind::kBool:
+      return c.*p.bool_field ? "yes" : "no";
     case Kind::kInt:
-    case Kind::kMemory: return Int64ToString(c.*p.int_field);
+    case Kind::kMemory:
+      return Int64ToString(c.*p.int_field);
     case Kind::kEnum:
-    case Kind::kString: return c.*p.string_field;
-    case Kind::kCustom: return p.render(c);
+    case Kind::kString:
+      return c.*p.string_field;
+    case Kind::kCustom:
+      return p.render(c);
   }
   return {};
 }
@@ -323,7 +393,8 @@ std::vector<std::pair<std::string, std::string>> ConfigRegistry::Get(
 }
 
 std::optional<std::string> ConfigRegistry::Set(
-    const std::vector<std::pair<std::string_view, std::string_view>>& pairs, bool startup) {
+    const std::vector<std::pair<std::string_view, std::string_view>>& pairs, bool startup,
+    bool allow_protected) {
   std::vector<const Param*> params;
   for (const auto& [name, value] : pairs) {
     const Param* p = FindParam(name);
@@ -333,6 +404,10 @@ std::optional<std::string> ConfigRegistry::Set(
     if (p->immutable && !startup) {
       return "CONFIG SET failed (possibly related to argument '" + std::string(name) +
              "') - can't set immutable config";
+    }
+    if (p->protected_config && !startup && !allow_protected) {
+      return "CONFIG SET failed (possibly related to argument '" + std::string(name) +
+             "') - can't set protected config";
     }
     if (std::find(params.begin(), params.end(), p) != params.end()) {
       return "CONFIG SET failed (possibly related to argument '" + std::string(name) +

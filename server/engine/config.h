@@ -14,17 +14,17 @@ namespace redlab::server::engine {
 struct ServerConfig {
   std::string bind = "127.0.0.1";
   int64_t port = 6379;
-  std::string requirepass;                            // empty: no password
+  std::string requirepass;  // empty: no password
   int64_t maxclients = 10000;
-  int64_t timeout = 0;                                // idle seconds before closing; 0 = never
+  int64_t timeout = 0;  // idle seconds before closing; 0 = never
   int64_t databases = 16;
-  int64_t hz = 10;                                    // background task frequency
+  int64_t hz = 10;  // background task frequency
   std::string loglevel = "notice";
-  int64_t maxmemory = 0;                              // bytes; 0 = no limit
+  int64_t maxmemory = 0;  // bytes; 0 = no limit
   std::string maxmemory_policy = "noeviction";
   int64_t proto_max_bulk_len = 512LL * 1024 * 1024;
   int64_t client_query_buffer_limit = 1024LL * 1024 * 1024;
-  int64_t busy_reply_threshold = 5000;                // ms; alias lua-time-limit
+  int64_t busy_reply_threshold = 5000;  // ms; alias lua-time-limit
   int64_t hash_max_listpack_entries = 512;
   int64_t hash_max_listpack_value = 64;
   int64_t set_max_intset_entries = 512;
@@ -49,10 +49,21 @@ struct ServerConfig {
   int64_t active_expire_effort = 1;
   bool lazyfree_lazy_user_del = false;
   bool lazyfree_lazy_user_flush = false;
-  bool appendonly = false;                            // accepted for harnesses; nothing persists
-  std::string save;                                   // ditto: "" (redlab never writes RDB files)
-  std::string dir = ".";
+  bool appendonly = false;  // accepted for harnesses; redlab keeps no append-only file
+  // Save points ("<seconds> <changes>"...). Empty by default: a test server writes snapshots
+  // only when told (SAVE, BGSAVE, DEBUG RELOAD).
+  std::string save;
+  std::string dir = ".";  // where snapshots go (redlab does not chdir: nodes share a process)
   std::string dbfilename = "dump.rdb";
+  bool rdbcompression = true;  // LZF for strings longer than 20 bytes in snapshots and DUMP
+  bool rdbchecksum = true;     // the CRC64 at the end of snapshots
+  std::string sanitize_dump_payload = "no";
+  int64_t lfu_log_factor = 10;
+  int64_t lfu_decay_time = 1;      // minutes per decrement of an LFU counter
+  int64_t rdb_key_save_delay = 0;  // accepted; a snapshot is serialised at once
+  std::string appendfilename = "appendonly.aof";
+  std::string appenddirname = "appendonlydir";
+  bool aof_use_rdb_preamble = true;
   int64_t slowlog_log_slower_than = 10000;
   int64_t slowlog_max_len = 128;
   int64_t latency_monitor_threshold = 0;
@@ -60,6 +71,8 @@ struct ServerConfig {
   // Settable at startup only in Redis; redlab also takes it from CONFIG SET, which is how
   // embedded nodes receive their settings.
   std::string enable_debug_command = "no";
+  // Who may change protected parameters (dir, dbfilename) at runtime: "no", "yes" or "local".
+  std::string enable_protected_configs = "no";
   // client-output-buffer-limit, by client class: a client whose pending replies pass `hard`
   // bytes, or stay above `soft` for `soft_seconds`, is disconnected (0 = no limit).
   struct OutputLimit {
@@ -79,13 +92,16 @@ class ConfigRegistry {
 
   // CONFIG GET: every (name, value) pair whose name or alias matches one of the glob patterns,
   // each parameter once, under the name that matched.
-  std::vector<std::pair<std::string, std::string>> Get(const std::vector<std::string_view>& patterns) const;
+  std::vector<std::pair<std::string, std::string>> Get(
+      const std::vector<std::string_view>& patterns) const;
 
   // CONFIG SET of name/value pairs, all or nothing. On failure returns Redis's error text
   // (without "ERR ") and changes nothing. At startup (`startup`), immutable parameters are
   // settable too, as in redis.conf or on redis-server's command line.
-  std::optional<std::string> Set(const std::vector<std::pair<std::string_view, std::string_view>>& pairs,
-                                 bool startup = false);
+  // Protected parameters need `allow_protected` (enable-protected-configs) after startup.
+  std::optional<std::string> Set(
+      const std::vector<std::pair<std::string_view, std::string_view>>& pairs, bool startup = false,
+      bool allow_protected = false);
 
  private:
   ServerConfig* config_;

@@ -6,16 +6,18 @@
 namespace redlab::server::engine {
 
 std::vector<FoundKey> FindKeys(const Command& cmd, std::span<const std::string> args) {
+  if (cmd.spec->get_keys != nullptr) return cmd.spec->get_keys(args);
   std::vector<FoundKey> keys;
   int argc = static_cast<int>(args.size());
   for (const KeySpec& spec : cmd.spec->keys) {
-    if (spec.flags & kKeyNotKey) continue;
+    if ((spec.flags & kKeyNotKey) || spec.unknown) continue;
     // begin_search
     int first = 0;
     if (spec.begin_index > 0) {
       first = spec.begin_index;
     } else {
-      int start = spec.keyword_startfrom > 0 ? spec.keyword_startfrom : argc + spec.keyword_startfrom;
+      int start =
+          spec.keyword_startfrom > 0 ? spec.keyword_startfrom : argc + spec.keyword_startfrom;
       int step = spec.keyword_startfrom > 0 ? 1 : -1;
       for (int i = start; i > 0 && i < argc; i += step) {
         if (EqualsIgnoreCase(args[static_cast<size_t>(i)], spec.begin_keyword)) {
@@ -32,7 +34,8 @@ std::vector<FoundKey> FindKeys(const Command& cmd, std::span<const std::string> 
     if (spec.keynum) {
       int64_t count = 0;
       int num_index = first + spec.keynum_index;
-      if (num_index >= argc || !ParseInt64(args[static_cast<size_t>(num_index)], &count) || count < 0) {
+      if (num_index >= argc || !ParseInt64(args[static_cast<size_t>(num_index)], &count) ||
+          count < 0) {
         continue;
       }
       first = first + spec.first_key;

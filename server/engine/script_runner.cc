@@ -42,6 +42,7 @@ ScriptRunner::ScriptRunner(Engine& engine)
     : engine_(engine), client_(/*id=*/0, /*io=*/nullptr, engine.clock().NowMs()) {
   client_.set_authenticated(true);
   client_.set_deny_blocking(true);  // blocking commands in scripts return at once
+  client_.set_script(true);
 }
 
 ScriptRunner::~ScriptRunner() = default;
