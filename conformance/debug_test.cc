@@ -93,6 +93,21 @@ TEST_F(DebugTest, QuicklistNodesFollowThePackedThreshold) {
   EXPECT_EQ(ObjectLine("big"),
             "refcount:1 encoding:quicklist serializedlength:9965 ql_nodes:3 ql_avg_node:666.67 "
             "ql_listpack_max:-2 ql_compressed:0 ql_uncompressed_size:20911");
+  // Built at the head, the partial node is the first one, as in Redis; a copy, a restored dump
+  // and the dump of either keep that.
+  push[0] = "LPUSH";
+  push[1] = "left";
+  ASSERT_EQ(c().Call(push), Int(2000));
+  const std::string left_line =
+      "refcount:1 encoding:quicklist serializedlength:9920 ql_nodes:3 ql_avg_node:666.67 "
+      "ql_listpack_max:-2 ql_compressed:0 ql_uncompressed_size:20911";
+  EXPECT_EQ(ObjectLine("left"), left_line);
+  EXPECT_EQ(c()({"COPY", "left", "left-copy"}), Int(1));
+  EXPECT_EQ(ObjectLine("left-copy"), left_line);
+  Reply dump = c()({"DUMP", "left"});
+  EXPECT_EQ(c().Call({"RESTORE", "left-restored", "0", dump.str}), Status("OK"));
+  EXPECT_EQ(ObjectLine("left-restored"), left_line);
+  EXPECT_EQ(c()({"DUMP", "left-restored"}), dump);
   // Elements at least as long as the threshold get plain nodes of their own.
   EXPECT_EQ(c()({"DEBUG", "QUICKLIST-PACKED-THRESHOLD", "100"}), Status("OK"));
   ASSERT_EQ(c().Call({"RPUSH", "plain", "a", std::string(150, 'x'), "b", "c"}), Int(4));

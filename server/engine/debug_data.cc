@@ -200,9 +200,7 @@ void DebugPopulate(CommandContext& ctx) {
 // DEBUG PROTOCOL <type>: one reply of each RESP type, as the client's protocol writes it.
 void DebugProtocol(CommandContext& ctx) {
   resp::ReplyWriter& r = ctx.reply();
-  std::string_view name = ctx.arg(2);
   auto is = [&](std::string_view type) { return ctx.ArgIs(2, type); };
-  (void)name;
   if (is("string")) {
     r.Bulk("Hello World");
   } else if (is("integer")) {

@@ -70,10 +70,14 @@ Object Object::Clone() const {
       return copy;
     }
     case ObjectType::kList: {
+      // Built the way the original grew, so its quicklist nodes fall the same way.
       Object copy = NewList();
-      if (!list().empty()) {
-        list().ForEach(0, list().size() - 1, false,
-                       [&](std::string_view e) { copy.list().Push(ListValue::End::kTail, e); });
+      const ListValue& from = list();
+      if (!from.empty()) {
+        bool head = from.head_built();
+        from.ForEach(0, from.size() - 1, head, [&](std::string_view e) {
+          copy.list().Push(head ? ListValue::End::kHead : ListValue::End::kTail, e);
+        });
       }
       return copy;
     }

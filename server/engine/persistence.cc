@@ -7,7 +7,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
 #include <fstream>
 #include <sstream>
 #include <vector>
@@ -20,14 +19,15 @@
 namespace redlab::server::engine {
 namespace {
 
-int64_t UnixSeconds() { return static_cast<int64_t>(std::time(nullptr)); }
-
 // Redis's CONFIG_BGSAVE_RETRY_DELAY: after a failed background save, save points wait this long.
 constexpr int64_t kBgsaveRetryDelayS = 5;
 
 }  // namespace
 
-Persistence::Persistence(Engine& engine) : engine_(engine), lastsave_s_(UnixSeconds()) {}
+Persistence::Persistence(Engine& engine) : engine_(engine), lastsave_s_(NowSeconds()) {}
+
+// Save times are read from the node's clock, as everything else (a clock fault moves them too).
+int64_t Persistence::NowSeconds() const { return engine_.clock().NowMs() / 1000; }
 
 Persistence::~Persistence() {
   if (bgsave_ && bgsave_->thread.joinable()) bgsave_->thread.join();
@@ -50,7 +50,7 @@ std::string Persistence::Serialize() {
   replication::RdbAux aux;
   aux.replid = engine_.replication().replid();
   aux.repl_offset = engine_.replication().master_repl_offset();
-  aux.ctime_s = UnixSeconds();
+  aux.ctime_s = NowSeconds();
   aux.used_mem = static_cast<int64_t>(engine_.UsedMemory());
   return replication::WriteRdb(engine_.keyspace(), aux, engine_.rdb_write_options());
 }
@@ -86,7 +86,7 @@ bool Persistence::Save(bool count) {
   }
   if (EngineHost* host = engine_.host()) host->Log(2, "DB saved on disk");
   engine_.stats().dirty = 0;
-  lastsave_s_ = UnixSeconds();
+  lastsave_s_ = NowSeconds();
   last_bgsave_ok_ = true;
   return true;
 }
@@ -94,10 +94,10 @@ bool Persistence::Save(bool count) {
 bool Persistence::StartBackgroundSave() {
   if (bgsave_ != nullptr) return false;
   ++saves_;
-  last_bgsave_try_s_ = UnixSeconds();
+  last_bgsave_try_s_ = NowSeconds();
   auto save = std::make_unique<BackgroundSave>();
   save->dirty_at_start = engine_.stats().dirty;
-  save->start_s = UnixSeconds();
+  save->start_s = NowSeconds();
   // The snapshot is taken now, as a fork would take it; only the file is written meanwhile.
   BackgroundSave* raw = save.get();
   save->thread = std::thread([raw, path = Path(), temp = TempPath(), rdb = Serialize()] {
@@ -111,7 +111,7 @@ bool Persistence::StartBackgroundSave() {
 
 void Persistence::FinishBackgroundSave() {
   bgsave_->thread.join();
-  int64_t now = UnixSeconds();
+  int64_t now = NowSeconds();
   last_bgsave_seconds_ = now - bgsave_->start_s;
   if (bgsave_->ok) {
     uint64_t& dirty = engine_.stats().dirty;
@@ -129,7 +129,7 @@ void Persistence::FinishBackgroundSave() {
 
 bool Persistence::SavePointReached() const {
   std::istringstream params(engine_.config().save);
-  int64_t now = UnixSeconds();
+  int64_t now = NowSeconds();
   std::string seconds_text, changes_text;
   while (params >> seconds_text >> changes_text) {
     int64_t seconds = 0, changes = 0;
@@ -196,7 +196,7 @@ std::optional<std::string> Persistence::Load(bool merge) {
 }
 
 void Persistence::AppendInfo(std::string* out) const {
-  int64_t now = UnixSeconds();
+  int64_t now = NowSeconds();
   *out += "# Persistence\r\n";
   *out += "loading:0\r\nasync_loading:0\r\n";
   *out += "current_cow_peak:0\r\ncurrent_cow_size:0\r\ncurrent_cow_size_age:0\r\n";

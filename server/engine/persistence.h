@@ -62,6 +62,7 @@ class Persistence {
   void FinishBackgroundSave();
   bool SavePointReached() const;
   std::string TempPath() const;
+  int64_t NowSeconds() const;
 
   Engine& engine_;
   std::unique_ptr<BackgroundSave> bgsave_;

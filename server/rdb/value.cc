@@ -1,9 +1,11 @@
 // Values in the RDB encoding (see value.h).
 #include "server/rdb/value.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <utility>
 
 #include "server/engine/config.h"
 #include "server/rdb/packed.h"
@@ -102,10 +104,22 @@ void EncodeZset(RdbWriter& w, const engine::ZsetValue& zset) {
   }
 }
 
-std::optional<Object> DecodeList(uint8_t type, RdbReader& r) {
+// The element counts of a list's quicklist nodes.
+std::vector<size_t> NodeCounts(const engine::ListValue& list, const ValueOptions& options) {
+  std::vector<size_t> counts;
+  for (const QuicklistNode& n :
+       QuicklistLayout(list, options.list_fill, options.list_packed_threshold)) {
+    counts.push_back(n.count);
+  }
+  return counts;
+}
+
+std::optional<Object> DecodeList(uint8_t type, RdbReader& r, const ValueOptions& options) {
   Object value = Object::NewList();
   engine::ListValue& list = value.list();
+  std::vector<size_t> payload_counts;  // the nodes the payload came in
   auto push = [&](std::vector<std::string>&& elements) {
+    if (!elements.empty()) payload_counts.push_back(elements.size());
     for (std::string& e : elements) list.Push(engine::ListValue::End::kTail, e);
   };
   if (type == kTypeList) {
@@ -121,6 +135,7 @@ std::optional<Object> DecodeList(uint8_t type, RdbReader& r) {
       std::string blob = r.String();
       if (blob.empty()) throw RdbCorrupt{"empty quicklist node"};
       if (container == 1) {
+        payload_counts.push_back(1);
         list.Push(engine::ListValue::End::kTail, blob);
       } else if (type == kTypeListQuicklist2) {
         push(ParseListpack(blob));
@@ -130,6 +145,16 @@ std::optional<Object> DecodeList(uint8_t type, RdbReader& r) {
     }
   }
   if (list.empty()) return std::nullopt;
+  // Redis keeps the nodes it loads. redlab derives them from how the list grew: when the payload's
+  // nodes are those of a list built at its head, the list is rebuilt that way so it dumps back
+  // the same.
+  if (type == kTypeListQuicklist2 && payload_counts != NodeCounts(list, options)) {
+    Object head_built = Object::NewList();
+    for (size_t i = list.size(); i-- > 0;) {
+      head_built.list().Push(engine::ListValue::End::kHead, std::as_const(list).at(i));
+    }
+    if (payload_counts == NodeCounts(head_built.list(), options)) return head_built;
+  }
   return value;
 }
 
@@ -263,20 +288,26 @@ std::vector<QuicklistNode> QuicklistLayout(const engine::ListValue& list, int fi
   fill = ClampListFill(fill);
   std::vector<QuicklistNode> nodes;
   if (list.empty()) return nodes;
-  size_t index = 0;
-  list.ForEach(0, list.size() - 1, false, [&](std::string_view e) {
-    size_t pos = index++;
+  // Nodes fill in the direction the list grew: from the head for RPUSH (and by default), from
+  // the tail for a list built at its head.
+  const bool from_tail = list.head_built();
+  const size_t n = list.size();
+  for (size_t i = 0; i < n; ++i) {
+    size_t pos = from_tail ? n - 1 - i : i;
+    std::string_view e = list.at(pos);
     if (e.size() >= packed_threshold) {  // isLargeElement: a plain node of its own
       nodes.push_back({pos, 1, e.size(), true});
-      return;
+      continue;
     }
     if (nodes.empty() || nodes.back().plain || !NodeAllowsInsert(nodes.back(), fill, e.size())) {
       nodes.push_back({pos, 0, kEmptyListpackBytes, false});
     }
     QuicklistNode& node = nodes.back();
     ++node.count;
+    node.first = from_tail ? pos : node.first;
     node.bytes += ListpackBuilder::EntrySize(e);
-  });
+  }
+  if (from_tail) std::reverse(nodes.begin(), nodes.end());
   return nodes;
 }
 
@@ -356,7 +387,7 @@ std::optional<Object> DecodeValue(uint8_t type, RdbReader& r, const ValueOptions
     case kTypeListZiplist:
     case kTypeListQuicklist:
     case kTypeListQuicklist2:
-      return DecodeList(type, r);
+      return DecodeList(type, r, options);
     case kTypeSet:
     case kTypeSetIntset:
       return DecodeSet(type, r, options);

@@ -103,6 +103,15 @@ TEST(QuicklistLayoutTest, CutsAsRpushWouldFill) {
     total += n.count;
   }
   EXPECT_EQ(total, 2000u);
+  // Built at the head, the nodes fill from the tail.
+  engine::ListValue left;
+  for (int i = 0; i < 2000; ++i)
+    left.Push(engine::ListValue::End::kHead, "item-" + std::to_string(i));
+  std::vector<QuicklistNode> from_tail = QuicklistLayout(left, -2, size_t{1} << 30);
+  ASSERT_EQ(from_tail.size(), 3u);
+  EXPECT_LT(from_tail.front().count, from_tail.back().count);
+  EXPECT_EQ(from_tail.front().first, 0u);
+  EXPECT_EQ(from_tail[1].first, from_tail.front().count);
   // A positive fill counts elements.
   EXPECT_EQ(QuicklistLayout(list, 100, size_t{1} << 30).size(), 20u);
   // Large elements sit alone in plain nodes.
