@@ -4,6 +4,7 @@
 // POPULATE, ERROR, and the settings subcommands.
 #include <stdlib.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -18,11 +19,18 @@ class DebugTest : public ConformanceTest {
   static void SetUpTestSuite() {
     if (!server_) {
       char dir[] = "/tmp/redlab-debug-XXXXXX";
+      dir_ = mkdtemp(dir) != nullptr ? dir : "";
       server_ = StartServer({.config = {{"enable-debug-command", "yes"},
                                         {"enable-protected-configs", "yes"},
-                                        {"dir", mkdtemp(dir) != nullptr ? dir : "/tmp"}}});
+                                        {"dir", dir_.empty() ? "/tmp" : dir_}}});
     }
   }
+  static void TearDownTestSuite() {
+    ConformanceTest::TearDownTestSuite();
+    std::error_code ignored;
+    if (!dir_.empty()) std::filesystem::remove_all(dir_, ignored);
+  }
+  static std::string dir_;
   void TearDown() override {
     EXPECT_EQ(c()({"DEBUG", "QUICKLIST-PACKED-THRESHOLD", "0"}), Status("OK"));
     EXPECT_EQ(c()({"DEBUG", "SET-DISABLE-DENY-SCRIPTS", "0"}), Status("OK"));
@@ -62,6 +70,7 @@ class DebugTest : public ConformanceTest {
     return out;
   }
 };
+std::string DebugTest::dir_;
 
 TEST_F(DebugTest, ObjectDescribesEncodingAndSerializedLength) {
   Populate();

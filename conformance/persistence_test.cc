@@ -3,6 +3,7 @@
 // parameters as in Redis 7.0. Each server gets its own directory (both targets run at once).
 #include <stdlib.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -26,6 +27,11 @@ std::string ReadFile(const std::string& path) {
 
 class PersistenceTest : public ConformanceTest {
  protected:
+  static void TearDownTestSuite() {
+    ConformanceTest::TearDownTestSuite();
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);  // the snapshots the tests wrote
+  }
   static void SetUpTestSuite() {
     if (!server_) {
       dir_ = MakeTempDir();
