@@ -1,7 +1,7 @@
 #include "conformance/harness/reply.h"
 
-#include <ostream>
 #include <algorithm>
+#include <ostream>
 #include <stdexcept>
 #include <vector>
 
@@ -30,13 +30,33 @@ std::optional<size_t> ParseHeader(std::string_view buf, size_t pos, Reply* out, 
     return next;
   };
   switch (prefix) {
-    case '+': out->type = Reply::Type::kStatus; out->str = line; return next;
-    case '-': out->type = Reply::Type::kError; out->str = line; return next;
-    case ':': out->type = Reply::Type::kInteger; out->integer = std::stoll(std::string(line)); return next;
-    case ',': out->type = Reply::Type::kDouble; out->str = line; return next;
-    case '(': out->type = Reply::Type::kBigNumber; out->str = line; return next;
-    case '#': out->type = Reply::Type::kBool; out->integer = line == "t"; return next;
-    case '_': out->type = Reply::Type::kNil; return next;
+    case '+':
+      out->type = Reply::Type::kStatus;
+      out->str = line;
+      return next;
+    case '-':
+      out->type = Reply::Type::kError;
+      out->str = line;
+      return next;
+    case ':':
+      out->type = Reply::Type::kInteger;
+      out->integer = std::stoll(std::string(line));
+      return next;
+    case ',':
+      out->type = Reply::Type::kDouble;
+      out->str = line;
+      return next;
+    case '(':
+      out->type = Reply::Type::kBigNumber;
+      out->str = line;
+      return next;
+    case '#':
+      out->type = Reply::Type::kBool;
+      out->integer = line == "t";
+      return next;
+    case '_':
+      out->type = Reply::Type::kNil;
+      return next;
     case '$':
     case '=': {
       int64_t len = std::stoll(std::string(line));
@@ -57,9 +77,14 @@ std::optional<size_t> ParseHeader(std::string_view buf, size_t pos, Reply* out, 
       }
       return aggregate(Reply::Type::kArray, n);
     }
-    case '%': return aggregate(Reply::Type::kMap, 2 * std::stoll(std::string(line)));
-    case '~': return aggregate(Reply::Type::kSet, std::stoll(std::string(line)));
-    case '>': return aggregate(Reply::Type::kPush, std::stoll(std::string(line)));
+    case '%':
+      return aggregate(Reply::Type::kMap, 2 * std::stoll(std::string(line)));
+    case '~':
+      return aggregate(Reply::Type::kSet, std::stoll(std::string(line)));
+    case '>':
+      return aggregate(Reply::Type::kPush, std::stoll(std::string(line)));
+    case '|':
+      return aggregate(Reply::Type::kAttribute, 2 * std::stoll(std::string(line)) + 1);
     default:
       throw std::runtime_error(std::string("malformed reply, prefix '") + prefix + "'");
   }
@@ -115,19 +140,34 @@ std::string Reply::Describe() const {
     return s + close;
   };
   switch (type) {
-    case Type::kStatus: return str;
-    case Type::kError: return "(error) " + str;
-    case Type::kInteger: return "(integer) " + std::to_string(integer);
-    case Type::kBulk: return "\"" + str + "\"";
-    case Type::kNil: return "(nil)";
-    case Type::kArray: return list("[", "]");
-    case Type::kMap: return list("%{", "}");
-    case Type::kSet: return list("~{", "}");
-    case Type::kPush: return list(">[", "]");
-    case Type::kDouble: return "(double) " + str;
-    case Type::kBool: return integer ? "(true)" : "(false)";
-    case Type::kBigNumber: return "(big) " + str;
-    case Type::kVerbatim: return "(verbatim) " + str;
+    case Type::kStatus:
+      return str;
+    case Type::kError:
+      return "(error) " + str;
+    case Type::kInteger:
+      return "(integer) " + std::to_string(integer);
+    case Type::kBulk:
+      return "\"" + str + "\"";
+    case Type::kNil:
+      return "(nil)";
+    case Type::kArray:
+      return list("[", "]");
+    case Type::kMap:
+      return list("%{", "}");
+    case Type::kSet:
+      return list("~{", "}");
+    case Type::kPush:
+      return list(">[", "]");
+    case Type::kAttribute:
+      return list("|[", "]");
+    case Type::kDouble:
+      return "(double) " + str;
+    case Type::kBool:
+      return integer ? "(true)" : "(false)";
+    case Type::kBigNumber:
+      return "(big) " + str;
+    case Type::kVerbatim:
+      return "(verbatim) " + str;
   }
   return "?";
 }

@@ -13,19 +13,21 @@ namespace redlab::conformance {
 
 struct Reply {
   enum class Type {
-    kStatus,      // +OK
-    kError,       // -ERR ...
-    kInteger,     // :1
-    kBulk,        // $3 foo
-    kNil,         // $-1, *-1 or _
-    kArray,       // *N
-    kMap,         // %N (elements hold keys and values alternately)
-    kSet,         // ~N
-    kPush,        // >N
-    kDouble,      // ,1.5
-    kBool,        // #t
-    kBigNumber,   // (123
-    kVerbatim,    // =N txt:...
+    kStatus,     // +OK
+    kError,      // -ERR ...
+    kInteger,    // :1
+    kBulk,       // $3 foo
+    kNil,        // $-1, *-1 or _
+    kArray,      // *N
+    kMap,        // %N (elements hold keys and values alternately)
+    kSet,        // ~N
+    kPush,       // >N
+    kDouble,     // ,1.5
+    kBool,       // #t
+    kBigNumber,  // (123
+    kVerbatim,   // =N txt:...
+    kAttribute,  // |N: N key/value pairs of metadata, then the reply they describe (the last
+                 // element)
   };
   Type type = Type::kNil;
   std::string str;      // status, error, bulk, double, big number, verbatim text

@@ -189,7 +189,8 @@ class Client {
   // CLIENT NO-EVICT (kept for CLIENT LIST's 'e' flag; redlab does not evict clients).
   bool no_evict() const { return no_evict_; }
   void set_no_evict(bool on) { no_evict_ = on; }
-  // The client of a script's redis.call (Redis's CLIENT_SCRIPT): shown as "lua" by MONITOR.
+  // The client of a script's redis.call (Redis's CLIENT_SCRIPT): shown as "lua" by MONITOR;
+  // SORT orders a set's members for it even without BY, so that replicas see the same order.
   bool is_script() const { return script_; }
   void set_script() { script_ = true; }
 

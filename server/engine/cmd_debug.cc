@@ -1,18 +1,24 @@
-// DEBUG: the subcommands test harnesses rely on (SLEEP, SET-ACTIVE-EXPIRE, LOG, HELP). DEBUG is
-// protected, as in Redis 7.0: refused unless enable-debug-command allows it (checked by the
-// engine before the command runs).
+// DEBUG: the subcommands Redis's own test suite and client test harnesses rely on (the ones that
+// inspect or reload data are in debug_data.cc). DEBUG is protected, as in Redis 7.0: refused
+// unless enable-debug-command allows it (checked by the engine before the command runs).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <random>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "server/engine/command_table.h"
+#include "server/engine/config.h"
 #include "server/engine/context.h"
+#include "server/engine/debug.h"
 #include "server/engine/engine.h"
+#include "server/engine/glob.h"
 #include "server/engine/help.h"
 #include "server/engine/text.h"
+#include "server/replication/replication.h"
 
 namespace redlab::server::engine {
 namespace {
@@ -124,45 +130,26 @@ constexpr std::string_view kDebugHelp[] = {
     "    Kills the link based on the direction to/from (both) with the provided node.",
 };
 
-// Subcommands Redis 7.0 has and redlab does not run: they get a plain "not supported" rather
+// Subcommands Redis 7.0 has and redlab does not run (crashes and restarts, allocator and
+// hash-table internals, the append-only file, cluster links): a plain "not supported" rather
 // than Redis's "unknown subcommand", which would wrongly suggest a typo.
 constexpr std::string_view kUnsupported[] = {
-    "aof-flush-sleep",
     "assert",
-    "change-repl-id",
     "config-rewrite-force-all",
     "crash-and-recover",
-    "digest",
-    "digest-value",
-    "error",
     "leak",
     "htstats",
     "htstats-key",
     "loadaof",
-    "replicate",
     "mallctl",
     "mallctl-str",
-    "object",
     "drop-cluster-packet-filter",
     "oom",
     "panic",
-    "populate",
-    "protocol",
-    "reload",
     "restart",
     "sdslen",
     "segfault",
-    "quicklist-packed-threshold",
-    "set-skip-checksum-validation",
-    "stringmatch-test",
     "structsize",
-    "listpack",
-    "quicklist",
-    "client-eviction",
-    "pause-cron",
-    "replybuffer",
-    "clusterlink",
-    "set-disable-deny-scripts",
 };
 
 // DEBUG SLEEP <seconds>: the node's thread stops, as Redis's does, so every client of the node
@@ -178,12 +165,9 @@ void DebugSleep(CommandContext& ctx) {
   ctx.ReplyOk();
 }
 
-// DEBUG SET-ACTIVE-EXPIRE <0|1>: Redis stores atoi() of the argument, so any text that does not
-// read as a non-zero int (including "abc") disables the cycle.
-void DebugSetActiveExpire(CommandContext& ctx) {
-  int value = static_cast<int>(std::strtol(ctx.arg(2).c_str(), nullptr, 10));
-  ctx.keyspace().set_active_expire_enabled(value != 0);
-  ctx.ReplyOk();
+// atoi(): Redis stores these switches so; any text that does not read as a non-zero int is 0.
+int AtoiArg(CommandContext& ctx, size_t i) {
+  return static_cast<int>(std::strtol(ctx.arg(i).c_str(), nullptr, 10));
 }
 
 void DebugLog(CommandContext& ctx) {
@@ -194,18 +178,130 @@ void DebugLog(CommandContext& ctx) {
   ctx.ReplyOk();
 }
 
+void DebugQuicklistPackedThreshold(CommandContext& ctx) {
+  int64_t size = 0;
+  if (!ParseMemory(ctx.arg(2), &size) || size < 0 || size > (int64_t{1} << 32) - (1 << 20)) {
+    ctx.ReplyError("argument must be a memory value bigger than 1 and smaller than 4gb");
+    return;
+  }
+  ctx.engine().debug_settings().quicklist_packed_threshold =
+      size == 0 ? size_t{1} << 30 : static_cast<size_t>(size);
+  ctx.ReplyOk();
+}
+
+// DEBUG ERROR <text>: the text as an error reply, code included ("-" + text).
+void DebugError(CommandContext& ctx) { ctx.ReplyError("-" + ctx.arg(2)); }
+
+// DEBUG REPLICATE <command...>: sent to replicas without running here (data may diverge).
+void DebugReplicate(CommandContext& ctx) {
+  ctx.engine().Propagate(ctx.client().db(),
+                         std::vector<std::string>(ctx.args().begin() + 2, ctx.args().end()));
+  ctx.ReplyOk();
+}
+
+void DebugChangeReplId(CommandContext& ctx) {
+  if (EngineHost* host = ctx.engine().host()) {
+    host->LogWarning("Changing replication IDs after receiving DEBUG change-repl-id");
+  }
+  ctx.engine().replication().ResetReplicationIds();
+  ctx.ReplyOk();
+}
+
+// stringmatchlen_fuzz_test: random patterns against random strings; it passes by not crashing.
+void DebugStringmatchTest(CommandContext& ctx) {
+  std::mt19937 rng(std::random_device{}());
+  std::uniform_int_distribution<int> len(0, 31);
+  std::uniform_int_distribution<int> byte(0, 255);
+  for (int i = 0; i < 1000000; ++i) {
+    std::string pattern(static_cast<size_t>(len(rng)), '\0');
+    std::string text(static_cast<size_t>(len(rng)), '\0');
+    for (char& c : pattern) c = static_cast<char>(byte(rng));
+    for (char& c : text) c = static_cast<char>(byte(rng));
+    GlobMatch(pattern, text);
+  }
+  ctx.reply().Status("Apparently Redis did not crash: test passed");
+}
+
+void DebugReplyBuffer(CommandContext& ctx) {
+  DebugSettings& settings = ctx.engine().debug_settings();
+  if (ctx.ArgIs(2, "peak-reset-time")) {
+    if (ctx.ArgIs(3, "never")) {
+      settings.reply_buffer_peak_reset_time_ms = -1;
+    } else if (ctx.ArgIs(3, "reset")) {
+      settings.reply_buffer_peak_reset_time_ms = 5000;
+    } else {
+      int64_t ms = 0;
+      if (!ctx.IntArg(3, &ms)) return;
+      settings.reply_buffer_peak_reset_time_ms = ms;
+    }
+  } else if (ctx.ArgIs(2, "resizing")) {
+    settings.reply_buffer_resizing = AtoiArg(ctx, 3) != 0;
+  } else {
+    ReplySubcommandSyntaxError(ctx);
+    return;
+  }
+  ctx.ReplyOk();
+}
+
 void DebugCommand(CommandContext& ctx) {
-  if (ctx.argc() == 2 && ctx.ArgIs(1, "help")) {
+  size_t argc = ctx.argc();
+  DebugSettings& settings = ctx.engine().debug_settings();
+  auto is = [&](std::string_view name) { return ctx.ArgIs(1, name); };
+  if (argc == 2 && is("help")) {
     ReplyHelp(ctx, kDebugHelp);
-  } else if (ctx.argc() == 3 && ctx.ArgIs(1, "sleep")) {
+  } else if (argc == 3 && is("sleep")) {
     DebugSleep(ctx);
-  } else if (ctx.argc() == 3 && ctx.ArgIs(1, "set-active-expire")) {
-    DebugSetActiveExpire(ctx);
-  } else if (ctx.argc() == 3 && ctx.ArgIs(1, "log")) {
+  } else if (argc == 3 && is("set-active-expire")) {
+    ctx.keyspace().set_active_expire_enabled(AtoiArg(ctx, 2) != 0);
+    ctx.ReplyOk();
+  } else if (argc == 3 && is("log")) {
     DebugLog(ctx);
+  } else if (is("reload")) {
+    DebugReload(ctx);
+  } else if (argc == 3 && is("object")) {
+    DebugObject(ctx);
+  } else if (argc == 3 && is("listpack")) {
+    DebugListpack(ctx);
+  } else if ((argc == 3 || argc == 4) && is("quicklist")) {
+    DebugQuicklist(ctx);
+  } else if (argc >= 3 && argc <= 5 && is("populate")) {
+    DebugPopulate(ctx);
+  } else if (argc == 2 && is("digest")) {
+    DebugDigest(ctx);
+  } else if (argc >= 2 && is("digest-value")) {
+    DebugDigestValue(ctx);
+  } else if (argc == 3 && is("protocol")) {
+    DebugProtocol(ctx);
+  } else if (argc == 3 && is("quicklist-packed-threshold")) {
+    DebugQuicklistPackedThreshold(ctx);
+  } else if (argc == 3 && is("set-skip-checksum-validation")) {
+    settings.skip_checksum_validation = AtoiArg(ctx, 2) != 0;
+    ctx.ReplyOk();
+  } else if (argc == 3 && is("aof-flush-sleep")) {
+    ctx.ReplyOk();  // redlab has no append-only file to delay
+  } else if (argc >= 3 && is("replicate")) {
+    DebugReplicate(ctx);
+  } else if (argc == 3 && is("error")) {
+    DebugError(ctx);
+  } else if (argc == 2 && is("change-repl-id")) {
+    DebugChangeReplId(ctx);
+  } else if (argc == 2 && is("stringmatch-test")) {
+    DebugStringmatchTest(ctx);
+  } else if (argc == 3 && is("set-disable-deny-scripts")) {
+    settings.disable_deny_scripts = AtoiArg(ctx, 2) != 0;
+    ctx.ReplyOk();
+  } else if (argc == 2 && is("client-eviction")) {
+    ctx.ReplyError("maxmemory-clients is disabled.");  // redlab has no maxmemory-clients
+  } else if (argc == 3 && is("pause-cron")) {
+    settings.pause_cron = AtoiArg(ctx, 2) != 0;
+    ctx.ReplyOk();
+  } else if (argc == 4 && is("replybuffer")) {
+    DebugReplyBuffer(ctx);
+  } else if (argc == 5 && is("clusterlink") && ctx.ArgIs(2, "kill")) {
+    ctx.ReplyError("Debug option only available for cluster mode enabled setup!");
   } else {
     for (std::string_view name : kUnsupported) {
-      if (ctx.ArgIs(1, name)) {
+      if (is(name)) {
         ctx.ReplyError("DEBUG " + ToUpper(ctx.arg(1)) + " is not supported by redlab");
         return;
       }

@@ -118,7 +118,7 @@ void PExpireAtCommand(CommandContext& ctx) { ExpireGeneric(ctx, 0, false); }
 // ttlGenericCommand: -2 for a missing key, -1 for a key without TTL, else the time left (or the
 // absolute time), never below 0. Seconds are rounded to the nearest.
 void TtlGeneric(CommandContext& ctx, bool milliseconds, bool absolute) {
-  Db::Node* node = ctx.db().LookupRead(ctx.arg(1));
+  Db::Node* node = ctx.db().LookupNoTouch(ctx.arg(1));  // LOOKUP_NOTOUCH
   if (node == nullptr) {
     ctx.reply().Integer(-2);
     return;

@@ -26,6 +26,18 @@ void ReplyKeySpec(resp::ReplyWriter& r, const KeySpec& k) {
   r.Bulk("begin_search");
   r.MapHeader(2);
   r.Bulk("type");
+  if (k.unknown) {
+    r.Bulk("unknown");
+    r.Bulk("spec");
+    r.MapHeader(0);
+    r.Bulk("find_keys");
+    r.MapHeader(2);
+    r.Bulk("type");
+    r.Bulk("unknown");
+    r.Bulk("spec");
+    r.MapHeader(0);
+    return;
+  }
   if (k.begin_index > 0) {
     r.Bulk("index");
     r.Bulk("spec");
@@ -263,26 +275,40 @@ void RegisterIntrospectionCommands(CommandTable& table) {
   constexpr uint32_t kFlags = kCmdLoading | kCmdStale;
   auto sub = [](std::string_view name, int arity, CommandProc proc, std::string_view since,
                 std::string_view summary, std::string_view complexity) {
-    return CommandSpec{.name = name, .arity = arity, .flags = kFlags, .acl = kAclConnection,
-                       .proc = proc, .group = "server", .since = since, .summary = summary,
+    return CommandSpec{.name = name,
+                       .arity = arity,
+                       .flags = kFlags,
+                       .acl = kAclConnection,
+                       .proc = proc,
+                       .group = "server",
+                       .since = since,
+                       .summary = summary,
                        .complexity = complexity};
   };
-  CommandSpec command{.name = "command", .arity = -1, .flags = kFlags, .acl = kAclConnection,
-                      .proc = CommandCommand, .group = "server", .since = "2.8.13",
+  CommandSpec command{.name = "command",
+                      .arity = -1,
+                      .flags = kFlags,
+                      .acl = kAclConnection,
+                      .proc = CommandCommand,
+                      .group = "server",
+                      .since = "2.8.13",
                       .summary = "Get array of Redis command details",
                       .complexity = "O(N) where N is the total number of Redis commands",
                       .tips = {"nondeterministic_output_order"}};
   command.subcommands = {
       sub("count", 2, CommandCountCommand, "2.8.13", "Get total number of Redis commands", "O(1)"),
-      sub("docs", -2, CommandDocsCommand, "7.0.0", "Get array of specific Redis command documentation",
+      sub("docs", -2, CommandDocsCommand, "7.0.0",
+          "Get array of specific Redis command documentation",
           "O(N) where N is the number of commands to look up"),
-      sub("getkeys", -4, CommandGetKeysCommand, "2.8.13",
-          "Extract keys given a full Redis command", "O(N) where N is the number of arguments to the command"),
+      sub("getkeys", -4, CommandGetKeysCommand, "2.8.13", "Extract keys given a full Redis command",
+          "O(N) where N is the number of arguments to the command"),
       sub("getkeysandflags", -4, CommandGetKeysAndFlagsCommand, "7.0.0",
           "Extract keys and access flags given a full Redis command",
           "O(N) where N is the number of arguments to the command"),
-      sub("help", 2, CommandHelpCommand, "5.0.0", "Show helpful text about the different subcommands", "O(1)"),
-      sub("info", -2, CommandInfoCommand, "2.8.13", "Get array of specific Redis command details, or all when no argument is given.",
+      sub("help", 2, CommandHelpCommand, "5.0.0",
+          "Show helpful text about the different subcommands", "O(1)"),
+      sub("info", -2, CommandInfoCommand, "2.8.13",
+          "Get array of specific Redis command details, or all when no argument is given.",
           "O(N) where N is the number of commands to look up"),
       sub("list", -2, CommandListCommand, "7.0.0", "Get an array of Redis command names",
           "O(N) where N is the total number of Redis commands"),

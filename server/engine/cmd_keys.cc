@@ -34,8 +34,17 @@ void DelCommand(CommandContext& ctx) {
   ctx.reply().Integer(deleted);
 }
 
-// EXISTS counts every argument that names a live key, repeats included.
+// EXISTS counts every argument that names a live key, repeats included. It leaves the keys'
+// access time alone (LOOKUP_NOTOUCH); TOUCH counts the same way and updates it.
 void ExistsCommand(CommandContext& ctx) {
+  int64_t count = 0;
+  for (size_t i = 1; i < ctx.argc(); ++i) {
+    if (ctx.db().LookupNoTouch(ctx.arg(i)) != nullptr) ++count;
+  }
+  ctx.reply().Integer(count);
+}
+
+void TouchCommand(CommandContext& ctx) {
   int64_t count = 0;
   for (size_t i = 1; i < ctx.argc(); ++i) {
     if (ctx.db().LookupRead(ctx.arg(i)) != nullptr) ++count;
@@ -43,10 +52,8 @@ void ExistsCommand(CommandContext& ctx) {
   ctx.reply().Integer(count);
 }
 
-void TouchCommand(CommandContext& ctx) { ExistsCommand(ctx); }
-
 void TypeCommand(CommandContext& ctx) {
-  Db::Node* node = ctx.db().LookupRead(ctx.arg(1));
+  Db::Node* node = ctx.db().LookupNoTouch(ctx.arg(1));
   ctx.reply().Status(node == nullptr ? std::string_view("none")
                                      : TypeName(node->value.value.type()));
 }
@@ -103,7 +110,7 @@ void ScanCommand(CommandContext& ctx) {
       // "none" and, under TYPE none, is returned although it is gone. Keep its name for that.
       bool expired = db.IsExpired(node);
       if (expired) expired_name = node->key();
-      Db::Node* live = db.LookupRead(expired ? std::string_view(expired_name) : node->key());
+      Db::Node* live = db.LookupNoTouch(expired ? std::string_view(expired_name) : node->key());
       std::string_view type = live ? TypeName(live->value.value.type()) : "none";
       if (!EqualsIgnoreCase(*options.type, type)) continue;
       if (expired) {

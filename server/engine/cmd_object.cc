@@ -9,19 +9,8 @@
 namespace redlab::server::engine {
 namespace {
 
-// Redis shares the objects of small integers (0..9999) unless an LRU/LFU policy needs per-key
-// metadata; OBJECT REFCOUNT shows them as OBJ_SHARED_REFCOUNT.
-constexpr int64_t kSharedIntegers = 10000;
-constexpr int64_t kSharedRefcount = 2147483647;
-
-bool IsSharedInteger(const Engine& engine, const Object& value) {
-  if (!value.is(ObjectType::kString) || value.EncodingName() != "int") return false;
-  const std::string& policy = const_cast<Engine&>(engine).config().maxmemory_policy;
-  bool policy_tracks_keys = policy.find("lru") != std::string::npos || policy.find("lfu") != std::string::npos;
-  if (const_cast<Engine&>(engine).config().maxmemory != 0 && policy_tracks_keys) return false;
-  int64_t v = 0;
-  ParseInt64(value.str(), &v);
-  return v >= 0 && v < kSharedIntegers;
+bool IsSharedInteger(Engine& engine, const Object& value) {
+  return IsSharedIntegerObject(value, engine.config().maxmemory, engine.config().maxmemory_policy);
 }
 
 // OBJECT looks keys up without touching their access time; a missing key is a nil reply.
@@ -44,23 +33,31 @@ void ObjectRefcountCommand(CommandContext& ctx) {
 void ObjectIdletimeCommand(CommandContext& ctx) {
   Db::Node* node = LookupForObject(ctx);
   if (node == nullptr) return;
+  if (ctx.keyspace().access_tracking().lfu) {
+    ctx.ReplyError(
+        "An LFU maxmemory policy is selected, idle time not tracked. Please note that when "
+        "switching between policies at runtime LRU and LFU data will take some time to adjust.");
+    return;
+  }
   if (IsSharedInteger(ctx.engine(), node->value.value)) {
     // A shared object was created when the server started and is never touched.
     ctx.reply().Integer(ctx.engine().uptime_seconds());
     return;
   }
-  int64_t now_s = ctx.now_ms() / 1000;
-  ctx.reply().Integer(std::max<int64_t>(0, now_s - node->value.access_s));
+  ctx.reply().Integer(ctx.keyspace().IdleSeconds(node->value));
 }
 
 void ObjectFreqCommand(CommandContext& ctx) {
   Db::Node* node = LookupForObject(ctx);
   if (node == nullptr) return;
-  // redlab tracks no access frequency: it evicts nothing, so no LFU policy takes effect.
-  ctx.ReplyError(
-      "An LFU maxmemory policy is not selected, access frequency not tracked. Please note that "
-      "when switching between policies at runtime LRU and LFU data will take some time to "
-      "adjust.");
+  if (!ctx.keyspace().access_tracking().lfu) {
+    ctx.ReplyError(
+        "An LFU maxmemory policy is not selected, access frequency not tracked. Please note that "
+        "when switching between policies at runtime LRU and LFU data will take some time to "
+        "adjust.");
+    return;
+  }
+  ctx.reply().Integer(ctx.keyspace().LfuCounter(node->value));
 }
 
 constexpr std::string_view kObjectHelp[] = {
@@ -139,52 +136,95 @@ void MemoryHelpCommand(CommandContext& ctx) { ReplyHelp(ctx, kMemoryHelp); }
 void RegisterObjectCommands(CommandTable& table) {
   auto object_sub = [](std::string_view name, CommandProc proc, std::string_view since,
                        std::string_view summary) {
-    return CommandSpec{.name = name, .arity = 3, .flags = kCmdReadonly, .acl = kAclKeyspace,
-                       .keys = {KeyAt(2, kKeyRO)}, .proc = proc, .group = "generic",
-                       .since = since, .summary = summary, .complexity = "O(1)",
+    return CommandSpec{.name = name,
+                       .arity = 3,
+                       .flags = kCmdReadonly,
+                       .acl = kAclKeyspace,
+                       .keys = {KeyAt(2, kKeyRO)},
+                       .proc = proc,
+                       .group = "generic",
+                       .since = since,
+                       .summary = summary,
+                       .complexity = "O(1)",
                        .tips = {"nondeterministic_output"}};
   };
-  CommandSpec object{.name = "object", .arity = -2, .group = "generic", .since = "2.2.3",
+  CommandSpec object{.name = "object",
+                     .arity = -2,
+                     .group = "generic",
+                     .since = "2.2.3",
                      .summary = "A container for object introspection commands",
                      .complexity = "Depends on subcommand."};
   object.subcommands = {
       object_sub("encoding", ObjectEncodingCommand, "2.2.3",
                  "Inspect the internal encoding of a Redis object"),
-      object_sub("freq", ObjectFreqCommand, "4.0.0", "Get the logarithmic access frequency counter of a Redis object"),
+      object_sub("freq", ObjectFreqCommand, "4.0.0",
+                 "Get the logarithmic access frequency counter of a Redis object"),
       object_sub("idletime", ObjectIdletimeCommand, "2.2.3",
                  "Get the time since a Redis object was last accessed"),
       object_sub("refcount", ObjectRefcountCommand, "2.2.3",
                  "Get the number of references to the value of the key"),
-      {.name = "help", .arity = 2, .flags = kCmdLoading | kCmdStale, .acl = kAclKeyspace,
-       .proc = ObjectHelpCommand, .group = "generic", .since = "6.2.0",
-       .summary = "Show helpful text about the different subcommands", .complexity = "O(1)"},
+      {.name = "help",
+       .arity = 2,
+       .flags = kCmdLoading | kCmdStale,
+       .acl = kAclKeyspace,
+       .proc = ObjectHelpCommand,
+       .group = "generic",
+       .since = "6.2.0",
+       .summary = "Show helpful text about the different subcommands",
+       .complexity = "O(1)"},
   };
   table.Add(std::move(object));
 
-  CommandSpec memory{.name = "memory", .arity = -2, .group = "server", .since = "4.0.0",
+  CommandSpec memory{.name = "memory",
+                     .arity = -2,
+                     .group = "server",
+                     .since = "4.0.0",
                      .summary = "A container for memory diagnostics commands",
                      .complexity = "Depends on subcommand."};
-  constexpr std::string_view kShardsSpecial[] = {"nondeterministic_output", "request_policy:all_shards",
-                                                 "response_policy:special"};
+  constexpr std::string_view kShardsSpecial[] = {
+      "nondeterministic_output", "request_policy:all_shards", "response_policy:special"};
   memory.subcommands = {
-      {.name = "usage", .arity = -3, .flags = kCmdReadonly, .keys = {KeyAt(2, kKeyRO)},
-       .proc = MemoryUsageCommand, .group = "server", .since = "4.0.0",
+      {.name = "usage",
+       .arity = -3,
+       .flags = kCmdReadonly,
+       .keys = {KeyAt(2, kKeyRO)},
+       .proc = MemoryUsageCommand,
+       .group = "server",
+       .since = "4.0.0",
        .summary = "Estimate the memory usage of a key",
        .complexity = "O(N) where N is the number of samples."},
-      {.name = "doctor", .arity = 2, .proc = MemoryDoctorCommand, .group = "server",
-       .since = "4.0.0", .summary = "Outputs memory problems report", .complexity = "O(1)",
+      {.name = "doctor",
+       .arity = 2,
+       .proc = MemoryDoctorCommand,
+       .group = "server",
+       .since = "4.0.0",
+       .summary = "Outputs memory problems report",
+       .complexity = "O(1)",
        .tips = {kShardsSpecial[0], kShardsSpecial[1], kShardsSpecial[2]}},
-      {.name = "purge", .arity = 2, .proc = MemoryPurgeCommand, .group = "server",
-       .since = "4.0.0", .summary = "Ask the allocator to release memory",
+      {.name = "purge",
+       .arity = 2,
+       .proc = MemoryPurgeCommand,
+       .group = "server",
+       .since = "4.0.0",
+       .summary = "Ask the allocator to release memory",
        .complexity = "Depends on how much memory is allocated, could be slow",
        .tips = {"request_policy:all_shards", "response_policy:all_succeeded"}},
-      {.name = "malloc-stats", .arity = 2, .proc = MemoryMallocStatsCommand, .group = "server",
-       .since = "4.0.0", .summary = "Show allocator internal stats",
+      {.name = "malloc-stats",
+       .arity = 2,
+       .proc = MemoryMallocStatsCommand,
+       .group = "server",
+       .since = "4.0.0",
+       .summary = "Show allocator internal stats",
        .complexity = "Depends on how much memory is allocated, could be slow",
        .tips = {kShardsSpecial[0], kShardsSpecial[1], kShardsSpecial[2]}},
-      {.name = "help", .arity = 2, .flags = kCmdLoading | kCmdStale, .proc = MemoryHelpCommand,
-       .group = "server", .since = "4.0.0",
-       .summary = "Show helpful text about the different subcommands", .complexity = "O(1)"},
+      {.name = "help",
+       .arity = 2,
+       .flags = kCmdLoading | kCmdStale,
+       .proc = MemoryHelpCommand,
+       .group = "server",
+       .since = "4.0.0",
+       .summary = "Show helpful text about the different subcommands",
+       .complexity = "O(1)"},
   };
   table.Add(std::move(memory));
 }

@@ -6,6 +6,7 @@
 #include "server/engine/help.h"
 #include "server/engine/info.h"
 #include "server/engine/numbers.h"
+#include "server/engine/persistence.h"
 #include "server/engine/script_runner.h"
 #include "server/engine/text.h"
 
@@ -42,7 +43,11 @@ void FlushAllCommand(CommandContext& ctx) {
   for (int i = 0; i < ks.num_dbs(); ++i) removed += ks.db(i).size();
   ctx.engine().SignalFlushed(-1);
   ks.FlushAll();
-  ctx.MarkDirty(removed + 1);
+  ctx.MarkDirty(removed);
+  // With save points configured, Redis saves the now empty dataset (counting it as saved).
+  if (!ctx.engine().config().save.empty()) ctx.engine().persistence().Save();
+  // Propagated even when nothing was removed (forceCommandPropagation).
+  ctx.ForcePropagation();
   ctx.ReplyOk();
 }
 
@@ -81,10 +86,12 @@ void ConfigSetCommand(CommandContext& ctx) {
     // Secrets are hidden from SLOWLOG and MONITOR even when the command fails.
     if (ConfigRegistry::IsSensitive(ctx.arg(i))) ctx.RedactArg(i + 1);
   }
-  if (auto error = ctx.engine().config_registry().Set(pairs)) {
+  bool allow_protected = ctx.engine().AllowProtectedConfig(ctx.client());
+  if (auto error = ctx.engine().config_registry().Set(pairs, /*startup=*/false, allow_protected)) {
     ctx.ReplyError(*error);
     return;
   }
+  ctx.engine().ConfigChanged();
   ctx.ReplyOk();
 }
 

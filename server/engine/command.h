@@ -22,24 +22,24 @@ using CommandFlagsProc = uint32_t (*)(Engine& engine, std::span<const std::strin
 
 // Command flags, with Redis's meaning (server.h, CMD_*). COMMAND INFO prints them by these names.
 enum CommandFlag : uint32_t {
-  kCmdWrite = 1u << 0,         // may modify the dataset
-  kCmdReadonly = 1u << 1,      // only reads keys (never modifies them)
-  kCmdDenyOom = 1u << 2,       // may grow memory: refused when over maxmemory
-  kCmdAdmin = 1u << 3,         // administrative; also @admin and @dangerous
-  kCmdPubsub = 1u << 4,        // pub/sub related
-  kCmdNoscript = 1u << 5,      // not allowed inside scripts
-  kCmdBlocking = 1u << 6,      // may block the client
-  kCmdLoading = 1u << 7,       // allowed while loading the dataset
-  kCmdStale = 1u << 8,         // allowed on a replica with a stale dataset
-  kCmdSkipMonitor = 1u << 9,   // not shown by MONITOR
-  kCmdSkipSlowlog = 1u << 10,  // not logged by SLOWLOG
-  kCmdFast = 1u << 11,         // O(1) or O(log N): @fast rather than @slow
-  kCmdNoAuth = 1u << 12,       // allowed before authentication
-  kCmdMayReplicate = 1u << 13, // may emit replication traffic (not printed by COMMAND)
+  kCmdWrite = 1u << 0,          // may modify the dataset
+  kCmdReadonly = 1u << 1,       // only reads keys (never modifies them)
+  kCmdDenyOom = 1u << 2,        // may grow memory: refused when over maxmemory
+  kCmdAdmin = 1u << 3,          // administrative; also @admin and @dangerous
+  kCmdPubsub = 1u << 4,         // pub/sub related
+  kCmdNoscript = 1u << 5,       // not allowed inside scripts
+  kCmdBlocking = 1u << 6,       // may block the client
+  kCmdLoading = 1u << 7,        // allowed while loading the dataset
+  kCmdStale = 1u << 8,          // allowed on a replica with a stale dataset
+  kCmdSkipMonitor = 1u << 9,    // not shown by MONITOR
+  kCmdSkipSlowlog = 1u << 10,   // not logged by SLOWLOG
+  kCmdFast = 1u << 11,          // O(1) or O(log N): @fast rather than @slow
+  kCmdNoAuth = 1u << 12,        // allowed before authentication
+  kCmdMayReplicate = 1u << 13,  // may emit replication traffic (not printed by COMMAND)
   kCmdNoMandatoryKeys = 1u << 14,
-  kCmdNoMulti = 1u << 15,      // not allowed inside MULTI
-  kCmdAllowBusy = 1u << 16,    // allowed while a script is running too long
-  kCmdProtected = 1u << 17,    // refused unless enable-*-command allows it (not printed)
+  kCmdNoMulti = 1u << 15,         // not allowed inside MULTI
+  kCmdAllowBusy = 1u << 16,       // allowed while a script is running too long
+  kCmdProtected = 1u << 17,       // refused unless enable-*-command allows it (not printed)
   kCmdNoAsyncLoading = 1u << 18,  // refused while loading a replication stream asynchronously
 };
 
@@ -71,15 +71,15 @@ enum AclCategory : uint32_t {
 
 // Key-spec flags (Redis's CMD_KEY_*), printed by COMMAND INFO in this order.
 enum KeySpecFlag : uint32_t {
-  kKeyRO = 1u << 0,        // read only
-  kKeyRW = 1u << 1,        // read and modify
-  kKeyOW = 1u << 2,        // overwrite without reading
-  kKeyRM = 1u << 3,        // delete
-  kKeyAccess = 1u << 4,    // returns user data
-  kKeyUpdate = 1u << 5,    // updates existing data
-  kKeyInsert = 1u << 6,    // adds data
-  kKeyDelete = 1u << 7,    // removes data
-  kKeyNotKey = 1u << 8,    // a name, not a key (e.g. a channel)
+  kKeyRO = 1u << 0,      // read only
+  kKeyRW = 1u << 1,      // read and modify
+  kKeyOW = 1u << 2,      // overwrite without reading
+  kKeyRM = 1u << 3,      // delete
+  kKeyAccess = 1u << 4,  // returns user data
+  kKeyUpdate = 1u << 5,  // updates existing data
+  kKeyInsert = 1u << 6,  // adds data
+  kKeyDelete = 1u << 7,  // removes data
+  kKeyNotKey = 1u << 8,  // a name, not a key (e.g. a channel)
   kKeyIncomplete = 1u << 9,
   kKeyVariableFlags = 1u << 10,
 };
@@ -88,19 +88,30 @@ enum KeySpecFlag : uint32_t {
 // argument after a keyword) and then either a range or a count read from an argument.
 struct KeySpec {
   uint32_t flags = 0;
+  // Redis's "unknown" begin_search and find_keys: the keys cannot be told from the arguments
+  // (SORT's BY and GET patterns, its STORE anywhere); the command finds them itself.
+  bool unknown = false;
   // begin_search
-  int begin_index = 0;              // > 0: keys start at this argument index
-  std::string_view begin_keyword;   // else: after this keyword...
-  int keyword_startfrom = 0;        // ...searched from this index (negative: from the end)
+  int begin_index = 0;             // > 0: keys start at this argument index
+  std::string_view begin_keyword;  // else: after this keyword...
+  int keyword_startfrom = 0;       // ...searched from this index (negative: from the end)
   // find_keys
   bool keynum = false;  // true: the number of keys is in argument begin+keynum_index
   int last_key = 0;     // range: last key relative to the first (-1: the last argument)
   int key_step = 1;
-  int limit = 0;        // range: with last_key -1, take 1/limit of the remaining arguments
+  int limit = 0;  // range: with last_key -1, take 1/limit of the remaining arguments
   int keynum_index = 0;
-  int first_key = 1;    // keynum: first key relative to begin
+  int first_key = 1;  // keynum: first key relative to begin
   std::string_view notes;
 };
+
+// A key a command names: its argument index and key-spec flags.
+struct KeyRef {
+  size_t index;
+  uint32_t flags;
+};
+// Finds the keys of a command whose key specs cannot (Redis's getkeys_proc, e.g. sortGetKeys).
+using GetKeysProc = std::vector<KeyRef> (*)(std::span<const std::string> args);
 
 struct CommandSpec {
   std::string_view name;  // lower case, as COMMAND prints it; for subcommands just the sub name
@@ -117,7 +128,16 @@ struct CommandSpec {
   std::string_view complexity;
   std::vector<std::string_view> tips;
   std::vector<CommandSpec> subcommands;
+  GetKeysProc get_keys = nullptr;  // COMMAND GETKEYS for commands with "unknown" key specs
 };
+
+inline KeySpec UnknownKeys(uint32_t flags, std::string_view notes) {
+  KeySpec k;
+  k.flags = flags;
+  k.unknown = true;
+  k.notes = notes;
+  return k;
+}
 
 // Key-spec shorthands for the common shapes.
 inline KeySpec KeyAt(int index, uint32_t flags) {

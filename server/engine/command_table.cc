@@ -50,7 +50,7 @@ uint32_t ImplicitAcl(const CommandSpec& spec) {
 void DeriveLegacyRange(Command* cmd) {
   const auto& keys = cmd->spec->keys;
   if (keys.empty()) return;
-  auto is_range = [](const KeySpec& k) { return k.begin_index > 0 && !k.keynum; };
+  auto is_range = [](const KeySpec& k) { return !k.unknown && k.begin_index > 0 && !k.keynum; };
   if (keys.size() == 1 && is_range(keys[0])) {
     const KeySpec& k = keys[0];
     cmd->first_key = k.begin_index;
@@ -97,6 +97,10 @@ CommandTable::CommandTable() {
   RegisterConnectionCommands(*this);
   RegisterServerCommands(*this);
   RegisterKeyCommands(*this);
+  RegisterCopyCommands(*this);
+  RegisterDumpCommands(*this);
+  RegisterSortCommands(*this);
+  RegisterPersistenceCommands(*this);
   RegisterExpireCommands(*this);
   RegisterStringCommands(*this);
   RegisterBitmapCommands(*this);

@@ -81,6 +81,10 @@ void RegisterConnectionCommands(CommandTable& table);  // also calls RegisterCli
 void RegisterClientCommands(CommandTable& table);      // cmd_client.cc
 void RegisterServerCommands(CommandTable& table);
 void RegisterKeyCommands(CommandTable& table);
+void RegisterCopyCommands(CommandTable& table);         // cmd_copy.cc: COPY MOVE SWAPDB
+void RegisterDumpCommands(CommandTable& table);         // cmd_dump.cc: DUMP RESTORE
+void RegisterSortCommands(CommandTable& table);         // cmd_sort.cc: SORT SORT_RO
+void RegisterPersistenceCommands(CommandTable& table);  // cmd_persistence.cc
 void RegisterExpireCommands(CommandTable& table);
 void RegisterStringCommands(CommandTable& table);
 void RegisterBitmapCommands(CommandTable& table);  // cmd_bitmap.cc, cmd_bitfield.cc

@@ -1,7 +1,14 @@
 #include "server/engine/config.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <set>
 
@@ -26,6 +33,8 @@ struct Param {
   int64_t max = std::numeric_limits<int64_t>::max();
   std::vector<std::string_view> choices;  // kEnum
   bool immutable = false;                 // set at startup only ("can't set immutable config")
+  // Settable at runtime only as enable-protected-configs allows ("can't set protected config").
+  bool protected_config = false;
   // kCustom: its own text form and parser (which returns Redis's error text on failure).
   std::string (*render)(const ServerConfig&) = nullptr;
   std::optional<std::string> (*parse)(std::string_view, ServerConfig*) = nullptr;
@@ -78,6 +87,37 @@ Param Immutable(Param p) {
 Param Sensitive(Param p) {
   p.sensitive = true;
   return p;
+}
+
+Param Protected(Param p) {
+  p.protected_config = true;
+  return p;
+}
+
+// dir: Redis chdirs into it (and reports the working directory); nodes of one process cannot
+// each chdir, so redlab keeps the directory's absolute path, refusing what chdir would refuse.
+std::string RenderDir(const ServerConfig& c) {
+  if (c.dir != ".") return c.dir;
+  char buf[4096];
+  return getcwd(buf, sizeof(buf)) != nullptr ? std::string(buf) : std::string();
+}
+std::optional<std::string> ParseDir(std::string_view value, ServerConfig* c) {
+  std::string path(value);
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return std::string(std::strerror(errno));
+  if (!S_ISDIR(st.st_mode)) return std::string(std::strerror(ENOTDIR));
+  char resolved[PATH_MAX];
+  if (realpath(path.c_str(), resolved) == nullptr) return std::string(std::strerror(errno));
+  c->dir = resolved;
+  return std::nullopt;
+}
+std::string RenderDbfilename(const ServerConfig& c) { return c.dbfilename; }
+std::optional<std::string> ParseDbfilename(std::string_view value, ServerConfig* c) {
+  if (value.find('/') != std::string_view::npos) {
+    return std::string("dbfilename can't be a path, just a filename");
+  }
+  c->dbfilename = std::string(value);
+  return std::nullopt;
 }
 
 std::string RenderOutputLimits(const ServerConfig& c) {
@@ -187,8 +227,26 @@ const std::vector<Param>& Params() {
     v.push_back(Bool("lazyfree-lazy-user-flush", &ServerConfig::lazyfree_lazy_user_flush));
     v.push_back(Bool("appendonly", &ServerConfig::appendonly));
     v.push_back(Str("save", &ServerConfig::save));
-    v.push_back(Str("dir", &ServerConfig::dir));
-    v.push_back(Str("dbfilename", &ServerConfig::dbfilename));
+    Param dir{"dir", {}, Kind::kCustom};
+    dir.render = RenderDir;
+    dir.parse = ParseDir;
+    v.push_back(Protected(dir));
+    Param dbfilename{"dbfilename", {}, Kind::kCustom};
+    dbfilename.render = RenderDbfilename;
+    dbfilename.parse = ParseDbfilename;
+    v.push_back(Protected(dbfilename));
+    v.push_back(Immutable(Enum("enable-protected-configs", &ServerConfig::enable_protected_configs,
+                               {"no", "yes", "local"})));
+    v.push_back(Bool("rdbcompression", &ServerConfig::rdbcompression));
+    v.push_back(Bool("rdbchecksum", &ServerConfig::rdbchecksum));
+    v.push_back(Enum("sanitize-dump-payload", &ServerConfig::sanitize_dump_payload,
+                     {"no", "yes", "clients"}));
+    v.push_back(Int("lfu-log-factor", &ServerConfig::lfu_log_factor, 0, kIntMax));
+    v.push_back(Int("lfu-decay-time", &ServerConfig::lfu_decay_time, 0, kIntMax));
+    v.push_back(Int("rdb-key-save-delay", &ServerConfig::rdb_key_save_delay, INT32_MIN, kIntMax));
+    v.push_back(Immutable(Str("appendfilename", &ServerConfig::appendfilename)));
+    v.push_back(Immutable(Str("appenddirname", &ServerConfig::appenddirname)));
+    v.push_back(Bool("aof-use-rdb-preamble", &ServerConfig::aof_use_rdb_preamble));
     v.push_back(
         Int("slowlog-log-slower-than", &ServerConfig::slowlog_log_slower_than, -1, kLongMax));
     v.push_back(Int("slowlog-max-len", &ServerConfig::slowlog_max_len, 0, kLongMax));
@@ -351,7 +409,8 @@ std::vector<std::pair<std::string, std::string>> ConfigRegistry::Get(
 }
 
 std::optional<std::string> ConfigRegistry::Set(
-    const std::vector<std::pair<std::string_view, std::string_view>>& pairs, bool startup) {
+    const std::vector<std::pair<std::string_view, std::string_view>>& pairs, bool startup,
+    bool allow_protected) {
   std::vector<const Param*> params;
   // Redis registers an alias as a config of its own: a parameter named twice is a duplicate,
   // but named once and once by its alias it is simply set twice (the last value wins).
@@ -364,6 +423,10 @@ std::optional<std::string> ConfigRegistry::Set(
     if (p->immutable && !startup) {
       return "CONFIG SET failed (possibly related to argument '" + std::string(name) +
              "') - can't set immutable config";
+    }
+    if (p->protected_config && !startup && !allow_protected) {
+      return "CONFIG SET failed (possibly related to argument '" + std::string(name) +
+             "') - can't set protected config";
     }
     std::pair<const Param*, bool> key{p, !EqualsIgnoreCase(p->name, name)};
     if (std::find(named.begin(), named.end(), key) != named.end()) {

@@ -49,10 +49,21 @@ struct ServerConfig {
   int64_t active_expire_effort = 1;
   bool lazyfree_lazy_user_del = false;
   bool lazyfree_lazy_user_flush = false;
-  bool appendonly = false;  // accepted for harnesses; nothing persists
-  std::string save;         // ditto: "" (redlab never writes RDB files)
-  std::string dir = ".";
+  bool appendonly = false;  // accepted for harnesses; redlab keeps no append-only file
+  // Save points ("<seconds> <changes>"...). Empty by default: a test server writes snapshots
+  // only when told (SAVE, BGSAVE, DEBUG RELOAD).
+  std::string save;
+  std::string dir = ".";  // where snapshots go (redlab does not chdir: nodes share a process)
   std::string dbfilename = "dump.rdb";
+  bool rdbcompression = true;  // LZF for strings longer than 20 bytes in snapshots and DUMP
+  bool rdbchecksum = true;     // the CRC64 at the end of snapshots
+  std::string sanitize_dump_payload = "no";
+  int64_t lfu_log_factor = 10;
+  int64_t lfu_decay_time = 1;      // minutes per decrement of an LFU counter
+  int64_t rdb_key_save_delay = 0;  // accepted; a snapshot is serialised at once
+  std::string appendfilename = "appendonly.aof";
+  std::string appenddirname = "appendonlydir";
+  bool aof_use_rdb_preamble = true;
   int64_t slowlog_log_slower_than = 10000;
   int64_t slowlog_max_len = 128;
   int64_t latency_monitor_threshold = 0;
@@ -61,6 +72,8 @@ struct ServerConfig {
   // Settable at startup only in Redis; redlab also takes it from CONFIG SET, which is how
   // embedded nodes receive their settings.
   std::string enable_debug_command = "no";
+  // Who may change protected parameters (dir, dbfilename) at runtime: "no", "yes" or "local".
+  std::string enable_protected_configs = "no";
   // client-output-buffer-limit, by client class: a client whose pending replies pass `hard`
   // bytes, or stay above `soft` for `soft_seconds`, is disconnected (0 = no limit).
   struct OutputLimit {
@@ -86,9 +99,10 @@ class ConfigRegistry {
   // CONFIG SET of name/value pairs, all or nothing. On failure returns Redis's error text
   // (without "ERR ") and changes nothing. At startup (`startup`), immutable parameters are
   // settable too, as in redis.conf or on redis-server's command line.
+  // Protected parameters need `allow_protected` (enable-protected-configs) after startup.
   std::optional<std::string> Set(
-      const std::vector<std::pair<std::string_view, std::string_view>>& pairs,
-      bool startup = false);
+      const std::vector<std::pair<std::string_view, std::string_view>>& pairs, bool startup = false,
+      bool allow_protected = false);
 
   // Whether the parameter's values are secrets (requirepass, masterauth, masteruser): CONFIG SET
   // hides them from SLOWLOG and MONITOR.

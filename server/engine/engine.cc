@@ -7,6 +7,7 @@
 #include "server/engine/context.h"
 #include "server/engine/errors.h"
 #include "server/engine/memory.h"
+#include "server/engine/persistence.h"
 #include "server/engine/script_runner.h"
 #include "server/replication/replication.h"
 
@@ -95,6 +96,11 @@ bool Engine::AllowProtected(const Client& client) const {
   return setting == "yes" || (setting == "local" && IsLocalClient(client));
 }
 
+bool Engine::AllowProtectedConfig(const Client& client) const {
+  const std::string& setting = config_.enable_protected_configs;
+  return setting == "yes" || (setting == "local" && IsLocalClient(client));
+}
+
 Engine::Engine(ServerConfig config, EngineHost* host)
     : config_(std::move(config)),
       config_registry_(&config_),
@@ -105,6 +111,34 @@ Engine::Engine(ServerConfig config, EngineHost* host)
   command_stats_.resize(commands_.total_ids());
   keyspace_.set_expiry_listener(this);
   replication_ = std::make_unique<replication::Replication>(*this);
+  persistence_ = std::make_unique<Persistence>(*this);
+  ConfigChanged();
+}
+
+void Engine::ConfigChanged() {
+  AccessTracking tracking;
+  tracking.lfu = config_.maxmemory_policy.find("lfu") != std::string::npos;
+  tracking.lfu_log_factor = config_.lfu_log_factor;
+  tracking.lfu_decay_time = config_.lfu_decay_time;
+  keyspace_.set_access_tracking(tracking);
+}
+
+rdb::ValueOptions Engine::value_options() const {
+  return rdb::OptionsFromConfig(config_, debug_settings_.quicklist_packed_threshold);
+}
+
+replication::RdbWriteOptions Engine::rdb_write_options() const {
+  replication::RdbWriteOptions options;
+  options.values = value_options();
+  options.save_lru = config_.maxmemory_policy.find("lru") != std::string::npos;
+  options.save_lfu = config_.maxmemory_policy.find("lfu") != std::string::npos;
+  options.checksum = config_.rdbchecksum;
+  if (scripts_ != nullptr) {
+    for (const auto& [name, library] : scripts_->functions().libraries()) {
+      options.libraries.push_back(library->code);
+    }
+  }
+  return options;
 }
 
 Engine::~Engine() = default;
@@ -225,6 +259,31 @@ void Engine::SignalFlushed(int db) {
       if (d.LookupQuiet(key) != nullptr) watches_.Touch(i, key, [] { return true; });
     });
   }
+}
+
+void Engine::SwapDatabases(int a, int b) {
+  if (a == b) return;
+  Db& first = keyspace_.db(a);
+  Db& second = keyspace_.db(b);
+  // Judged on the raw contents (logically expired keys are still there), before the swap.
+  auto touch = [&](Db& emptied, Db& replaced_with) {
+    watches_.ForEachKey(emptied.id(), [&](std::string_view key) {
+      bool before = false, after = false, after_expired = false;
+      emptied.ForEachMatching(key, [&](const Db::Node*) { before = true; });
+      replaced_with.ForEachMatching(key, [&](const Db::Node* n) {
+        after = true;
+        after_expired = replaced_with.IsExpired(n);
+      });
+      watches_.TouchSwapped(emptied.id(), key, before, after, after_expired);
+    });
+  };
+  if (!watches_.empty()) {
+    touch(first, second);
+    touch(second, first);
+  }
+  first.SwapContents(second);
+  // Clients blocked on keys of either database would be served here if the keys they wait for
+  // now exist (scanDatabaseForReadyKeys); redlab has no commands that block on keys yet.
 }
 
 void Engine::Propagate(int db, std::vector<std::string> args) {
@@ -416,7 +475,8 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
   int64_t duration = SteadyUs() - start;
   // As Redis's call(): a command that changed the dataset is propagated, as called or as it
   // rewrote itself.
-  bool changed = stats_.dirty != dirty_before || ctx.propagation_forced();
+  // (SAVE and DEBUG RELOAD reset the counter: a decrease is no change.)
+  bool changed = stats_.dirty > dirty_before || ctx.propagation_forced();
   if (propagate && effect_sink_ != nullptr && changed && !ctx.propagation_prevented()) {
     if (ctx.rewritten_for_propagation()) {
       Propagate(db, std::move(*ctx.rewritten_for_propagation()));
@@ -465,7 +525,9 @@ std::optional<std::string> Engine::CallFromScript(Client& client, ScriptCall& ca
   if ((cmd->arity() > 0 && cmd->arity() != argc) || argc < -cmd->arity()) {
     return refuse("Wrong number of args calling Redis command from script");
   }
-  if (cmd->has(kCmdNoscript)) return refuse("This Redis command is not allowed from script");
+  if (cmd->has(kCmdNoscript) && !debug_settings_.disable_deny_scripts) {
+    return refuse("This Redis command is not allowed from script");
+  }
   // scriptVerifyAllowStale
   if (replication_->is_replica() && !replication_->link_up() &&
       !config_.replica_serve_stale_data && !cmd->has(kCmdStale)) {
@@ -507,6 +569,7 @@ int64_t Engine::CronIntervalMs() const {
 }
 
 void Engine::Cron() {
+  if (debug_settings_.pause_cron) return;  // DEBUG PAUSE-CRON 1, as Redis's serverCron
   // Redis's slow expire cycle takes up to 25% of each cron period.
   int64_t budget_us = CronIntervalMs() * 1000 * 25 / 100;
   int64_t expire_start = SteadyUs();
@@ -514,6 +577,7 @@ void Engine::Cron() {
   RecordLatency("expire-cycle", (SteadyUs() - expire_start) / 1000);
   FlushEffects();
   replication_->Cron();
+  persistence_->Cron();
   CloseIdleClients();
   SampleOps();
 }

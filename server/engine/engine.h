@@ -21,6 +21,8 @@
 #include "server/engine/pubsub.h"
 #include "server/engine/slowlog.h"
 #include "server/engine/watch.h"
+#include "server/rdb/value.h"
+#include "server/replication/rdb.h"
 #include "server/resp/writer.h"
 
 namespace redlab::server::replication {
@@ -112,6 +114,17 @@ struct ScriptCall {
 };
 
 class ScriptRunner;
+class Persistence;
+
+// What DEBUG subcommands change (Redis keeps these in its global server state).
+struct DebugSettings {
+  size_t quicklist_packed_threshold = size_t{1} << 30;  // QUICKLIST-PACKED-THRESHOLD
+  bool skip_checksum_validation = false;                // SET-SKIP-CHECKSUM-VALIDATION
+  bool disable_deny_scripts = false;                    // SET-DISABLE-DENY-SCRIPTS
+  int64_t reply_buffer_peak_reset_time_ms = 5000;       // REPLYBUFFER PEAK-RESET-TIME (-1 never)
+  bool reply_buffer_resizing = true;                    // REPLYBUFFER RESIZING
+  bool pause_cron = false;                              // PAUSE-CRON: background work stops
+};
 
 class Engine : private resp::ErrorListener, private ExpiryListener {
  public:
@@ -201,6 +214,9 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   void SignalModifiedKey(int db, std::string_view key);
   // A database is about to be emptied (db = -1: all of them): WATCHes on keys it holds break.
   void SignalFlushed(int db);
+  // SWAPDB (dbSwapDatabases): exchanges two databases' keys, breaking the WATCHes the swap
+  // changes; clients, their WATCHes and their blocking stay with the database number.
+  void SwapDatabases(int a, int b);
   WatchRegistry& watches() { return watches_; }
   PubSub& pubsub() { return pubsub_; }
 
@@ -239,6 +255,18 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
 
   // CONFIG RESETSTAT: zeroes command, error and keyspace statistics.
   void ResetStats();
+  // Applies configuration that lives outside ServerConfig's readers (the keyspace's access
+  // tracking); called at startup and after every CONFIG SET.
+  void ConfigChanged();
+
+  DebugSettings& debug_settings() { return debug_settings_; }
+  // Whether enable-protected-configs lets `client` change protected parameters (dir...).
+  bool AllowProtectedConfig(const Client& client) const;
+  // How values are encoded and loaded (DUMP, RESTORE, snapshots), from the configuration.
+  rdb::ValueOptions value_options() const;
+  replication::RdbWriteOptions rdb_write_options() const;
+  // Snapshot files: SAVE, BGSAVE, DEBUG RELOAD, LASTSAVE, INFO persistence.
+  Persistence& persistence() { return *persistence_; }
 
   // Whether a client with `pending` bytes of replies not yet sent has passed its class's
   // client-output-buffer-limit and must be disconnected (Redis's checkClientOutputBufferLimits).
@@ -307,6 +335,8 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
                                      uint32_t flags) const;
   std::string_view StaleRefusal(const Client& client, const Command& cmd, uint32_t flags) const;
   std::unique_ptr<replication::Replication> replication_;
+  std::unique_ptr<Persistence> persistence_;
+  DebugSettings debug_settings_;
   uint64_t next_client_id_ = 1;
   std::string run_id_;
   int64_t start_time_ms_;

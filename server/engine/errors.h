@@ -17,9 +17,10 @@ inline constexpr std::string_view kOutOfRange = "index out of range";
 inline constexpr std::string_view kNoAuth = "-NOAUTH Authentication required.";
 inline constexpr std::string_view kWrongPass =
     "-WRONGPASS invalid username-password pair or user is disabled.";
-inline constexpr std::string_view kOom =
-    "-OOM command not allowed when used memory > 'maxmemory'.";
+inline constexpr std::string_view kOom = "-OOM command not allowed when used memory > 'maxmemory'.";
 inline constexpr std::string_view kDbIndexOutOfRange = "DB index is out of range";
+inline constexpr std::string_view kSameObject = "source and destination objects are the same";
+inline constexpr std::string_view kBusyKey = "-BUSYKEY Target key name already exists.";
 inline constexpr std::string_view kMaxClients = "max number of clients reached";
 inline constexpr std::string_view kBusyScript =
     "-BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";

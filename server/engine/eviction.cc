@@ -1,7 +1,6 @@
 // maxmemory eviction, approximated as Redis approximates it: sample a few keys and evict the
-// best candidate by the policy (Redis's evict.c). redlab keeps a last-access time per key, so
-// the LRU policies are sampled LRU; it keeps no access counters, so the LFU policies use the
-// same least-recently-used choice.
+// best candidate by the policy (Redis's evict.c): the least recently used key for the LRU
+// policies, the least frequently used one (by its decayed LFU counter) for the LFU policies.
 #include <chrono>
 
 #include "server/engine/engine.h"
@@ -18,7 +17,7 @@ int64_t SteadyMs() {
 constexpr int kSamples = 5;  // Redis's maxmemory-samples default
 
 // Picks a key of `db` to evict under `policy`, or nullptr.
-Db::Node* PickVictim(Db& db, std::string_view policy, int64_t now_ms) {
+Db::Node* PickVictim(Keyspace& ks, Db& db, std::string_view policy) {
   bool volatile_only = policy.rfind("volatile-", 0) == 0;
   bool random = policy.find("random") != std::string_view::npos;
   bool by_ttl = policy == "volatile-ttl";
@@ -32,12 +31,12 @@ Db::Node* PickVictim(Db& db, std::string_view policy, int64_t now_ms) {
     if (n == nullptr) break;
     if (best == nullptr) {
       best = n;
-    } else if (by_ttl ? n->value.expire_ms < best->value.expire_ms
-                      : n->value.access_s < best->value.access_s) {
+    } else if (by_ttl                     ? n->value.expire_ms < best->value.expire_ms
+               : ks.access_tracking().lfu ? ks.LfuCounter(n->value) < ks.LfuCounter(best->value)
+                                          : n->value.lru < best->value.lru) {
       best = n;
     }
   }
-  (void)now_ms;
   return best;
 }
 
@@ -57,7 +56,7 @@ bool Engine::EnforceMaxmemory() {
     for (int i = 0; i < keyspace_.num_dbs() && victim == nullptr; ++i) {
       Db& db = keyspace_.db(i);
       if (db.size() == 0) continue;
-      victim = PickVictim(db, policy, keyspace_.now_ms());
+      victim = PickVictim(keyspace_, db, policy);
       victim_db = &db;
     }
     if (victim == nullptr) {

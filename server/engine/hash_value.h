@@ -69,8 +69,7 @@ class HashValue {
   template <typename Fn>
   void ForEach(Fn&& fn) const {
     if (large_) {
-      large_->ForEach(
-          [&](const Large::Node* n) { fn(n->key(), std::string_view(n->value)); });
+      large_->ForEach([&](const Large::Node* n) { fn(n->key(), std::string_view(n->value)); });
       return;
     }
     if (packed_ == nullptr) return;
@@ -91,9 +90,8 @@ class HashValue {
       ForEach(fn);
       return 0;
     }
-    return large_->Scan(cursor, [&](const Large::Node* n) {
-      fn(n->key(), std::string_view(n->value));
-    });
+    return large_->Scan(cursor,
+                        [&](const Large::Node* n) { fn(n->key(), std::string_view(n->value)); });
   }
 
   // A random pair of a non-empty hash (O(n) while small, as lpRandomPair walks the listpack).
@@ -115,6 +113,9 @@ class HashValue {
 
   // Bytes of memory this value holds (its heap blocks, not its own size).
   size_t MemoryBytes() const;
+
+  // hashTypeConvert to a hash table, for loaders that build a listpack past the limits first.
+  void ConvertToHashtable();
 
  private:
   using Large = Dict<std::string>;
@@ -176,7 +177,6 @@ class HashValue {
   std::optional<std::string_view> GetLarge(std::string_view field) const;
   // Makes room for `bytes` more entry bytes.
   void Reserve(size_t bytes);
-  void ConvertToHashtable();
   void FreePacked();
 
   uint8_t* packed_ = nullptr;     // small: the packed block (nullptr while empty)

@@ -11,6 +11,7 @@
 
 #include "server/engine/engine.h"
 #include "server/engine/help.h"
+#include "server/engine/persistence.h"
 #include "server/engine/script_runner.h"
 #include "server/engine/text.h"
 #include "server/replication/replication.h"
@@ -25,10 +26,10 @@ struct Section {
   bool in_all;
 };
 constexpr Section kSections[] = {
-    {"server", true, true},        {"clients", true, true},     {"memory", true, true},
-    {"persistence", true, true},   {"stats", true, true},       {"replication", true, true},
-    {"cpu", true, true},           {"modules", true, true},     {"commandstats", false, true},
-    {"errorstats", true, true},    {"latencystats", false, true}, {"cluster", true, true},
+    {"server", true, true},      {"clients", true, true},       {"memory", true, true},
+    {"persistence", true, true}, {"stats", true, true},         {"replication", true, true},
+    {"cpu", true, true},         {"modules", true, true},       {"commandstats", false, true},
+    {"errorstats", true, true},  {"latencystats", false, true}, {"cluster", true, true},
     {"keyspace", true, true},
 };
 
@@ -50,7 +51,8 @@ uint64_t ProcessRss() {
 }
 
 uint64_t TotalSystemMemory() {
-  return static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  return static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+         static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
 void ServerSection(Engine& e, std::string& out) {
@@ -123,25 +125,16 @@ void MemorySection(Engine& e, std::string& out) {
   out += fmt::format("used_memory_rss:{}\r\nused_memory_rss_human:{}\r\n", rss, Human(rss));
   uint64_t peak = std::max<uint64_t>(used, e.PeakMemory());
   out += fmt::format("used_memory_peak:{}\r\nused_memory_peak_human:{}\r\n", peak, Human(peak));
-  out += fmt::format("total_system_memory:{}\r\ntotal_system_memory_human:{}\r\n", total, Human(total));
+  out += fmt::format("total_system_memory:{}\r\ntotal_system_memory_human:{}\r\n", total,
+                     Human(total));
   ScriptMemoryLines(e, out);
-  out += fmt::format("maxmemory:{}\r\nmaxmemory_human:{}\r\n", c.maxmemory, Human(static_cast<uint64_t>(c.maxmemory)));
+  out += fmt::format("maxmemory:{}\r\nmaxmemory_human:{}\r\n", c.maxmemory,
+                     Human(static_cast<uint64_t>(c.maxmemory)));
   out += fmt::format("maxmemory_policy:{}\r\n", c.maxmemory_policy);
   out += "mem_allocator:libc\r\n";
 }
 
-void PersistenceSection(Engine& e, std::string& out) {
-  out += "# Persistence\r\n";
-  out += "loading:0\r\nasync_loading:0\r\n";
-  out += fmt::format("rdb_changes_since_last_save:{}\r\n", e.stats().dirty);
-  out += "rdb_bgsave_in_progress:0\r\n";
-  out += fmt::format("rdb_last_save_time:{}\r\n", e.start_time_ms() / 1000);
-  out += "rdb_last_bgsave_status:ok\r\nrdb_last_bgsave_time_sec:-1\r\n";
-  out += "rdb_current_bgsave_time_sec:-1\r\nrdb_saves:0\r\n";
-  out += "aof_enabled:0\r\naof_rewrite_in_progress:0\r\naof_rewrite_scheduled:0\r\n";
-  out += "aof_last_rewrite_time_sec:-1\r\naof_current_rewrite_time_sec:-1\r\n";
-  out += "aof_last_bgrewrite_status:ok\r\naof_rewrites:0\r\naof_last_write_status:ok\r\n";
-}
+void PersistenceSection(Engine& e, std::string& out) { e.persistence().AppendInfo(&out); }
 
 void StatsSection(Engine& e, std::string& out) {
   const ServerStats& s = e.stats();
@@ -166,11 +159,12 @@ void StatsSection(Engine& e, std::string& out) {
   out += fmt::format("expired_time_cap_reached_count:{}\r\n", k.expired_time_cap_reached_count);
   out += fmt::format("expire_cycle_cpu_milliseconds:{}\r\n", k.expire_cycle_cpu_us / 1000);
   out += fmt::format("evicted_keys:{}\r\nevicted_clients:0\r\n", k.evicted_keys);
-  out += fmt::format("keyspace_hits:{}\r\nkeyspace_misses:{}\r\n", k.keyspace_hits, k.keyspace_misses);
+  out +=
+      fmt::format("keyspace_hits:{}\r\nkeyspace_misses:{}\r\n", k.keyspace_hits, k.keyspace_misses);
   out += fmt::format("pubsub_channels:{}\r\npubsub_patterns:{}\r\npubsubshard_channels:{}\r\n",
                      e.pubsub().NumChannels(PubSubKind::kChannel), e.pubsub().NumPatterns(),
                      e.pubsub().NumChannels(PubSubKind::kShard));
-  out += "latest_fork_usec:0\r\ntotal_forks:0\r\n";
+  out += "latest_fork_usec:0\r\ntotal_forks:0\r\nmigrate_cached_sockets:0\r\n";
   out += fmt::format("total_error_replies:{}\r\n", s.total_error_replies);
   out += fmt::format("total_reads_processed:{}\r\n", s.total_reads_processed);
   out += fmt::format("total_writes_processed:{}\r\n", s.total_writes_processed);
@@ -184,7 +178,8 @@ void CpuSection(std::string& out) {
   getrusage(RUSAGE_CHILDREN, &children);
   auto secs = [](const timeval& tv) { return static_cast<double>(tv.tv_sec) + tv.tv_usec / 1e6; };
   out += "# CPU\r\n";
-  out += fmt::format("used_cpu_sys:{:.6f}\r\nused_cpu_user:{:.6f}\r\n", secs(self.ru_stime), secs(self.ru_utime));
+  out += fmt::format("used_cpu_sys:{:.6f}\r\nused_cpu_user:{:.6f}\r\n", secs(self.ru_stime),
+                     secs(self.ru_utime));
   out += fmt::format("used_cpu_sys_children:{:.6f}\r\nused_cpu_user_children:{:.6f}\r\n",
                      secs(children.ru_stime), secs(children.ru_utime));
 }
@@ -195,8 +190,9 @@ void CommandStatsSection(Engine& e, std::string& out) {
     const CommandStats& s = e.command_stats(cmd);
     if (s.calls == 0 && s.rejected_calls == 0 && s.failed_calls == 0) return;
     double per_call = s.calls ? static_cast<double>(s.usec) / static_cast<double>(s.calls) : 0;
-    out += fmt::format("cmdstat_{}:calls={},usec={},usec_per_call={:.2f},rejected_calls={},failed_calls={}\r\n",
-                       cmd.full_name, s.calls, s.usec, per_call, s.rejected_calls, s.failed_calls);
+    out += fmt::format(
+        "cmdstat_{}:calls={},usec={},usec_per_call={:.2f},rejected_calls={},failed_calls={}\r\n",
+        cmd.full_name, s.calls, s.usec, per_call, s.rejected_calls, s.failed_calls);
   };
   for (const auto& cmd : e.commands().all()) {
     emit(*cmd);
@@ -238,19 +234,32 @@ std::string GenerateInfo(Engine& engine, const std::vector<std::string_view>& re
     bool include = wanted.count(s.name) || (all && s.in_all) || (defaults && s.in_default);
     if (!include) continue;
     if (!out.empty()) out += "\r\n";
-    if (s.name == "server") ServerSection(engine, out);
-    else if (s.name == "clients") ClientsSection(engine, out);
-    else if (s.name == "memory") MemorySection(engine, out);
-    else if (s.name == "persistence") PersistenceSection(engine, out);
-    else if (s.name == "stats") StatsSection(engine, out);
-    else if (s.name == "replication") ReplicationSection(engine, out);
-    else if (s.name == "cpu") CpuSection(out);
-    else if (s.name == "modules") out += "# Modules\r\n";
-    else if (s.name == "commandstats") CommandStatsSection(engine, out);
-    else if (s.name == "errorstats") ErrorStatsSection(engine, out);
-    else if (s.name == "latencystats") out += "# Latencystats\r\n";
-    else if (s.name == "cluster") out += "# Cluster\r\ncluster_enabled:0\r\n";
-    else if (s.name == "keyspace") KeyspaceSection(engine, out);
+    if (s.name == "server")
+      ServerSection(engine, out);
+    else if (s.name == "clients")
+      ClientsSection(engine, out);
+    else if (s.name == "memory")
+      MemorySection(engine, out);
+    else if (s.name == "persistence")
+      PersistenceSection(engine, out);
+    else if (s.name == "stats")
+      StatsSection(engine, out);
+    else if (s.name == "replication")
+      ReplicationSection(engine, out);
+    else if (s.name == "cpu")
+      CpuSection(out);
+    else if (s.name == "modules")
+      out += "# Modules\r\n";
+    else if (s.name == "commandstats")
+      CommandStatsSection(engine, out);
+    else if (s.name == "errorstats")
+      ErrorStatsSection(engine, out);
+    else if (s.name == "latencystats")
+      out += "# Latencystats\r\n";
+    else if (s.name == "cluster")
+      out += "# Cluster\r\ncluster_enabled:0\r\n";
+    else if (s.name == "keyspace")
+      KeyspaceSection(engine, out);
   }
   return out;
 }

@@ -1,15 +1,22 @@
 #include "server/engine/key_specs.h"
 
+#include <optional>
+
 #include "server/engine/numbers.h"
 #include "server/engine/text.h"
 
 namespace redlab::server::engine {
+namespace {
 
-std::vector<FoundKey> FindKeys(const Command& cmd, std::span<const std::string> args) {
+// Redis's getKeysUsingKeySpecs; nullopt where it fails (invalid_spec): an "unknown" spec, key
+// positions outside the arguments, an incomplete spec.
+std::optional<std::vector<FoundKey>> KeysFromSpecs(const Command& cmd,
+                                                   std::span<const std::string> args) {
   std::vector<FoundKey> keys;
   int argc = static_cast<int>(args.size());
   for (const KeySpec& spec : cmd.spec->keys) {
     if (spec.flags & kKeyNotKey) continue;
+    if (spec.unknown) return std::nullopt;
     // begin_search. A keyword is searched up to, not including, the last argument (searching
     // forward) or the first one after the name (backward), as Redis does.
     int first = 0;
@@ -35,7 +42,7 @@ std::vector<FoundKey> FindKeys(const Command& cmd, std::span<const std::string> 
       int num_index = first + spec.keynum_index;
       if (num_index >= argc || !ParseInt64(args[static_cast<size_t>(num_index)], &count) ||
           count < 0) {
-        return {};
+        return std::nullopt;
       }
       first = first + spec.first_key;
       last = first + static_cast<int>(count) - 1;
@@ -46,13 +53,21 @@ std::vector<FoundKey> FindKeys(const Command& cmd, std::span<const std::string> 
     } else {
       last = first + ((argc - first) / spec.limit + spec.last_key);
     }
-    // Bounds outside the arguments are a syntax error of the command: no keys at all.
-    if (last >= argc || last < first || first >= argc) return {};
+    // Bounds outside the arguments are a syntax error of the command.
+    if (last >= argc || last < first || first >= argc) return std::nullopt;
     for (int i = first; i <= last; i += step) keys.push_back({static_cast<size_t>(i), spec.flags});
-    // An incomplete spec cannot tell every key: none is reported (Redis's invalid_spec).
-    if (spec.flags & kKeyIncomplete) return {};
+    if (spec.flags & kKeyIncomplete) return std::nullopt;
   }
   return keys;
+}
+
+}  // namespace
+
+std::vector<FoundKey> FindKeys(const Command& cmd, std::span<const std::string> args) {
+  if (std::optional<std::vector<FoundKey>> keys = KeysFromSpecs(cmd, args)) return *keys;
+  // The specs cannot tell: the command's own key finder (Redis's getkeys_proc), if it has one.
+  if (cmd.spec->get_keys != nullptr) return cmd.spec->get_keys(args);
+  return {};
 }
 
 }  // namespace redlab::server::engine

@@ -11,10 +11,7 @@
 
 namespace redlab::server::engine {
 
-struct FoundKey {
-  size_t index;    // argument index of the key
-  uint32_t flags;  // the key spec's flags
-};
+using FoundKey = KeyRef;
 
 std::vector<FoundKey> FindKeys(const Command& cmd, std::span<const std::string> args);
 

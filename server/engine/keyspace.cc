@@ -28,7 +28,7 @@ Db::Node* Db::Lookup(std::string_view key, bool count_stats, bool touch) {
     if (!owner_->replica() && !owner_->expiry_paused()) owner_->DeleteExpired(*this, node);
     node = nullptr;
   }
-  if (touch && node != nullptr) node->value.access_s = static_cast<uint32_t>(owner_->now_ms() / 1000);
+  if (touch && node != nullptr) owner_->TouchLru(node->value);
   if (count_stats) {
     if (node != nullptr) {
       ++owner_->stats().keyspace_hits;
@@ -46,7 +46,7 @@ Db::Node* Db::LookupNoTouch(std::string_view key) { return Lookup(key, true, fal
 
 Db::Node* Db::Add(std::string_view key, Object value) {
   Node* node = dict_.Insert(key, DbEntry{std::move(value)});
-  node->value.access_s = static_cast<uint32_t>(owner_->now_ms() / 1000);
+  node->value.lru = owner_->NewLru();
   return node;
 }
 
@@ -54,7 +54,8 @@ Db::Node* Db::Set(std::string_view key, Object value, bool keep_ttl) {
   Node* node = dict_.Find(key);
   if (node == nullptr) return Add(key, std::move(value));
   node->value.value = std::move(value);
-  node->value.access_s = static_cast<uint32_t>(owner_->now_ms() / 1000);
+  // dbSetValue: an overwritten key keeps its LFU counter; under LRU the new object is fresh.
+  if (!owner_->access_tracking().lfu) node->value.lru = owner_->NewLru();
   if (!keep_ttl) RemoveExpire(node);
   return node;
 }
@@ -73,12 +74,20 @@ void Db::Delete(Node* node) {
 
 Db::Node* Db::Move(Node* node, Db& to, std::string_view new_key) {
   int64_t expire = node->value.expire_ms;
+  uint32_t lru = node->value.lru;
   UntrackExpire(node);
   Object value = std::move(node->value.value);
   dict_.Erase(node);
   Node* moved = to.Add(new_key, std::move(value));
+  moved->value.lru = lru;  // the same object moves, with its access data
   if (expire != kNoExpire) to.SetExpire(moved, expire);
   return moved;
+}
+
+void Db::SwapContents(Db& other) {
+  std::swap(dict_, other.dict_);
+  std::swap(expiring_, other.expiring_);
+  std::swap(avg_ttl_, other.avg_ttl_);
 }
 
 void Db::TrackExpire(Node* node) {
@@ -202,6 +211,61 @@ void Keyspace::DeleteExpired(Db& db, Db::Node* node) {
   std::string key(node->key());  // the node is about to go; keep its name for the listener
   db.Delete(node);
   expiry_listener_->OnKeyExpired(db, key);
+}
+
+namespace {
+
+// Redis's LFU_INIT_VAL: new objects start with a small count so they are not evicted at once.
+constexpr uint32_t kLfuInitVal = 5;
+
+}  // namespace
+
+uint32_t Keyspace::NewLru() const {
+  if (tracking_.lfu) return (static_cast<uint32_t>(now_ms_ / 60000) & 0xFFFF) << 8 | kLfuInitVal;
+  return static_cast<uint32_t>(now_ms_ / 1000);
+}
+
+void Keyspace::TouchLru(DbEntry& entry) {
+  if (!tracking_.lfu) {
+    entry.lru = static_cast<uint32_t>(now_ms_ / 1000);
+    return;
+  }
+  // updateLFU: decay first, then a logarithmic increment (the higher the count, the less
+  // likely another access raises it).
+  uint32_t counter = LfuCounter(entry);
+  if (counter < 255) {
+    double r = std::uniform_real_distribution<double>(0.0, 1.0)(rng_);
+    double base = counter > kLfuInitVal ? counter - kLfuInitVal : 0;
+    double p = 1.0 / (base * static_cast<double>(tracking_.lfu_log_factor) + 1);
+    if (r < p) ++counter;
+  }
+  entry.lru = (static_cast<uint32_t>(now_ms_ / 60000) & 0xFFFF) << 8 | counter;
+}
+
+int64_t Keyspace::IdleSeconds(const DbEntry& entry) const {
+  return std::max<int64_t>(0, now_ms_ / 1000 - static_cast<int64_t>(entry.lru));
+}
+
+uint8_t Keyspace::LfuCounter(const DbEntry& entry) const {
+  uint32_t last_minute = entry.lru >> 8;
+  uint32_t counter = entry.lru & 0xFF;
+  uint32_t now_minute = static_cast<uint32_t>(now_ms_ / 60000) & 0xFFFF;
+  // LFUTimeElapsed: the 16-bit minute clock wraps about every 45 days.
+  uint32_t elapsed =
+      now_minute >= last_minute ? now_minute - last_minute : 65535 - last_minute + now_minute;
+  uint32_t periods =
+      tracking_.lfu_decay_time > 0 ? elapsed / static_cast<uint32_t>(tracking_.lfu_decay_time) : 0;
+  return static_cast<uint8_t>(periods >= counter ? 0 : counter - periods);
+}
+
+void Keyspace::SetIdle(DbEntry& entry, int64_t idle_seconds) const {
+  if (tracking_.lfu) return;
+  entry.lru = static_cast<uint32_t>(std::max<int64_t>(0, now_ms_ / 1000 - idle_seconds));
+}
+
+void Keyspace::SetFreq(DbEntry& entry, uint8_t freq) const {
+  if (!tracking_.lfu) return;
+  entry.lru = (static_cast<uint32_t>(now_ms_ / 60000) & 0xFFFF) << 8 | freq;
 }
 
 void Keyspace::FlushAll() {

@@ -22,7 +22,17 @@ struct DbEntry {
   Object value;
   int64_t expire_ms = kNoExpire;  // absolute unix time in ms, or kNoExpire
   uint32_t expire_slot = 0;       // position in Db::expiring_ while expire_ms is set
-  uint32_t access_s = 0;          // last access, node seconds (OBJECT IDLETIME; Redis's LRU)
+  // Redis's per-object lru field: under an LFU maxmemory policy the minute of the last access
+  // (16 bits) and a logarithmic access counter (8 bits); otherwise the second of the last access
+  // in node time. Read through the Keyspace, which knows which it holds.
+  uint32_t lru = 0;
+};
+
+// How access is tracked (from maxmemory-policy, lfu-log-factor and lfu-decay-time).
+struct AccessTracking {
+  bool lfu = false;
+  int64_t lfu_log_factor = 10;
+  int64_t lfu_decay_time = 1;  // minutes per counter decrement; 0: never decays
 };
 
 struct KeyspaceStats {
@@ -80,8 +90,11 @@ class Db {
   // Deletes `key` if present (expired or not); returns whether it was there.
   bool Delete(std::string_view key);
   void Delete(Node* node);
-  // Moves the entry to `to` under `new_key` (RENAME); `to` must not hold new_key.
+  // Moves the entry to `to` under `new_key` (RENAME, MOVE): value, TTL and access data go
+  // together; `to` must not hold new_key.
   Node* Move(Node* node, Db& to, std::string_view new_key);
+  // SWAPDB: the two databases exchange their keys (ids stay: clients stay where they are).
+  void SwapContents(Db& other);
 
   void SetExpire(Node* node, int64_t when_ms);
   bool RemoveExpire(Node* node);  // returns whether there was a TTL
@@ -153,6 +166,21 @@ class Keyspace {
   void set_active_expire_enabled(bool enabled) { active_expire_enabled_ = enabled; }
 
   KeyspaceStats& stats() { return stats_; }
+
+  // Access tracking (OBJECT IDLETIME/FREQ, eviction), as Redis's LRU clock and LFU counters.
+  const AccessTracking& access_tracking() const { return tracking_; }
+  void set_access_tracking(const AccessTracking& tracking) { tracking_ = tracking; }
+  // The lru field of a new object (createObject).
+  uint32_t NewLru() const;
+  // An access (lookupKey without NOTOUCH): the LRU second, or the LFU counter's update.
+  void TouchLru(DbEntry& entry);
+  // Seconds since the last access (estimateObjectIdleTime), for the LRU form.
+  int64_t IdleSeconds(const DbEntry& entry) const;
+  // The access counter after its decay (LFUDecrAndReturn), for the LFU form.
+  uint8_t LfuCounter(const DbEntry& entry) const;
+  // RESTORE/loading: IDLETIME seconds (LRU form) or FREQ (LFU form), as objectSetLRUOrLFU.
+  void SetIdle(DbEntry& entry, int64_t idle_seconds) const;
+  void SetFreq(DbEntry& entry, uint8_t freq) const;
   void set_expiry_listener(ExpiryListener* listener) { expiry_listener_ = listener; }
   std::mt19937_64& rng() { return rng_; }
 
@@ -172,6 +200,7 @@ class Keyspace {
   bool active_expire_enabled_ = true;
   bool expiry_paused_ = false;
   KeyspaceStats stats_;
+  AccessTracking tracking_;
   ExpiryListener* expiry_listener_ = nullptr;
   std::mt19937_64 rng_;
   std::vector<std::unique_ptr<Db>> dbs_;

@@ -5,6 +5,12 @@
 namespace redlab::server::engine {
 
 void ListValue::Push(End end, std::string_view value) {
+  // A first element starts both layouts; later ones keep the head layout only at the head.
+  if (items_.empty()) {
+    head_built_ = end == End::kHead;
+  } else if (end == End::kTail) {
+    head_built_ = false;
+  }
   if (end == End::kHead) {
     items_.emplace_front(value);
   } else {
@@ -13,6 +19,7 @@ void ListValue::Push(End end, std::string_view value) {
 }
 
 std::string ListValue::Pop(End end) {
+  if (end == End::kTail) head_built_ = false;
   std::string value;
   if (end == End::kHead) {
     value = std::move(items_.front());
@@ -25,11 +32,13 @@ std::string ListValue::Pop(End end) {
 }
 
 void ListValue::Insert(size_t pos, std::string_view value) {
+  head_built_ = false;
   items_.emplace(items_.begin() + static_cast<std::ptrdiff_t>(pos), value);
 }
 
 void ListValue::Erase(End end, size_t n) {
   n = std::min(n, items_.size());
+  if (end == End::kTail && n > 0) head_built_ = false;
   if (end == End::kHead) {
     items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(n));
   } else {
@@ -69,6 +78,7 @@ size_t ListValue::Remove(std::string_view value, int64_t count) {
   // |INT64_MIN| does not fit; any limit that large means "all" anyway.
   uint64_t limit = count == INT64_MIN ? 0 : static_cast<uint64_t>(count < 0 ? -count : count);
   size_t removed = 0;
+  head_built_ = false;
   if (count >= 0) {
     auto out = items_.begin();
     for (auto it = items_.begin(); it != items_.end(); ++it) {

@@ -20,7 +20,15 @@ class ListValue {
   bool empty() const { return items_.empty(); }
 
   const std::string& at(size_t pos) const { return items_[pos]; }
-  std::string& at(size_t pos) { return items_[pos]; }
+  std::string& at(size_t pos) {
+    head_built_ = false;  // (LSET)
+    return items_[pos];
+  }
+
+  // Whether the list has only grown and shrunk at its head since it was created (LPUSH, LPOP):
+  // Redis's quicklist then has its full nodes at the tail and its partial one at the head,
+  // mirroring a list built by RPUSH (see rdb::QuicklistLayout).
+  bool head_built() const { return head_built_; }
 
   void Push(End end, std::string_view value);
   // Removes and returns the element at `end`; the list must not be empty.
@@ -64,6 +72,7 @@ class ListValue {
 
  private:
   std::deque<std::string> items_;
+  bool head_built_ = false;
 };
 
 }  // namespace redlab::server::engine

@@ -19,6 +19,13 @@ enum class ObjectType : uint8_t { kString = 0, kList = 1, kSet = 2, kZset = 3, k
 
 std::string_view TypeName(ObjectType type);  // "string", "list", "set", "zset", "hash"
 
+// Redis shares the objects of small integers (0..9999) unless maxmemory is set with an LRU/LFU
+// policy, which needs per-key access data; OBJECT REFCOUNT and DEBUG OBJECT show such a value
+// with kSharedRefcount (OBJ_SHARED_REFCOUNT).
+inline constexpr int64_t kSharedRefcount = 2147483647;
+class Object;
+bool IsSharedIntegerObject(const Object& value, int64_t maxmemory, std::string_view policy);
+
 class Object {
  public:
   Object() = default;
@@ -53,6 +60,9 @@ class Object {
   // its length, never as int, even when it reads "3".
   bool float_string() const { return float_string_; }
   void set_float_string(bool from_float) { float_string_ = from_float; }
+
+  // An independent copy with the same encoding (COPY: dupStringObject, listTypeDup...).
+  Object Clone() const;
 
   // Redis's OBJECT ENCODING name for this value.
   std::string_view EncodingName() const;

@@ -51,8 +51,7 @@ class SetValue {
       char buf[24];
       for (int64_t v : *ints) fn(Format(v, buf));
     } else {
-      std::get<Table>(members_).ForEach(
-          [&](const Table::Node* n) { fn(n->key()); });
+      std::get<Table>(members_).ForEach([&](const Table::Node* n) { fn(n->key()); });
     }
   }
 
@@ -76,11 +75,13 @@ class SetValue {
       ForEach(fn);
       return 0;
     }
-    return std::get<Table>(members_).Scan(
-        cursor, [&](const Table::Node* n) { fn(n->key()); });
+    return std::get<Table>(members_).Scan(cursor, [&](const Table::Node* n) { fn(n->key()); });
   }
 
   size_t MemoryBytes() const;
+
+  // setTypeConvert to a hash table, for loaders that build an intset past the limit first.
+  void ConvertToTable();
 
  private:
   struct NoValue {};
@@ -91,7 +92,6 @@ class SetValue {
     auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v);
     return std::string_view(buf, static_cast<size_t>(end - buf));
   }
-  void ConvertToTable();
 
   std::variant<Intset, Table> members_;
 };

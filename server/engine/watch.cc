@@ -54,6 +54,34 @@ void WatchRegistry::Touch(int db, std::string_view key, const std::function<bool
   }
 }
 
+void WatchRegistry::TouchSwapped(int db, std::string_view key, bool exists_before,
+                                 bool exists_after, bool expired_after) {
+  if (!exists_before && !exists_after) return;
+  auto db_it = by_db_.find(db);
+  if (db_it == by_db_.end()) return;
+  auto it = db_it->second.find(key);
+  if (it == db_it->second.end()) return;
+  std::vector<Client*> clients = it->second;  // UnwatchAll below edits the registry
+  for (Client* c : clients) {
+    auto& watched = c->watched_keys();
+    auto w = std::find_if(watched.begin(), watched.end(),
+                          [&](const Client::WatchedKey& k) { return k.db == db && k.key == key; });
+    if (w == watched.end()) continue;
+    if (w->expired) {
+      if (!exists_after) {
+        w->expired = false;  // an expired key now gone: logically no change
+        continue;
+      }
+      if (expired_after) continue;  // still an expired key
+    } else if (!exists_before && expired_after) {
+      w->expired = true;  // nothing replaced by an expired key: still nothing
+      continue;
+    }
+    c->set_dirty_cas();
+    UnwatchAll(c);
+  }
+}
+
 void WatchRegistry::ForEachKey(int db, const std::function<void(std::string_view key)>& fn) const {
   auto db_it = by_db_.find(db);
   if (db_it == by_db_.end()) return;

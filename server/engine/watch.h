@@ -23,6 +23,12 @@ class WatchRegistry {
   // whether the key is in the database now: a key that was already expired when watched and is
   // now simply gone counts as unchanged, as in Redis's touchWatchedKey.
   void Touch(int db, std::string_view key, const std::function<bool()>& exists);
+  // SWAPDB replaces database `db`'s contents (touchAllWatchedKeysInDb): a watched key that is
+  // there before or after breaks its watchers' transactions, unless it only goes from expired
+  // to absent, from absent to expired, or from expired to expired (each watcher's expired flag
+  // follows, so EXEC later judges it as Redis does).
+  void TouchSwapped(int db, std::string_view key, bool exists_before, bool exists_after,
+                    bool expired_after);
   // Visits the watched keys of `db` (FLUSHDB, FLUSHALL touch those that existed).
   void ForEachKey(int db, const std::function<void(std::string_view key)>& fn) const;
   bool empty() const { return count_ == 0; }

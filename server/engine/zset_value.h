@@ -117,11 +117,13 @@ class ZsetValue {
 
   size_t MemoryBytes() const;
 
+  // zsetConvert to a skiplist, for loaders that build a listpack past the limits first.
+  void ConvertToSkiplist();
+
  private:
   using Small = std::vector<ZsetSmallEntry>;
   using Large = std::unique_ptr<ZsetSkipList>;
 
-  void ConvertToSkiplist();
   // Inserts into the listpack form at its place in score order.
   void SmallInsert(double score, std::string_view member);
   Iterator SmallAt(size_t index) const;

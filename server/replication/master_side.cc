@@ -219,14 +219,10 @@ void Replication::FullResync(engine::Client& client, bool pre_psync) {
   aux.repl_offset = master_repl_offset_;
   aux.ctime_s = engine_.clock().NowMs() / 1000;
   aux.used_mem = static_cast<int64_t>(engine_.UsedMemory());
-  std::vector<std::string_view> libraries;
-  for (const auto& [name, library] : engine_.scripts().functions().libraries()) {
-    libraries.push_back(library->code);
-  }
-  std::string rdb = WriteRdb(engine_.keyspace(), aux,
-                             {.libraries = libraries,
-                              .include_functions = !exclude_functions,
-                              .include_data = !exclude_data});
+  RdbWriteOptions options = engine_.rdb_write_options();
+  options.include_functions = !exclude_functions;
+  options.include_data = !exclude_data;
+  std::string rdb = WriteRdb(engine_.keyspace(), aux, options);
   std::string out;
   if (!pre_psync) out = fmt::format("+FULLRESYNC {} {}\r\n", replid_, master_repl_offset_);
   out += fmt::format("${}\r\n", rdb.size());

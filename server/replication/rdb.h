@@ -1,8 +1,8 @@
-// Redis's RDB snapshot format (version 10, as Redis 7.0 writes it), for full resynchronisation:
-// a redlab master sends its dataset as an RDB a real redis-server can load, and a redlab replica
-// reads the RDB a real Redis 7.0 master sends (strings with their integer and LZF encodings,
-// quicklist/listpack lists, intset and hashtable sets, listpack and hashtable hashes and sorted
-// sets). redlab writes plain encodings only; Redis converts them on load.
+// Redis's RDB snapshot file (version 10, as Redis 7.0 writes it): what SAVE, BGSAVE and DEBUG
+// RELOAD write and read, what a redlab master sends a replica at a full resynchronisation, and
+// what a redlab replica loads from a real Redis 7.0 master. Values are encoded by server/rdb/
+// exactly as Redis encodes them; this is the framing around them (header, AUX fields, databases,
+// expiry and access opcodes, checksum).
 #pragma once
 
 #include <cstdint>
@@ -14,13 +14,15 @@
 #include <vector>
 
 #include "server/engine/keyspace.h"
+#include "server/rdb/format.h"
+#include "server/rdb/value.h"
 
 namespace redlab::server::replication {
 
-// Redis's crc64 (Jones polynomial, reflected), which ends every RDB.
-uint64_t Crc64(uint64_t crc, std::string_view data);
+using rdb::Crc64;
+using rdb::LzfDecompress;
 
-// The replication facts an RDB made for a replica carries in its AUX fields.
+// The replication facts an RDB carries in its AUX fields.
 struct RdbAux {
   std::string replid;
   int64_t repl_offset = 0;
@@ -29,26 +31,26 @@ struct RdbAux {
   int64_t used_mem = 0;
 };
 
-// The RDB version redlab writes (Redis 7.0's RDB_VERSION).
-inline constexpr int kRdbVersion = 10;
-
-// What goes into an RDB besides its header and AUX fields: function libraries (their code,
-// shebang included, as FUNCTION LIST WITHCODE gives it) and the keys. A replica asking for
-// rdb-filter-only gets neither, or only the functions.
-struct RdbContents {
-  std::span<const std::string_view> libraries;
+struct RdbWriteOptions {
+  rdb::ValueOptions values;
+  // The function libraries (their code, shebang included, as FUNCTION LIST WITHCODE gives it),
+  // written before the keys unless include_functions is false.
+  std::vector<std::string_view> libraries;
   bool include_functions = true;
+  // false: no keys (a replica asking for rdb-filter-only).
   bool include_data = true;
+  bool save_lru = false;  // an IDLE opcode before each key (an LRU maxmemory policy)
+  bool save_lfu = false;  // a FREQ opcode before each key (an LFU maxmemory policy)
+  bool checksum = true;   // rdbchecksum; off, the checksum is written as 0
 };
 
 // Serialises the libraries and every key of `keyspace` (logically expired ones too, as Redis
 // does).
-std::string WriteRdb(engine::Keyspace& keyspace, const RdbAux& aux, const RdbContents& contents);
+std::string WriteRdb(engine::Keyspace& keyspace, const RdbAux& aux, const RdbWriteOptions& options);
 
 // FUNCTION DUMP's payload (functionDumpCommand): each library's code after the FUNCTION2 opcode,
-// then the RDB version (two bytes, little-endian) and the CRC64 of all that. Strings are encoded
-// as Redis's rdbSaveRawString does (LZF-compressed when that saves at least 4 bytes), so the
-// payload is Redis's byte for byte.
+// then the RDB version (two bytes, little-endian) and the CRC64 of all that, strings encoded as
+// rdbSaveRawString does: Redis's payload byte for byte.
 std::string DumpFunctions(std::span<const std::string_view> libraries);
 
 // A library's code read from an RDB or a FUNCTION DUMP payload; returns an error text to stop
@@ -61,28 +63,27 @@ using LibraryCallback = std::function<std::optional<std::string>(std::string&& c
 std::optional<std::string> ReadFunctionsPayload(std::string_view payload,
                                                 const LibraryCallback& on_library);
 
-// One key read from an RDB, in a neutral shape the loader turns into values.
+// One key read from an RDB.
 struct RdbKey {
   int db = 0;
   std::string key;
-  engine::ObjectType type = engine::ObjectType::kString;
+  engine::Object value;
   int64_t expire_ms = engine::kNoExpire;
-  std::string str;                    // a string's value
-  std::vector<std::string> elements;  // list and set members; hash field, value, field, value...;
-                                      // sorted set member, score, member, score... (scores as
-                                      // text, as ZADD takes them)
+  int64_t idle_seconds = -1;  // from an IDLE opcode, if any
+  int freq = -1;              // from a FREQ opcode, if any
 };
 
-// Parses a whole RDB file. Calls `on_key` for each key, `on_library` (when given) for each
-// function library, and fills *aux from the AUX fields it knows. Returns an error text when the
-// payload is not an RDB redlab can load (a stream or a module type, a bad checksum, a library
-// `on_library` refused...).
-std::optional<std::string> ReadRdb(std::string_view rdb, RdbAux* aux,
+struct RdbReadOptions {
+  rdb::ValueOptions values;
+  bool verify_checksum = true;  // off with DEBUG SET-SKIP-CHECKSUM-VALIDATION 1
+};
+
+// Parses a whole RDB file. Calls `on_key` for each key (empty collections are skipped, as Redis
+// skips them), `on_library` (when given) for each function library, and fills *aux from the AUX
+// fields it knows. Returns an error text when the payload is not an RDB redlab can load (a
+// stream or a module type, a bad checksum, a library `on_library` refused...).
+std::optional<std::string> ReadRdb(std::string_view rdb, const RdbReadOptions& options, RdbAux* aux,
                                    const std::function<void(RdbKey&&)>& on_key,
                                    const LibraryCallback& on_library = nullptr);
-
-// Decompresses Redis's LZF (lzf_decompress); false when `in` is corrupt or does not expand to
-// exactly `out_len` bytes.
-bool LzfDecompress(std::string_view in, size_t out_len, std::string* out);
 
 }  // namespace redlab::server::replication

@@ -322,45 +322,19 @@ void Replication::FinishFullSync(std::string_view rdb) {
   // The master's function libraries replace ours.
   scripting::FunctionLibraries& functions = engine_.scripts().functions();
   functions.Clear();
-  std::vector<RdbKey> via_commands;  // values redlab builds through commands (sorted sets)
   RdbAux aux;
   engine::Keyspace& ks = engine_.keyspace();
-  engine::ListpackLimits hash_limits = engine_.hash_limits();
-  size_t intset_max = static_cast<size_t>(engine_.config().set_max_intset_entries);
+  RdbReadOptions options{engine_.value_options(),
+                         !engine_.debug_settings().skip_checksum_validation};
   auto error = ReadRdb(
-      rdb, &aux,
+      rdb, options, &aux,
       [&](RdbKey&& k) {
         if (k.db < 0 || k.db >= ks.num_dbs()) return;
-        engine::Object value;
-        switch (k.type) {
-          case engine::ObjectType::kString:
-            value = engine::Object::FromString(std::move(k.str));
-            break;
-          case engine::ObjectType::kList:
-            value = engine::Object::NewList();
-            for (const std::string& e : k.elements)
-              value.list().Push(engine::ListValue::End::kTail, e);
-            break;
-          case engine::ObjectType::kSet: {
-            if (k.elements.empty()) return;
-            auto set = engine::SetValue::CreateFor(k.elements.front());
-            for (const std::string& m : k.elements) set->Add(m, intset_max);
-            value = engine::Object::FromSet(std::move(set));
-            break;
-          }
-          case engine::ObjectType::kHash:
-            value = engine::Object::NewHash();
-            for (size_t i = 0; i + 1 < k.elements.size(); i += 2) {
-              value.hash().Set(k.elements[i], k.elements[i + 1], hash_limits);
-            }
-            break;
-          default:
-            via_commands.push_back(std::move(k));
-            return;
-        }
         engine::Db& db = ks.db(k.db);
-        engine::Db::Node* node = db.Set(k.key, std::move(value));
+        engine::Db::Node* node = db.Set(k.key, std::move(k.value));
         if (k.expire_ms != engine::kNoExpire) db.SetExpire(node, k.expire_ms);
+        if (k.idle_seconds >= 0) ks.SetIdle(node->value, k.idle_seconds);
+        if (k.freq >= 0) ks.SetFreq(node->value, static_cast<uint8_t>(k.freq));
       },
       [&](std::string&& code) -> std::optional<std::string> {
         std::string error;
@@ -381,24 +355,6 @@ void Replication::FinishFullSync(std::string_view rdb) {
   EnsureBacklog();
   StartStreaming();
   if (master_client_ != nullptr) master_client_->set_db(aux.repl_stream_db);
-  for (RdbKey& k : via_commands) {
-    // Sorted sets: ZADD member by member through the master client, which may write here.
-    std::vector<std::string> select = {"SELECT", std::to_string(k.db)};
-    engine_.Execute(*master_client_, select);
-    std::vector<std::string> zadd = {"ZADD", k.key};
-    for (size_t i = 0; i + 1 < k.elements.size(); i += 2) {
-      zadd.push_back(k.elements[i + 1]);
-      zadd.push_back(k.elements[i]);
-    }
-    engine_.Execute(*master_client_, zadd);
-    if (k.expire_ms != engine::kNoExpire) {
-      std::vector<std::string> expire = {"PEXPIREAT", k.key, std::to_string(k.expire_ms)};
-      engine_.Execute(*master_client_, expire);
-    }
-    master_client_->reply_buffer().clear();
-  }
-  if (!via_commands.empty() && master_client_ != nullptr)
-    master_client_->set_db(aux.repl_stream_db);
   Log(false, "MASTER <-> REPLICA sync: Finished with success");
   // Tell the master at once that we are in sync (Redis does this after a diskless load).
   SendAck();

@@ -99,6 +99,11 @@ class Replication : public engine::EffectSink, private LinkHandler {
   // ---- IDs and offsets ----
   const std::string& replid() const { return replid_; }
   int64_t master_repl_offset() const { return master_repl_offset_; }
+  // DEBUG CHANGE-REPL-ID: a new replication ID and no secondary one (replicas must resync).
+  void ResetReplicationIds() {
+    ChangeReplicationId();
+    ClearReplicationId2();
+  }
 
   // ---- Master side ----
   // REPLCONF from a client (before PSYNC) or from an attached replica. Returns false when it

@@ -1,0 +1,158 @@
+// The RDB value codec: LZF both ways (random data round-trips; output that does not fit is
+// refused as lzf_compress refuses it), listpack and intset bytes as Redis lays them out, the
+// quicklist cut, and values through DUMP payloads, corrupt ones included.
+#include "server/rdb/value.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "server/rdb/packed.h"
+
+namespace redlab::server::rdb {
+namespace {
+
+TEST(LzfTest, RoundTripsRandomAndRepetitiveData) {
+  std::mt19937 rng(42);
+  for (int round = 0; round < 300; ++round) {
+    size_t n = std::uniform_int_distribution<size_t>(1, 5000)(rng);
+    int alphabet = round % 3 == 0 ? 2 : round % 3 == 1 ? 16 : 256;
+    std::string in(n, '\0');
+    for (char& c : in)
+      c = static_cast<char>(std::uniform_int_distribution<int>(0, alphabet - 1)(rng));
+    auto packed = LzfCompress(in, in.size() + in.size() / 32 + 16);  // lzf's worst case
+    ASSERT_TRUE(packed.has_value());
+    std::string out;
+    ASSERT_TRUE(LzfDecompress(*packed, in.size(), &out));
+    EXPECT_EQ(out, in);
+  }
+}
+
+TEST(LzfTest, CompressesRunsAndRefusesWhatDoesNotFit) {
+  std::string in(100, 'a');
+  auto packed = LzfCompress(in, in.size() - 4);
+  ASSERT_TRUE(packed.has_value());
+  EXPECT_LT(packed->size(), 10u);
+  // Incompressible bytes do not fit in fewer bytes than they take.
+  std::string noise;
+  std::mt19937 rng(1);
+  for (int i = 0; i < 64; ++i) noise.push_back(static_cast<char>(rng()));
+  EXPECT_FALSE(LzfCompress(noise, noise.size() - 4).has_value());
+  EXPECT_FALSE(LzfCompress("", 10).has_value());
+}
+
+TEST(ListpackTest, EncodesAsRedis) {
+  ListpackBuilder lp;
+  for (std::string_view s : {"1", "-1", "5000", "-40000", "8388607", "17179869184", "abc", "01"}) {
+    lp.Append(s);
+  }
+  // Header (total bytes, count), each entry with its back-length, terminator.
+  std::string expected = std::string("\x2d\x00\x00\x00\x08\x00", 6) + std::string("\x01\x01", 2) +
+                         std::string("\xdf\xff\x02", 3) + std::string("\xf1\x88\x13\x03", 4) +
+                         std::string("\xf2\xc0\x63\xff\x04", 5) +
+                         std::string("\xf2\xff\xff\x7f\x04", 5) +
+                         std::string("\xf4\x00\x00\x00\x00\x04\x00\x00\x00\x09", 10) +
+                         std::string(
+                             "\x83"
+                             "abc\x04",
+                             5) +
+                         std::string(
+                             "\x82"
+                             "01\x03",
+                             4) +
+                         "\xff";
+  EXPECT_EQ(lp.Build(), expected);
+  EXPECT_EQ(lp.bytes(), expected.size());
+  EXPECT_EQ(ParseListpack(expected),
+            (std::vector<std::string>{"1", "-1", "5000", "-40000", "8388607", "17179869184", "abc",
+                                      "01"}));
+  std::string bad = expected;
+  bad[8] = 0x7f;  // a back-length that does not match its entry
+  EXPECT_THROW(ParseListpack(bad), RdbCorrupt);
+  EXPECT_THROW(ParseListpack(expected.substr(0, 10)), RdbCorrupt);
+}
+
+TEST(ListpackTest, LongStringsAndBacklengths) {
+  for (size_t len : {63, 64, 127, 4095, 4096, 16380, 70000}) {
+    ListpackBuilder lp;
+    std::string s(len, 'x');
+    lp.Append(s);
+    EXPECT_EQ(lp.bytes(), 7 + ListpackBuilder::EntrySize(s)) << len;
+    EXPECT_EQ(ParseListpack(lp.Build()), std::vector<std::string>{s}) << len;
+  }
+}
+
+TEST(IntsetTest, NarrowestWidth) {
+  EXPECT_EQ(BuildIntset({-7, 1}), std::string("\x02\0\0\0\x02\0\0\0\xf9\xff\x01\x00", 12));
+  EXPECT_EQ(BuildIntset({1, 70000}).substr(0, 4), std::string("\x04\0\0\0", 4));
+  EXPECT_EQ(BuildIntset({1, int64_t{5} << 32}).substr(0, 4), std::string("\x08\0\0\0", 4));
+  EXPECT_EQ(ParseIntset(BuildIntset({-5, 3, int64_t{1} << 40})),
+            (std::vector<int64_t>{-5, 3, int64_t{1} << 40}));
+  EXPECT_THROW(ParseIntset(std::string("\x02\0\0\0\x02\0\0\0\x01\x00\x01\x00", 12)), RdbCorrupt);
+}
+
+TEST(QuicklistLayoutTest, CutsAsRpushWouldFill) {
+  engine::ListValue list;
+  for (int i = 0; i < 2000; ++i)
+    list.Push(engine::ListValue::End::kTail, "item-" + std::to_string(i));
+  std::vector<QuicklistNode> nodes = QuicklistLayout(list, -2, size_t{1} << 30);
+  ASSERT_EQ(nodes.size(), 3u);  // as redis-server holds them (DEBUG OBJECT ql_nodes:3)
+  size_t total = 0;
+  for (const QuicklistNode& n : nodes) {
+    EXPECT_LE(n.bytes, 8192u);
+    total += n.count;
+  }
+  EXPECT_EQ(total, 2000u);
+  // Built at the head, the nodes fill from the tail.
+  engine::ListValue left;
+  for (int i = 0; i < 2000; ++i)
+    left.Push(engine::ListValue::End::kHead, "item-" + std::to_string(i));
+  std::vector<QuicklistNode> from_tail = QuicklistLayout(left, -2, size_t{1} << 30);
+  ASSERT_EQ(from_tail.size(), 3u);
+  EXPECT_LT(from_tail.front().count, from_tail.back().count);
+  EXPECT_EQ(from_tail.front().first, 0u);
+  EXPECT_EQ(from_tail[1].first, from_tail.front().count);
+  // A positive fill counts elements.
+  EXPECT_EQ(QuicklistLayout(list, 100, size_t{1} << 30).size(), 20u);
+  // Large elements sit alone in plain nodes.
+  engine::ListValue mixed;
+  for (std::string_view e : {"a", "bbbbbbbbbb", "c"}) mixed.Push(engine::ListValue::End::kTail, e);
+  std::vector<QuicklistNode> cut = QuicklistLayout(mixed, -2, 5);
+  ASSERT_EQ(cut.size(), 3u);
+  EXPECT_TRUE(cut[1].plain);
+  EXPECT_EQ(cut[1].bytes, 10u);
+}
+
+TEST(DumpPayloadTest, RoundTripsAndRefusesDamage) {
+  ValueOptions options;
+  engine::Object value = engine::Object::NewHash();
+  value.hash().Set("f", "v", options.hash);
+  std::string payload = CreateDumpPayload(value, options);
+  EXPECT_EQ(static_cast<uint8_t>(payload[0]), kTypeHashListpack);
+  ASSERT_TRUE(VerifyDumpPayload(payload, false));
+  auto back = DecodeDumpPayload(payload, options);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->hash().Get("f"), std::optional<std::string_view>("v"));
+
+  std::string flipped = payload;
+  flipped[3] = static_cast<char>(flipped[3] ^ 0x40);
+  EXPECT_FALSE(VerifyDumpPayload(flipped, false));
+  EXPECT_TRUE(VerifyDumpPayload(flipped, /*skip_checksum=*/true));
+  EXPECT_FALSE(DecodeDumpPayload(flipped, options).has_value());  // its listpack is broken
+  EXPECT_FALSE(VerifyDumpPayload("short", false));
+  std::string future = payload;
+  future[future.size() - 10] = 11;  // RDB version 11
+  EXPECT_FALSE(VerifyDumpPayload(future, true));
+}
+
+TEST(DumpPayloadTest, EmptyCollectionsAreRefused) {
+  RdbWriter w;
+  w.Length(0);
+  RdbReader r(w.out());
+  EXPECT_FALSE(DecodeValue(kTypeSet, r, ValueOptions{}).has_value());
+  RdbReader streams(std::string_view("\x00", 1));
+  EXPECT_THROW(DecodeValue(kTypeStreamListpacks2, streams, ValueOptions{}), RdbCorrupt);
+}
+
+}  // namespace
+}  // namespace redlab::server::rdb
