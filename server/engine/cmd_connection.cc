@@ -201,6 +201,7 @@ std::string DescribeClient(Engine& engine, const Client& c) {
   if (c.repl_role() == Client::ReplRole::kMaster) flags += 'M';
   if (c.subscribed()) flags += 'P';
   if (c.in_multi()) flags += 'x';
+  if (c.blocked()) flags += 'b';
   if (c.close_after_reply()) flags += 'c';
   field("flags", flags.empty() ? "N" : flags);
   num("db", c.db());
@@ -414,6 +415,27 @@ void ClientUnpauseCommand(CommandContext& ctx) {
   ctx.ReplyOk();
 }
 
+// CLIENT UNBLOCK id [TIMEOUT|ERROR]: the reason is checked before the id.
+void ClientUnblockCommand(CommandContext& ctx) {
+  if (ctx.argc() > 4) {
+    ReplySubcommandSyntaxError(ctx);
+    return;
+  }
+  bool with_error = false;
+  if (ctx.argc() == 4) {
+    if (ctx.ArgIs(3, "error")) {
+      with_error = true;
+    } else if (!ctx.ArgIs(3, "timeout")) {
+      ctx.ReplyError("CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
+      return;
+    }
+  }
+  int64_t id = 0;
+  if (!ctx.IntArg(2, &id)) return;
+  bool unblocked = ctx.engine().UnblockById(static_cast<uint64_t>(id), with_error);
+  ctx.reply().Integer(unblocked ? 1 : 0);
+}
+
 void ClientHelpCommand(CommandContext& ctx) { ReplyHelp(ctx, kClientHelp); }
 
 }  // namespace
@@ -477,7 +499,11 @@ void RegisterConnectionCommands(CommandTable& table) {
       sub("pause", -3, kCmdAdmin | kClientFlags, kConn, ClientPauseCommand, "2.9.50",
           "Stop processing commands from clients for some time", "O(1)"),
       sub("unpause", 2, kCmdAdmin | kClientFlags, kConn, ClientUnpauseCommand, "6.2.0",
-          "Resume processing of clients that were paused", "O(N) Where N is the number of paused clients"),
+          "Resume processing of clients that were paused",
+          "O(N) Where N is the number of paused clients"),
+      sub("unblock", -3, kCmdAdmin | kClientFlags, kConn, ClientUnblockCommand, "5.0.0",
+          "Unblock a client blocked in a blocking command from a different connection",
+          "O(log N) where N is the number of client connections"),
   };
   client.subcommands[2].tips = {"nondeterministic_output"};
   client.subcommands[5].tips = {"nondeterministic_output"};

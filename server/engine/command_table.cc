@@ -101,8 +101,10 @@ CommandTable::CommandTable() {
   RegisterStringCommands(*this);
   RegisterHashCommands(*this);
   RegisterListCommands(*this);
+  RegisterListBlockingCommands(*this);
   RegisterSetCommands(*this);
   RegisterZsetCommands(*this);
+  RegisterZsetPopCommands(*this);
   RegisterZsetRangeCommands(*this);
   RegisterZsetSetOpCommands(*this);
   RegisterIntrospectionCommands(*this);

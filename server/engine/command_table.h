@@ -83,9 +83,11 @@ void RegisterKeyCommands(CommandTable& table);
 void RegisterExpireCommands(CommandTable& table);
 void RegisterStringCommands(CommandTable& table);
 void RegisterHashCommands(CommandTable& table);
-void RegisterListCommands(CommandTable& table);
+void RegisterListCommands(CommandTable& table);          // cmd_list.cc
+void RegisterListBlockingCommands(CommandTable& table);  // cmd_list_blocking.cc
 void RegisterSetCommands(CommandTable& table);
 void RegisterZsetCommands(CommandTable& table);       // cmd_zset.cc
+void RegisterZsetPopCommands(CommandTable& table);    // cmd_zset_pop.cc
 void RegisterZsetRangeCommands(CommandTable& table);  // cmd_zset_range.cc
 void RegisterZsetSetOpCommands(CommandTable& table);  // cmd_zset_setops.cc
 void RegisterIntrospectionCommands(CommandTable& table);
