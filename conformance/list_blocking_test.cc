@@ -7,6 +7,7 @@
 #include "conformance/blocking_fixture.h"
 #include "conformance/harness/replication_stream.h"
 #include "conformance/harness/target.h"
+#include "conformance/harness/topology.h"
 
 namespace redlab::conformance {
 namespace {
@@ -500,6 +501,27 @@ TEST(ListBlockingExpiryTest, KeyExpiredBeforeItsWaitersAreServed) {
   EXPECT_EQ(stream.Next(), (Args{"EXEC"}));
   EXPECT_EQ(stream.Next(), (Args{"DEL", "k"}));
   c({"DEBUG", "SET-ACTIVE-EXPIRE", "1"});
+}
+
+// A writable replica serves its own blocked clients from the master's stream, as Redis 7.0
+// does: the pop is the replica's alone, and the two datasets part.
+TEST(ListBlockingReplicaTest, WritableReplicaServesItsWaitersFromTheStream) {
+  TopologyOptions options;
+  options.fault_proxy = false;
+  std::unique_ptr<Topology> topology = StartTopology(options);
+  ASSERT_TRUE(topology->WaitForSync());
+  Client replica = topology->ConnectReplica(0);
+  ASSERT_EQ(replica({"CONFIG", "SET", "replica-read-only", "no"}), Status("OK"));
+  Client waiter = topology->ConnectReplica(0);
+  waiter.SendCommand({"BLPOP", "l", "0"});
+  ASSERT_TRUE(Eventually([&] {
+    return replica({"INFO", "clients"}).str.find("\nblocked_clients:1\r") != std::string::npos;
+  }));
+  Client master = topology->ConnectMaster();
+  EXPECT_EQ(master({"RPUSH", "l", "a", "b"}), Int(2));
+  EXPECT_EQ(waiter.Read(), Array({Bulk("l"), Bulk("a")}));
+  EXPECT_EQ(master({"LRANGE", "l", "0", "-1"}), Array({Bulk("a"), Bulk("b")}));
+  EXPECT_EQ(replica({"LRANGE", "l", "0", "-1"}), Array({Bulk("b")}));
 }
 
 }  // namespace
