@@ -389,6 +389,25 @@ TEST_F(ListBlockingTest, BlockedMoveDoesNotBreakAWatch) {
   EXPECT_EQ(mover.Read(), Bulk("element"));
 }
 
+TEST_F(ListBlockingTest, ServedClientGoesOnWithItsPipeline) {
+  // Each client waits on its key, then pushes to the next one's: one push serves them all.
+  constexpr int kClients = 200;
+  std::vector<Client> chain;
+  for (int i = 0; i < kClients; ++i) {
+    chain.push_back(Connect());
+    chain.back().Send(Client::Encode({"BLPOP", "k" + std::to_string(i), "0"}) +
+                      Client::Encode({"RPUSH", "k" + std::to_string(i + 1), "x"}));
+  }
+  WaitBlocked(kClients);
+  EXPECT_EQ(c()({"RPUSH", "k0", "x"}), Int(1));
+  for (int i = 0; i < kClients; ++i) {
+    EXPECT_EQ(chain[i].Read(), Bulks({"k" + std::to_string(i), "x"}));
+    EXPECT_EQ(chain[i].Read(), Int(1));
+  }
+  EXPECT_EQ(All("k" + std::to_string(kClients)), Bulks({"x"}));
+  EXPECT_EQ(c()({"DBSIZE"}), Int(1));
+}
+
 TEST_F(ListBlockingTest, ClientThatLeavesWhileBlockedIsForgotten) {
   { Client gone = Blocked({"BLPOP", "l", "0"}); }
   WaitBlocked(0);

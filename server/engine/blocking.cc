@@ -111,22 +111,27 @@ bool Engine::UnblockById(uint64_t id, bool with_error) {
 }
 
 void Engine::HandleClientsBlockedOnKeys() {
-  std::vector<uint64_t> served;
   // Serving a BLMOVE pushes to its destination, which may make another key ready: go on until
   // nothing is left.
   while (blocked_keys_.has_ready()) {
     for (const BlockedKeys::ReadyKey& ready : blocked_keys_.TakeReady()) {
       blocked_keys_.Serving(ready);
       keyspace_.SnapshotTime();
-      ServeKey(ready.db, ready.key, &served);
+      ServeKey(ready.db, ready.key, &served_);
     }
   }
   // The served clients go on with their pipelined input only now, as Redis does in beforeSleep:
-  // nothing runs in between that could change the queues being served.
-  for (uint64_t id : served) {
-    Client* c = FindClient(id);
+  // nothing runs in between that could change the queues being served. What they run may serve
+  // others in turn: those are resumed by this same loop, so a chain of clients feeding each
+  // other does not nest one call per client.
+  if (resuming_served_) return;
+  resuming_served_ = true;
+  for (size_t i = 0; i < served_.size(); ++i) {
+    Client* c = FindClient(served_[i]);
     if (c != nullptr && !c->blocked() && c->io() != nullptr) c->io()->ResumeInput();
   }
+  served_.clear();
+  resuming_served_ = false;
 }
 
 void Engine::ServeKey(int db, const std::string& key, std::vector<uint64_t>* served) {

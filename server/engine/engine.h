@@ -273,6 +273,8 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   std::list<Client*> blocked_;                 // in blocking order
   std::multimap<uint64_t, Client*> timeouts_;  // blocked clients with a deadline
   BlockedKeys blocked_keys_{&keyspace_};
+  std::vector<uint64_t> served_;  // clients served, to go on with their input (by id)
+  bool resuming_served_ = false;
   // Serves the clients blocked on keys that became ready, as Redis's handleClientsBlockedOnKeys
   // after each command, transaction or script; then lets the served ones go on with their input.
   void HandleClientsBlockedOnKeys();
