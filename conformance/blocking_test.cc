@@ -14,6 +14,7 @@ class BlockingTest : public BlockingFixture {
     Client admin = Connect();
     admin({"CLIENT", "UNPAUSE"});
     admin({"CONFIG", "SET", "timeout", "0"});
+    admin({"REPLICAOF", "NO", "ONE"});
     if (!IsRealRedis()) admin({"FAULT", "RESET"});
   }
 
@@ -253,23 +254,18 @@ TEST_F(BlockingTest, IdleTimeoutSparesBlockedClients) {
 }
 
 TEST_F(BlockingTest, BecomingAReplicaUnblocksAndDisconnectsBlockedClients) {
-  std::unique_ptr<Server> server = StartServer();
-  Client admin(server->port());
-  Client waiter(server->port());
-  waiter.SendCommand({"BLPOP", "l", "0"});
-  ASSERT_TRUE(Eventually([&] {
-    return admin({"INFO", "clients"}).str.find("blocked_clients:1\r\n") != std::string::npos;
-  }));
-  ASSERT_EQ(admin({"REPLICAOF", "127.0.0.1", std::to_string(FreePort())}), Status("OK"));
+  Client waiter = Blocked({"BLPOP", "l", "0"});
+  // A master that is not there: the server stays a replica until REPLICAOF NO ONE.
+  ASSERT_EQ(c()({"REPLICAOF", "127.0.0.1", std::to_string(FreePort())}), Status("OK"));
   EXPECT_EQ(waiter.ReadUntilClosed(),
             "-UNBLOCKED force unblock from blocking operation, instance state changed (master -> "
             "replica?)\r\n");
   // A read-only replica refuses them: they write.
-  EXPECT_EQ(admin({"BLPOP", "l", "0"}),
+  EXPECT_EQ(c()({"BLPOP", "l", "0"}),
             Error("READONLY You can't write against a read only replica."));
-  EXPECT_EQ(admin({"LMPOP", "1", "l", "LEFT"}),
+  EXPECT_EQ(c()({"LMPOP", "1", "l", "LEFT"}),
             Error("READONLY You can't write against a read only replica."));
-  EXPECT_EQ(admin({"REPLICAOF", "NO", "ONE"}), Status("OK"));
+  EXPECT_EQ(c()({"REPLICAOF", "NO", "ONE"}), Status("OK"));
 }
 
 }  // namespace
