@@ -96,6 +96,37 @@ std::string Client::ReadRaw() {
   }
 }
 
+std::string Client::ReadLine() {
+  auto deadline = std::chrono::steady_clock::now() + timeout_;
+  size_t end;
+  while ((end = buffer_.find('\n')) == std::string::npos) {
+    if (FillUntil(deadline) == 0) throw std::runtime_error("connection closed by the server");
+  }
+  std::string line = buffer_.substr(0, end > 0 && buffer_[end - 1] == '\r' ? end - 1 : end);
+  buffer_.erase(0, end + 1);
+  return line;
+}
+
+std::string Client::ReadExact(size_t n) {
+  auto deadline = std::chrono::steady_clock::now() + timeout_;
+  while (buffer_.size() < n) {
+    if (FillUntil(deadline) == 0) throw std::runtime_error("connection closed by the server");
+  }
+  std::string bytes = buffer_.substr(0, n);
+  buffer_.erase(0, n);
+  return bytes;
+}
+
+bool Client::Readable(std::chrono::milliseconds within) {
+  if (!buffer_.empty()) return true;
+  pollfd p{fd_, POLLIN, 0};
+  int rc;
+  do {
+    rc = poll(&p, 1, static_cast<int>(within.count()));
+  } while (rc < 0 && errno == EINTR);
+  return rc > 0;
+}
+
 Reply Client::Read() {
   std::string raw = ReadRaw();
   Reply r;

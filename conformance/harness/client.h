@@ -32,6 +32,12 @@ class Client {
   void SendCommand(const std::vector<std::string>& args);
   Reply Read();
   std::string ReadRaw();
+  // Unframed bytes (a replication snapshot): a line without its "\r\n" (or "\n"), or exactly
+  // `n` bytes.
+  std::string ReadLine();
+  std::string ReadExact(size_t n);
+  // Whether bytes are waiting to be read, or arrive within `within`.
+  bool Readable(std::chrono::milliseconds within);
 
   // True when the server has closed the connection (waits up to `timeout` for the close and
   // fails if bytes arrive instead).

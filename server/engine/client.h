@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <list>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -12,6 +14,13 @@
 namespace redlab::server::engine {
 
 struct Command;
+class Client;
+class CommandContext;
+
+// Serves a client blocked on keys from `key`, which now holds a value of the type it waits for
+// (BLPOP's pop, BLMOVE's move...): replies, changes the dataset and propagates as the command
+// would have. `ctx` is the blocked command's own context.
+using KeyServeProc = void (*)(CommandContext& ctx, const std::string& key);
 
 // validateClientName: a client name is printable ASCII without spaces (CLIENT SETNAME, HELLO).
 inline bool ValidClientName(std::string_view name) {
@@ -123,19 +132,41 @@ class Client {
   }
   bool in_multi() const { return multi_.active; }
 
-  // A blocked client waits for something (WAIT's acks, the end of CLIENT PAUSE) and reads no
-  // input meanwhile; Engine::BlockClient / UnblockClient manage this.
-  enum class BlockKind { kNone, kPostponed, kWait };
+  // A blocked client waits for something (WAIT's acks, the end of CLIENT PAUSE, data in a list
+  // or sorted set) and reads no input meanwhile; Engine::BlockClient / BlockForKeys /
+  // UnblockClient manage this.
+  enum class BlockKind { kNone, kPostponed, kWait, kList, kZset };
+  // kList, kZset: one key waited for, and the client's place in that key's queue.
+  struct KeyWait {
+    std::string key;
+    std::list<Client*>::iterator queued;
+  };
   struct BlockState {
     BlockKind kind = BlockKind::kNone;
-    int64_t deadline_ms = 0;        // node time at which it times out; 0 = never
-    std::vector<std::string> args;  // kPostponed: the command to run when unblocked
+    int64_t deadline_ms = 0;        // node time at which it times out; 0 = never (< 0 too)
+    std::vector<std::string> args;  // kPostponed: the command to run when unblocked; kList,
+                                    // kZset: the blocked command, served later
     int64_t wait_offset = 0;        // kWait: the replication offset acks must reach
     int64_t wait_replicas = 0;      // kWait: how many replicas must reach it
+    // kList, kZset: the keys (each once, in the command's order), the command and how it is
+    // served, with the options it parsed before blocking.
+    std::vector<KeyWait> keys;
+    const Command* cmd = nullptr;
+    KeyServeProc serve = nullptr;
+    int64_t count = -1;  // elements to pop; -1: the single-element form (BLPOP, BZPOPMIN)
+    int from = 0;        // where to pop: a ListValue::End, or 1 for a sorted set's max
+    int to = 0;          // BLMOVE, BRPOPLPUSH: the ListValue::End to push to
+    // The engine's bookkeeping: the client's place among the blocked clients, and in the
+    // timeout table (ordered as Redis's: by the deadline as an unsigned number).
+    std::list<Client*>::iterator blocked_pos;
+    std::multimap<uint64_t, Client*>::iterator timeout_pos;
   };
   BlockState& block() { return block_; }
   const BlockState& block() const { return block_; }
   bool blocked() const { return block_.kind != BlockKind::kNone; }
+  bool blocked_on_keys() const {
+    return block_.kind == BlockKind::kList || block_.kind == BlockKind::kZset;
+  }
 
   // When the pending output first passed the soft client-output-buffer-limit (0: it has not).
   int64_t output_soft_limit_since_ms = 0;

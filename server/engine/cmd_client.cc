@@ -42,6 +42,7 @@ std::string DescribeClient(Engine& engine, const Client& c) {
   if (c.repl_role() == Client::ReplRole::kMaster) flags += 'M';
   if (c.subscribed()) flags += 'P';
   if (c.in_multi()) flags += 'x';
+  if (c.blocked()) flags += 'b';
   if (c.dirty_cas()) flags += 'd';
   if (c.close_after_reply()) flags += 'c';
   if (c.no_evict()) flags += 'e';
@@ -263,6 +264,27 @@ void ClientUnpauseCommand(CommandContext& ctx) {
   ctx.ReplyOk();
 }
 
+// CLIENT UNBLOCK id [TIMEOUT|ERROR]: the reason is checked before the id.
+void ClientUnblockCommand(CommandContext& ctx) {
+  if (ctx.argc() > 4) {
+    ReplySubcommandSyntaxError(ctx);
+    return;
+  }
+  bool with_error = false;
+  if (ctx.argc() == 4) {
+    if (ctx.ArgIs(3, "error")) {
+      with_error = true;
+    } else if (!ctx.ArgIs(3, "timeout")) {
+      ctx.ReplyError("CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
+      return;
+    }
+  }
+  int64_t id = 0;
+  if (!ctx.IntArg(2, &id)) return;
+  bool unblocked = ctx.engine().UnblockById(static_cast<uint64_t>(id), with_error);
+  ctx.reply().Integer(unblocked ? 1 : 0);
+}
+
 void ClientHelpCommand(CommandContext& ctx) { ReplyHelp(ctx, kClientHelp); }
 
 // CLIENT REPLY ON|OFF|SKIP. Only ON is answered; OFF and SKIP take effect on their own reply
@@ -439,6 +461,9 @@ void RegisterClientCommands(CommandTable& table) {
       sub("unpause", 2, kCmdAdmin | kClientFlags, kConn, ClientUnpauseCommand, "6.2.0",
           "Resume processing of clients that were paused",
           "O(N) Where N is the number of paused clients"),
+      sub("unblock", -3, kCmdAdmin | kClientFlags, kConn, ClientUnblockCommand, "5.0.0",
+          "Unblock a client blocked in a blocking command from a different connection",
+          "O(log N) where N is the number of client connections"),
       sub("reply", 3, kClientFlags, kConn, ClientReplyCommand, "3.2.0",
           "Instruct the server whether to reply to commands", "O(1)"),
       sub("no-evict", 3, kCmdAdmin | kClientFlags, kConn, ClientNoEvictCommand, "7.0.0",

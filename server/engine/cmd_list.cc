@@ -1,5 +1,8 @@
 // List commands (non-blocking): pushes, pops, ranges, edits, LPOS and LMOVE, with Redis 7.0's
-// argument checks in Redis's order, its dirty counts and its WATCH signals.
+// argument checks in Redis's order, its dirty counts and its WATCH signals. The blocking and
+// multi-key pops are in cmd_list_blocking.cc.
+#include "server/engine/cmd_list.h"
+
 #include <string>
 
 #include "server/engine/command_table.h"
@@ -26,19 +29,6 @@ void DeleteIfEmpty(CommandContext& ctx, Db::Node* node) {
 bool NonNegativeArg(CommandContext& ctx, size_t i, std::string_view error, int64_t* out) {
   if (!ParseInt64(ctx.arg(i), out) || *out < 0) {
     ctx.ReplyError(error);
-    return false;
-  }
-  return true;
-}
-
-// getListPositionFromObjectOrReply: LEFT or RIGHT.
-bool EndArg(CommandContext& ctx, size_t i, End* end) {
-  if (ctx.ArgIs(i, "left")) {
-    *end = End::kHead;
-  } else if (ctx.ArgIs(i, "right")) {
-    *end = End::kTail;
-  } else {
-    ctx.ReplySyntaxError();
     return false;
   }
   return true;
@@ -296,8 +286,40 @@ void LposCommand(CommandContext& ctx) {
   for (int64_t pos : found) r.Integer(pos);
 }
 
-// LMOVE and RPOPLPUSH (lmoveGenericCommand).
-void Move(CommandContext& ctx, End from, End to) {
+void LmoveCommand(CommandContext& ctx) {
+  End from;
+  End to;
+  if (!ListEndArg(ctx, 3, &from) || !ListEndArg(ctx, 4, &to)) return;
+  ListMove(ctx, from, to);
+}
+
+void RpoplpushCommand(CommandContext& ctx) { ListMove(ctx, End::kTail, End::kHead); }
+
+}  // namespace
+
+bool ListEndArg(CommandContext& ctx, size_t i, End* end) {
+  if (ctx.ArgIs(i, "left")) {
+    *end = End::kHead;
+  } else if (ctx.ArgIs(i, "right")) {
+    *end = End::kTail;
+  } else {
+    ctx.ReplySyntaxError();
+    return false;
+  }
+  return true;
+}
+
+std::string_view ListEndName(End end) { return end == End::kHead ? "left" : "right"; }
+
+void ListPushMoved(CommandContext& ctx, const std::string& destination, Db::Node* dst, End to,
+                   const std::string& value) {
+  if (dst == nullptr) dst = ctx.db().Add(destination, Object::NewList());
+  ctx.SignalModifiedKey(destination);
+  ListOf(dst).Push(to, value);
+  ctx.reply().Bulk(value);
+}
+
+void ListMove(CommandContext& ctx, End from, End to) {
   const std::string& source = ctx.arg(1);
   const std::string& destination = ctx.arg(2);
   Db::Node* src = nullptr;
@@ -311,25 +333,37 @@ void Move(CommandContext& ctx, End from, End to) {
   std::string value = ListOf(src).Pop(from);
   // With source == destination the list is the same object: the element is pushed back before
   // the emptiness check below, so a one-element list survives a rotation.
-  if (dst == nullptr) dst = ctx.db().Add(destination, Object::NewList());
-  ctx.SignalModifiedKey(destination);
-  ListOf(dst).Push(to, value);
-  ctx.reply().Bulk(value);
+  ListPushMoved(ctx, destination, dst, to, value);
   DeleteIfEmpty(ctx, src);
   ctx.SignalModifiedKey(source);
   ctx.MarkDirty();
+  // The blocking forms that did not have to block replicate as their plain counterparts.
+  std::string_view name = ctx.command().name();
+  if (name == "blmove") {
+    ctx.PropagateAs({"LMOVE", source, destination, ctx.arg(3), ctx.arg(4)});
+  } else if (name == "brpoplpush") {
+    ctx.PropagateAs({"RPOPLPUSH", source, destination});
+  }
 }
 
-void LmoveCommand(CommandContext& ctx) {
-  End from;
-  End to;
-  if (!EndArg(ctx, 3, &from) || !EndArg(ctx, 4, &to)) return;
-  Move(ctx, from, to);
+void ListPopRangeWithKey(CommandContext& ctx, const std::string& key, Db::Node* node, End end,
+                         int64_t count) {
+  ListValue& list = ListOf(node);
+  size_t len = list.size();
+  size_t n = static_cast<uint64_t>(count) < len ? static_cast<size_t>(count) : len;
+  resp::ReplyWriter& r = ctx.reply();
+  r.ArrayHeader(2);
+  r.Bulk(key);
+  if (end == End::kHead) {
+    ReplyRange(ctx, list, 0, n - 1, false);
+  } else {
+    ReplyRange(ctx, list, len - n, len - 1, true);
+  }
+  list.Erase(end, n);
+  DeleteIfEmpty(ctx, node);
+  ctx.SignalModifiedKey(key);
+  ctx.MarkDirty(n);
 }
-
-void RpoplpushCommand(CommandContext& ctx) { Move(ctx, End::kTail, End::kHead); }
-
-}  // namespace
 
 void RegisterListCommands(CommandTable& table) {
   constexpr uint32_t kRwInsert = kKeyRW | kKeyInsert;

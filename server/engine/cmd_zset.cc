@@ -1,6 +1,6 @@
 // Sorted-set commands on members: ZADD, ZINCRBY, ZREM, ZSCORE, ZMSCORE, ZCARD, ZRANK, ZREVRANK,
-// ZPOPMIN, ZPOPMAX, ZRANDMEMBER and ZSCAN, as Redis's t_zset.c. The range commands are in
-// cmd_zset_range.cc.
+// ZRANDMEMBER and ZSCAN, as Redis's t_zset.c. The range commands are in cmd_zset_range.cc, the
+// pops (blocking or not) in cmd_zset_pop.cc.
 #include "server/engine/cmd_zset.h"
 
 #include <algorithm>
@@ -180,50 +180,6 @@ void ZrankGeneric(CommandContext& ctx, bool reverse) {
 void ZrankCommand(CommandContext& ctx) { ZrankGeneric(ctx, false); }
 void ZrevrankCommand(CommandContext& ctx) { ZrankGeneric(ctx, true); }
 
-// genericZpopCommand for ZPOPMIN/ZPOPMAX: a flat [member, score, ...] array, except in RESP3
-// with an explicit count, where each pair is its own array.
-void ZpopGeneric(CommandContext& ctx, bool max) {
-  if (ctx.argc() > 3) {
-    ctx.ReplySyntaxError();
-    return;
-  }
-  int64_t count = -1;  // no count: pop one
-  // getPositiveLongFromObjectOrReply: one text for "not a number" and "negative".
-  if (ctx.argc() == 3 && (!ParseInt64(ctx.arg(2), &count) || count < 0)) {
-    ctx.ReplyError("value is out of range, must be positive");
-    return;
-  }
-  const std::string& key = ctx.arg(1);
-  Db::Node* node = nullptr;
-  if (!ctx.LookupWrite(key, ObjectType::kZset, &node)) return;
-  resp::ReplyWriter& r = ctx.reply();
-  if (node == nullptr || count == 0) {
-    r.EmptyArray();
-    return;
-  }
-  const bool nested = r.protocol() >= 3 && count != -1;
-  if (count == -1) count = 1;
-  ZsetValue& zset = node->value.value.zset();
-  size_t n = std::min(static_cast<size_t>(count), zset.size());
-  r.ArrayHeader(nested ? n : n * 2);
-  std::string member;
-  for (size_t i = 0; i < n; ++i) {
-    ZsetValue::Iterator it = zset.AtRank(max ? zset.size() - 1 : 0);
-    member.assign(it.member());
-    double score = it.score();
-    zset.Remove(member);
-    ctx.MarkDirty();
-    if (nested) r.ArrayHeader(2);
-    r.Bulk(member);
-    r.Double(score);
-  }
-  ctx.SignalModifiedKey(key);
-  if (zset.empty()) ctx.db().Delete(node);
-}
-
-void ZpopminCommand(CommandContext& ctx) { ZpopGeneric(ctx, false); }
-void ZpopmaxCommand(CommandContext& ctx) { ZpopGeneric(ctx, true); }
-
 // zrandmemberWithCountCommand.
 void ZrandmemberWithCount(CommandContext& ctx, int64_t l, bool withscores) {
   Db::Node* node = nullptr;
@@ -378,16 +334,6 @@ void RegisterZsetCommands(CommandTable& table) {
       "zrevrank", 3, kRO, kKeyRO | kKeyAccess, ZrevrankCommand, "2.0.0",
       "Determine the index of a member in a sorted set, with scores ordered from high to low",
       "O(log(N))"));
-  table.Add(ZsetCommand("zpopmin", -2, kCmdWrite | kCmdFast, kKeyRW | kKeyAccess | kKeyDelete,
-                        ZpopminCommand, "5.0.0",
-                        "Remove and return members with the lowest scores in a sorted set",
-                        "O(log(N)*M) with N being the number of elements in the sorted set, and M "
-                        "being the number of elements popped."));
-  table.Add(ZsetCommand("zpopmax", -2, kCmdWrite | kCmdFast, kKeyRW | kKeyAccess | kKeyDelete,
-                        ZpopmaxCommand, "5.0.0",
-                        "Remove and return members with the highest scores in a sorted set",
-                        "O(log(N)*M) with N being the number of elements in the sorted set, and M "
-                        "being the number of elements popped."));
   CommandSpec zrandmember =
       ZsetCommand("zrandmember", -2, kCmdReadonly, kKeyRO | kKeyAccess, ZrandmemberCommand, "6.2.0",
                   "Get one or multiple random elements from a sorted set",

@@ -106,8 +106,10 @@ CommandTable::CommandTable() {
   RegisterBitmapCommands(*this);
   RegisterHashCommands(*this);
   RegisterListCommands(*this);
+  RegisterListBlockingCommands(*this);
   RegisterSetCommands(*this);
   RegisterZsetCommands(*this);
+  RegisterZsetPopCommands(*this);
   RegisterZsetRangeCommands(*this);
   RegisterZsetSetOpCommands(*this);
   RegisterIntrospectionCommands(*this);

@@ -89,9 +89,11 @@ void RegisterExpireCommands(CommandTable& table);
 void RegisterStringCommands(CommandTable& table);
 void RegisterBitmapCommands(CommandTable& table);  // cmd_bitmap.cc, cmd_bitfield.cc
 void RegisterHashCommands(CommandTable& table);
-void RegisterListCommands(CommandTable& table);
+void RegisterListCommands(CommandTable& table);          // cmd_list.cc
+void RegisterListBlockingCommands(CommandTable& table);  // cmd_list_blocking.cc
 void RegisterSetCommands(CommandTable& table);
 void RegisterZsetCommands(CommandTable& table);       // cmd_zset.cc
+void RegisterZsetPopCommands(CommandTable& table);    // cmd_zset_pop.cc
 void RegisterZsetRangeCommands(CommandTable& table);  // cmd_zset_range.cc
 void RegisterZsetSetOpCommands(CommandTable& table);  // cmd_zset_setops.cc
 void RegisterIntrospectionCommands(CommandTable& table);

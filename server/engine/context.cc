@@ -1,5 +1,7 @@
 #include "server/engine/context.h"
 
+#include <cmath>
+
 #include "server/engine/engine.h"
 #include "server/engine/errors.h"
 #include "server/engine/numbers.h"
@@ -37,7 +39,12 @@ bool CommandContext::TimeoutArg(size_t i, bool seconds, int64_t* deadline_ms) {
       reply_.Error("timeout is not a float or out of range");
       return false;
     }
-    ms = static_cast<int64_t>(value * 1000.0L);
+    // Rounded up to the millisecond. Redis converts out-of-range values (1e16 seconds, inf)
+    // as x86 does, to INT64_MIN: "negative".
+    long double scaled = std::ceil(value * 1000.0L);
+    ms = scaled >= -9223372036854775808.0L && scaled < 9223372036854775808.0L
+             ? static_cast<int64_t>(scaled)
+             : INT64_MIN;
   } else if (!ParseInt64(args_[i], &ms)) {
     reply_.Error("timeout is not an integer or out of range");
     return false;
@@ -46,13 +53,10 @@ bool CommandContext::TimeoutArg(size_t i, bool seconds, int64_t* deadline_ms) {
     reply_.Error("timeout is negative");
     return false;
   }
-  if (ms > 0) {
-    if (ms > INT64_MAX - now_ms()) {
-      reply_.Error("timeout is out of range");
-      return false;
-    }
-    ms += now_ms();
-  }
+  // Redis 7.0 adds the time without an overflow check: a deadline too far away wraps around to
+  // a negative one, which the engine never reaches (the client waits forever).
+  if (ms > 0)
+    ms = static_cast<int64_t>(static_cast<uint64_t>(ms) + static_cast<uint64_t>(now_ms()));
   *deadline_ms = ms;
   return true;
 }

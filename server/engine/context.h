@@ -47,6 +47,9 @@ class CommandContext {
   bool TimeoutArg(size_t i, bool seconds, int64_t* deadline_ms);
   bool DoubleArg(size_t i, double* out);  // "value is not a valid float"
   bool LongDoubleArg(size_t i, long double* out);
+  // Whether the client may block: not while EXEC runs its queue, nor from a script (Redis's
+  // CLIENT_DENY_BLOCKING). Blocking commands answer at once instead, as if they timed out.
+  bool may_block() const { return !client_.in_multi() && !client_.deny_blocking(); }
   // Is argument i equal to `word`, ignoring case?
   bool ArgIs(size_t i, std::string_view word) const;
 

@@ -206,9 +206,7 @@ std::string_view Engine::StaleRefusal(const Client& client, const Command& cmd,
 }
 
 void Engine::DestroyClient(Client* client) {
-  if (client->blocked()) {
-    blocked_.erase(std::remove(blocked_.begin(), blocked_.end(), client), blocked_.end());
-  }
+  if (client->blocked()) ReleaseBlock(*client);
   watches_.UnwatchAll(client);
   pubsub_.UnsubscribeAll(client);
   if (client->monitor()) std::erase(monitors_, client);
@@ -447,6 +445,9 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
     }
   }
   Call(client, *cmd, args, reply);
+  // Keys the command created may serve blocked clients (a top-level command only: EXEC and EVAL
+  // serve them once all of theirs ran).
+  if (blocked_keys_.has_ready() && call_depth_ == 0) HandleClientsBlockedOnKeys();
 }
 
 void Engine::ExecQueued(Client& client, resp::ReplyWriter& reply) {
@@ -576,6 +577,9 @@ void Engine::Cron() {
   keyspace_.ActiveExpireCycle(budget_us);
   RecordLatency("expire-cycle", (SteadyUs() - expire_start) / 1000);
   FlushEffects();
+  // Keys made ready outside any command (a replica loading a snapshot) are served here, as in
+  // Redis's beforeSleep.
+  if (blocked_keys_.has_ready() && call_depth_ == 0) HandleClientsBlockedOnKeys();
   replication_->Cron();
   persistence_->Cron();
   CloseIdleClients();
@@ -586,7 +590,8 @@ void Engine::CloseIdleClients() {
   if (config_.timeout <= 0) return;
   int64_t now = clock_.NowMs();
   for (auto& [id, client] : clients_) {
-    if (client->io() == nullptr) continue;
+    // A blocked client is waiting on purpose (BLPOP's own timeout is what ends it).
+    if (client->io() == nullptr || client->blocked()) continue;
     if (now - client->last_interaction_ms() > config_.timeout * 1000) client->io()->CloseAsap();
   }
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <list>
 #include <map>
 #include <memory>
 #include <optional>
@@ -12,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "server/engine/blocked_keys.h"
 #include "server/engine/client.h"
 #include "server/engine/clock.h"
 #include "server/engine/command_table.h"
@@ -125,6 +127,7 @@ struct DebugSettings {
   bool reply_buffer_resizing = true;                    // REPLYBUFFER RESIZING
   bool pause_cron = false;                              // PAUSE-CRON: background work stops
 };
+class CommandContext;
 
 class Engine : private resp::ErrorListener, private ExpiryListener {
  public:
@@ -136,6 +139,10 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   // Clients. The transport creates one per connection and destroys it when the connection ends.
   Client* CreateClient(ClientIo* io);
   void DestroyClient(Client* client);
+  // The transport is closing `client`'s connection (CLIENT KILL, a disconnect): it stops waiting
+  // at once, so nothing is served to it meanwhile, as Redis frees a client at once. Destroyed
+  // later, when the connection is closed.
+  void ClientClosing(Client& client);
   const std::map<uint64_t, std::unique_ptr<Client>>& clients() const { return clients_; }
   Client* FindClient(uint64_t id);
   // Whether another client would exceed maxclients (the transport refuses it then).
@@ -148,13 +155,28 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   uint32_t CommandFlags(const Command& cmd, std::span<const std::string> args);
 
   // Blocking (blocking.cc). A blocked client reads no input until it is unblocked; its reply
-  // is written by whoever unblocks it (or by the timeout handling of its kind).
+  // is written by whoever unblocks it (or by the timeout handling of its kind). A deadline of 0
+  // never comes, nor does one that overflowed (negative), as in Redis.
   void BlockClient(Client& client, Client::BlockKind kind, int64_t deadline_ms);
-  void UnblockClient(Client& client);
+  // Unblocks `client`; unless `resume` is false, its pending input is processed now.
+  void UnblockClient(Client& client, bool resume = true);
+  // Unblocks `client` whose blocked command's reply was written from `reply_start` on, applying
+  // CLIENT REPLY to it; `resume`: the client goes on with its pipelined input now.
+  void FinishBlockedCommand(Client& client, size_t reply_start, bool resume);
+  // Blocks the client running `ctx` on `keys` (kList or kZset; a key named twice counts once)
+  // until one of them holds data of that kind, and block().serve serves it from that key
+  // (Redis's blockForKeys). The command sets block().serve and its options first.
+  void BlockForKeys(CommandContext& ctx, Client::BlockKind kind, std::span<const std::string> keys,
+                    int64_t deadline_ms);
+  // CLIENT UNBLOCK: unblocks client `id` as if it timed out, or with an UNBLOCKED error.
+  // False when it is not blocked (or only postponed by CLIENT PAUSE, which it cannot leave).
+  bool UnblockById(uint64_t id, bool with_error);
   // Times out blocked clients whose deadline has passed and ends an expired pause; called by
   // the host's timer and after the node's clock moves.
   void OnTimer();
   size_t blocked_clients() const { return blocked_.size(); }
+  // Blocked clients with a deadline (INFO clients_in_timeout_table).
+  size_t clients_in_timeout_table() const { return timeouts_.size(); }
 
   // CLIENT PAUSE: until `end_ms` (node time), commands of all clients (or only writes) wait.
   void Pause(int64_t end_ms, bool writes_only);
@@ -321,8 +343,21 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   PubSub pubsub_;
   EffectSink* effect_sink_ = nullptr;
   std::vector<Effect> pending_effects_;
-  std::vector<Client*> blocked_;  // in blocking order
-  int64_t pause_end_ms_ = 0;      // 0: not paused
+  std::list<Client*> blocked_;                 // in blocking order
+  std::multimap<uint64_t, Client*> timeouts_;  // blocked clients with a deadline
+  BlockedKeys blocked_keys_{&keyspace_};
+  std::vector<uint64_t> served_;  // clients served, to go on with their input (by id)
+  bool resuming_served_ = false;
+  // Serves the clients blocked on keys that became ready, as Redis's handleClientsBlockedOnKeys
+  // after each command, transaction or script; then lets the served ones go on with their input.
+  void HandleClientsBlockedOnKeys();
+  void ServeKey(int db, const std::string& key, std::vector<uint64_t>* served);
+  void ServeClient(Client& client, const std::string& key);
+  // The reply of a blocked client that times out (replyToBlockedClientTimedOut).
+  void ReplyTimedOut(Client& client);
+  // Forgets a blocked client's bookkeeping (queues, timeout table) and clears its block state.
+  Client::BlockState ReleaseBlock(Client& client);
+  int64_t pause_end_ms_ = 0;  // 0: not paused
   mutable size_t peak_memory_ = 0;
   bool pause_writes_only_ = false;
   bool PauseApplies(uint32_t flags) const;

@@ -89,7 +89,9 @@ void ClientsSection(Engine& e, std::string& out) {
   out += "cluster_connections:0\r\n";
   out += fmt::format("maxclients:{}\r\n", e.config().maxclients);
   out += "client_recent_max_input_buffer:0\r\nclient_recent_max_output_buffer:0\r\n";
-  out += "blocked_clients:0\r\ntracking_clients:0\r\nclients_in_timeout_table:0\r\n";
+  // Every blocked client counts, postponed ones included, as Redis's server.blocked_clients.
+  out += fmt::format("blocked_clients:{}\r\ntracking_clients:0\r\nclients_in_timeout_table:{}\r\n",
+                     e.blocked_clients(), e.clients_in_timeout_table());
 }
 
 // The scripting lines of INFO memory: EVAL's Lua state and cache, the functions' Lua state and

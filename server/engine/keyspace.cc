@@ -47,6 +47,9 @@ Db::Node* Db::LookupNoTouch(std::string_view key) { return Lookup(key, true, fal
 Db::Node* Db::Add(std::string_view key, Object value) {
   Node* node = dict_.Insert(key, DbEntry{std::move(value)});
   node->value.lru = owner_->NewLru();
+  if (report_additions_ && owner_->key_added_listener_ != nullptr) {
+    owner_->key_added_listener_->OnKeyAdded(*this, key, node->value.value.type());
+  }
   return node;
 }
 

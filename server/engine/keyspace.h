@@ -56,6 +56,14 @@ class ExpiryListener {
   virtual void OnKeyExpired(Db& db, std::string_view key) = 0;
 };
 
+// Told when a key is added to a database whose keys clients are blocked on (Redis's dbAdd
+// calling signalKeyAsReady), so the node can serve them once the command is done.
+class KeyAddedListener {
+ public:
+  virtual ~KeyAddedListener() = default;
+  virtual void OnKeyAdded(Db& db, std::string_view key, ObjectType type) = 0;
+};
+
 class Db {
  public:
   using Node = Dict<DbEntry>::Node;
@@ -83,7 +91,9 @@ class Db {
     if (const Node* n = dict_.Find(key)) fn(n);
   }
 
-  // Adds a key that must not exist (after a lookup returned nullptr).
+  // Adds a key that must not exist (after a lookup returned nullptr). This, Set of a new key
+  // and Move are where a key comes into being: the KeyAddedListener hears of them while
+  // report_additions is on.
   Node* Add(std::string_view key, Object value);
   // Sets `key` to `value`, replacing any value; the old TTL is dropped unless `keep_ttl`.
   Node* Set(std::string_view key, Object value, bool keep_ttl = false);
@@ -121,6 +131,10 @@ class Db {
   bool ActiveExpire(int64_t deadline_us);
 
   size_t OverheadBytes() const;
+
+  // On while clients are blocked on keys of this database: only then does adding a key cost
+  // more than a branch.
+  void set_report_additions(bool on) { report_additions_ = on; }
   // The running estimate of the TTL of keys with one, kept by the expire cycle (INFO avg_ttl).
   int64_t avg_ttl() const { return avg_ttl_; }
 
@@ -134,6 +148,7 @@ class Db {
   Dict<DbEntry> dict_;
   std::vector<Node*> expiring_;  // keys with a TTL, sampled by the active expire cycle
   int64_t avg_ttl_ = 0;
+  bool report_additions_ = false;
 };
 
 class Keyspace {
@@ -182,6 +197,7 @@ class Keyspace {
   void SetIdle(DbEntry& entry, int64_t idle_seconds) const;
   void SetFreq(DbEntry& entry, uint8_t freq) const;
   void set_expiry_listener(ExpiryListener* listener) { expiry_listener_ = listener; }
+  void set_key_added_listener(KeyAddedListener* listener) { key_added_listener_ = listener; }
   std::mt19937_64& rng() { return rng_; }
 
   // One run of the active expire cycle over every database, within `budget_us`.
@@ -202,6 +218,7 @@ class Keyspace {
   KeyspaceStats stats_;
   AccessTracking tracking_;
   ExpiryListener* expiry_listener_ = nullptr;
+  KeyAddedListener* key_added_listener_ = nullptr;
   std::mt19937_64 rng_;
   std::vector<std::unique_ptr<Db>> dbs_;
   int expire_next_db_ = 0;  // where the next cycle starts, so every database gets its turn

@@ -300,6 +300,7 @@ void Connection::FinishIfDone() {
 void Connection::Close() {
   if (closing_) return;
   closing_ = true;
+  if (client_ != nullptr) engine_->ClientClosing(*client_);
   if (reading_) uv_read_stop(reinterpret_cast<uv_stream_t*>(&handle_));
   listener_->Forget(this);
   // A write in flight is cancelled by uv_close; its callback runs before OnClose.

@@ -60,6 +60,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       engine.clock().Advance(24LL * 3600 * 1000);  // let WAIT and CLIENT PAUSE run out
       engine.OnTimer();
       engine.Unpause();
+      // A pop blocked without a timeout waits for a push that no one else will make.
+      if (client->blocked()) engine.UnblockById(client->id(), /*with_error=*/false);
     }
     if (client->close_after_reply()) break;
   }
