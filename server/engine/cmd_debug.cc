@@ -159,7 +159,6 @@ constexpr std::string_view kUnsupported[] = {
     "listpack",
     "quicklist",
     "client-eviction",
-    "pause-cron",
     "replybuffer",
     "clusterlink",
     "set-disable-deny-scripts",
@@ -203,6 +202,10 @@ void DebugCommand(CommandContext& ctx) {
     DebugSetActiveExpire(ctx);
   } else if (ctx.argc() == 3 && ctx.ArgIs(1, "log")) {
     DebugLog(ctx);
+  } else if (ctx.argc() == 3 && ctx.ArgIs(1, "pause-cron")) {
+    // As atoi: any text that does not read as a non-zero int resumes the cron.
+    ctx.engine().set_cron_paused(std::strtol(ctx.arg(2).c_str(), nullptr, 10) != 0);
+    ctx.ReplyOk();
   } else {
     for (std::string_view name : kUnsupported) {
       if (ctx.ArgIs(1, name)) {

@@ -25,10 +25,10 @@ struct Section {
   bool in_all;
 };
 constexpr Section kSections[] = {
-    {"server", true, true},        {"clients", true, true},     {"memory", true, true},
-    {"persistence", true, true},   {"stats", true, true},       {"replication", true, true},
-    {"cpu", true, true},           {"modules", true, true},     {"commandstats", false, true},
-    {"errorstats", true, true},    {"latencystats", false, true}, {"cluster", true, true},
+    {"server", true, true},      {"clients", true, true},       {"memory", true, true},
+    {"persistence", true, true}, {"stats", true, true},         {"replication", true, true},
+    {"cpu", true, true},         {"modules", true, true},       {"commandstats", false, true},
+    {"errorstats", true, true},  {"latencystats", false, true}, {"cluster", true, true},
     {"keyspace", true, true},
 };
 
@@ -50,7 +50,8 @@ uint64_t ProcessRss() {
 }
 
 uint64_t TotalSystemMemory() {
-  return static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  return static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+         static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
 void ServerSection(Engine& e, std::string& out) {
@@ -87,7 +88,8 @@ void ClientsSection(Engine& e, std::string& out) {
   out += "cluster_connections:0\r\n";
   out += fmt::format("maxclients:{}\r\n", e.config().maxclients);
   out += "client_recent_max_input_buffer:0\r\nclient_recent_max_output_buffer:0\r\n";
-  out += "blocked_clients:0\r\ntracking_clients:0\r\nclients_in_timeout_table:0\r\n";
+  out += fmt::format("blocked_clients:0\r\ntracking_clients:{}\r\nclients_in_timeout_table:0\r\n",
+                     e.tracking().clients());
 }
 
 // The EVAL scripting lines of INFO memory (redlab has no FUNCTION engine: its figures are 0).
@@ -95,14 +97,16 @@ void ScriptMemoryLines(Engine& e, std::string& out) {
   ScriptRunner& scripts = e.scripts();
   uint64_t lua = scripts.lua_memory();
   uint64_t cached = scripts.cache().memory();
-  out += fmt::format("used_memory_lua:{}\r\nused_memory_vm_eval:{}\r\nused_memory_lua_human:{}\r\n", lua,
-                     lua, Human(lua));
+  out += fmt::format("used_memory_lua:{}\r\nused_memory_vm_eval:{}\r\nused_memory_lua_human:{}\r\n",
+                     lua, lua, Human(lua));
   out += fmt::format("used_memory_scripts_eval:{}\r\nnumber_of_cached_scripts:{}\r\n", cached,
                      scripts.cache().size());
   out += "number_of_functions:0\r\nnumber_of_libraries:0\r\nused_memory_vm_functions:0\r\n";
-  out += fmt::format("used_memory_vm_total:{}\r\nused_memory_vm_total_human:{}\r\n", lua, Human(lua));
-  out += fmt::format("used_memory_functions:0\r\nused_memory_scripts:{}\r\nused_memory_scripts_human:{}\r\n",
-                     cached, Human(cached));
+  out +=
+      fmt::format("used_memory_vm_total:{}\r\nused_memory_vm_total_human:{}\r\n", lua, Human(lua));
+  out += fmt::format(
+      "used_memory_functions:0\r\nused_memory_scripts:{}\r\nused_memory_scripts_human:{}\r\n",
+      cached, Human(cached));
 }
 
 void MemorySection(Engine& e, std::string& out) {
@@ -115,11 +119,17 @@ void MemorySection(Engine& e, std::string& out) {
   out += fmt::format("used_memory_rss:{}\r\nused_memory_rss_human:{}\r\n", rss, Human(rss));
   uint64_t peak = std::max<uint64_t>(used, e.PeakMemory());
   out += fmt::format("used_memory_peak:{}\r\nused_memory_peak_human:{}\r\n", peak, Human(peak));
-  out += fmt::format("total_system_memory:{}\r\ntotal_system_memory_human:{}\r\n", total, Human(total));
+  out += fmt::format("total_system_memory:{}\r\ntotal_system_memory_human:{}\r\n", total,
+                     Human(total));
   ScriptMemoryLines(e, out);
-  out += fmt::format("maxmemory:{}\r\nmaxmemory_human:{}\r\n", c.maxmemory, Human(static_cast<uint64_t>(c.maxmemory)));
+  out += fmt::format("maxmemory:{}\r\nmaxmemory_human:{}\r\n", c.maxmemory,
+                     Human(static_cast<uint64_t>(c.maxmemory)));
   out += fmt::format("maxmemory_policy:{}\r\n", c.maxmemory_policy);
+  // Eviction counts all memory (no AOF or replica buffers are set apart), and values are freed
+  // at once, never in the background.
+  out += "mem_not_counted_for_evict:0\r\n";
   out += "mem_allocator:libc\r\n";
+  out += "active_defrag_running:0\r\nlazyfree_pending_objects:0\r\nlazyfreed_objects:0\r\n";
 }
 
 void PersistenceSection(Engine& e, std::string& out) {
@@ -158,11 +168,16 @@ void StatsSection(Engine& e, std::string& out) {
   out += fmt::format("expired_time_cap_reached_count:{}\r\n", k.expired_time_cap_reached_count);
   out += fmt::format("expire_cycle_cpu_milliseconds:{}\r\n", k.expire_cycle_cpu_us / 1000);
   out += fmt::format("evicted_keys:{}\r\nevicted_clients:0\r\n", k.evicted_keys);
-  out += fmt::format("keyspace_hits:{}\r\nkeyspace_misses:{}\r\n", k.keyspace_hits, k.keyspace_misses);
+  out +=
+      fmt::format("keyspace_hits:{}\r\nkeyspace_misses:{}\r\n", k.keyspace_hits, k.keyspace_misses);
   out += fmt::format("pubsub_channels:{}\r\npubsub_patterns:{}\r\npubsubshard_channels:{}\r\n",
                      e.pubsub().NumChannels(PubSubKind::kChannel), e.pubsub().NumPatterns(),
                      e.pubsub().NumChannels(PubSubKind::kShard));
   out += "latest_fork_usec:0\r\ntotal_forks:0\r\n";
+  const Tracking& t = e.tracking();
+  out += fmt::format("tracking_total_keys:{}\r\ntracking_total_items:{}\r\n", t.total_keys(),
+                     t.total_items());
+  out += fmt::format("tracking_total_prefixes:{}\r\n", t.total_prefixes());
   out += fmt::format("total_error_replies:{}\r\n", s.total_error_replies);
   out += fmt::format("total_reads_processed:{}\r\n", s.total_reads_processed);
   out += fmt::format("total_writes_processed:{}\r\n", s.total_writes_processed);
@@ -176,7 +191,8 @@ void CpuSection(std::string& out) {
   getrusage(RUSAGE_CHILDREN, &children);
   auto secs = [](const timeval& tv) { return static_cast<double>(tv.tv_sec) + tv.tv_usec / 1e6; };
   out += "# CPU\r\n";
-  out += fmt::format("used_cpu_sys:{:.6f}\r\nused_cpu_user:{:.6f}\r\n", secs(self.ru_stime), secs(self.ru_utime));
+  out += fmt::format("used_cpu_sys:{:.6f}\r\nused_cpu_user:{:.6f}\r\n", secs(self.ru_stime),
+                     secs(self.ru_utime));
   out += fmt::format("used_cpu_sys_children:{:.6f}\r\nused_cpu_user_children:{:.6f}\r\n",
                      secs(children.ru_stime), secs(children.ru_utime));
 }
@@ -187,8 +203,9 @@ void CommandStatsSection(Engine& e, std::string& out) {
     const CommandStats& s = e.command_stats(cmd);
     if (s.calls == 0 && s.rejected_calls == 0 && s.failed_calls == 0) return;
     double per_call = s.calls ? static_cast<double>(s.usec) / static_cast<double>(s.calls) : 0;
-    out += fmt::format("cmdstat_{}:calls={},usec={},usec_per_call={:.2f},rejected_calls={},failed_calls={}\r\n",
-                       cmd.full_name, s.calls, s.usec, per_call, s.rejected_calls, s.failed_calls);
+    out += fmt::format(
+        "cmdstat_{}:calls={},usec={},usec_per_call={:.2f},rejected_calls={},failed_calls={}\r\n",
+        cmd.full_name, s.calls, s.usec, per_call, s.rejected_calls, s.failed_calls);
   };
   for (const auto& cmd : e.commands().all()) {
     emit(*cmd);
@@ -230,19 +247,32 @@ std::string GenerateInfo(Engine& engine, const std::vector<std::string_view>& re
     bool include = wanted.count(s.name) || (all && s.in_all) || (defaults && s.in_default);
     if (!include) continue;
     if (!out.empty()) out += "\r\n";
-    if (s.name == "server") ServerSection(engine, out);
-    else if (s.name == "clients") ClientsSection(engine, out);
-    else if (s.name == "memory") MemorySection(engine, out);
-    else if (s.name == "persistence") PersistenceSection(engine, out);
-    else if (s.name == "stats") StatsSection(engine, out);
-    else if (s.name == "replication") ReplicationSection(engine, out);
-    else if (s.name == "cpu") CpuSection(out);
-    else if (s.name == "modules") out += "# Modules\r\n";
-    else if (s.name == "commandstats") CommandStatsSection(engine, out);
-    else if (s.name == "errorstats") ErrorStatsSection(engine, out);
-    else if (s.name == "latencystats") out += "# Latencystats\r\n";
-    else if (s.name == "cluster") out += "# Cluster\r\ncluster_enabled:0\r\n";
-    else if (s.name == "keyspace") KeyspaceSection(engine, out);
+    if (s.name == "server")
+      ServerSection(engine, out);
+    else if (s.name == "clients")
+      ClientsSection(engine, out);
+    else if (s.name == "memory")
+      MemorySection(engine, out);
+    else if (s.name == "persistence")
+      PersistenceSection(engine, out);
+    else if (s.name == "stats")
+      StatsSection(engine, out);
+    else if (s.name == "replication")
+      ReplicationSection(engine, out);
+    else if (s.name == "cpu")
+      CpuSection(out);
+    else if (s.name == "modules")
+      out += "# Modules\r\n";
+    else if (s.name == "commandstats")
+      CommandStatsSection(engine, out);
+    else if (s.name == "errorstats")
+      ErrorStatsSection(engine, out);
+    else if (s.name == "latencystats")
+      out += "# Latencystats\r\n";
+    else if (s.name == "cluster")
+      out += "# Cluster\r\ncluster_enabled:0\r\n";
+    else if (s.name == "keyspace")
+      KeyspaceSection(engine, out);
   }
   return out;
 }
