@@ -1,6 +1,6 @@
 // Per-connection switches of CLIENT: REPLY ON|OFF|SKIP, NO-EVICT, and the client-side caching
 // subcommands (TRACKING, CACHING, GETREDIR, TRACKINGINFO) as a client that is not tracking sees
-// them.
+// them, with the option errors of TRACKING (tracking itself: tracking_*_test.cc).
 #include <string>
 
 #include "conformance/harness/fixture.h"
@@ -121,15 +121,6 @@ TEST_F(ClientModesTest, TrackingOptionErrors) {
             Error("ERR Prefix 'ab' overlaps with another provided prefix 'a'. Prefixes for a "
                   "single client must not overlap."));
   EXPECT_EQ(tracking({}), Error("ERR wrong number of arguments for 'client|tracking' command"));
-}
-
-// redlab does not implement client-side caching: it says so rather than accept a mode whose
-// invalidation messages would never come.
-TEST_F(ClientModesTest, TrackingOnIsRefusedByRedlab) {
-  REDLAB_ONLY("real Redis implements client-side caching");
-  EXPECT_EQ(c()({"CLIENT", "TRACKING", "ON"}),
-            Error("ERR client-side caching (CLIENT TRACKING ON) is not supported by redlab"));
-  EXPECT_EQ(c()({"CLIENT", "GETREDIR"}), Int(-1));
 }
 
 }  // namespace

@@ -133,6 +133,13 @@ class Node::Impl : public engine::EngineHost,
     if (crashed_) return;
     uv_timer_start(&wakeup_, OnWakeup, static_cast<uint64_t>(delay_ms), 0);
   }
+  void ScheduleBeforeSleep() override {
+    if (crashed_ || shutting_down_) return;
+    // Due at once: the loop runs it before it waits for I/O again.
+    if (!uv_is_active(reinterpret_cast<uv_handle_t*>(&before_sleep_))) {
+      uv_timer_start(&before_sleep_, OnBeforeSleep, 0, 0);
+    }
+  }
   void LogWarning(std::string_view message) override { logger_.Warning(message); }
   void Log(int level, std::string_view message) override {
     logger_.Log(static_cast<LogLevel>(level), message);
@@ -194,6 +201,7 @@ class Node::Impl : public engine::EngineHost,
     uv_timer_stop(&wakeup_);
     uv_timer_stop(&repl_timer_);
     uv_timer_stop(&stall_timer_);
+    uv_timer_stop(&before_sleep_);
     // The port and every connection close at once; unsent replies are lost.
     listener_->CloseAll([] {});
     retired_listeners_.push_back(std::move(listener_));
@@ -268,7 +276,7 @@ class Node::Impl : public engine::EngineHost,
     logger_.set_port(port_);
     uv_async_init(&loop_, &async_, OnAsync);
     async_.data = this;
-    for (uv_timer_t* t : {&cron_, &wakeup_, &repl_timer_, &stall_timer_}) {
+    for (uv_timer_t* t : {&cron_, &wakeup_, &repl_timer_, &stall_timer_, &before_sleep_}) {
       uv_timer_init(&loop_, t);
       t->data = this;
     }
@@ -373,6 +381,9 @@ class Node::Impl : public engine::EngineHost,
   }
 
   static void OnWakeup(uv_timer_t* handle) { static_cast<Impl*>(handle->data)->engine_->OnTimer(); }
+  static void OnBeforeSleep(uv_timer_t* handle) {
+    static_cast<Impl*>(handle->data)->engine_->BeforeSleep();
+  }
   static void OnReplTimer(uv_timer_t* handle) {
     static_cast<Impl*>(handle->data)->engine_->replication().OnTimer();
   }
@@ -398,7 +409,7 @@ class Node::Impl : public engine::EngineHost,
     logger_.Notice("User requested shutdown...");
     // The link to a master is a handle of this loop too: it must close with the others.
     engine_->replication().Crash();
-    for (uv_timer_t* t : {&cron_, &wakeup_, &repl_timer_, &stall_timer_}) {
+    for (uv_timer_t* t : {&cron_, &wakeup_, &repl_timer_, &stall_timer_, &before_sleep_}) {
       uv_timer_stop(t);
       uv_close(reinterpret_cast<uv_handle_t*>(t), nullptr);
     }
@@ -422,6 +433,7 @@ class Node::Impl : public engine::EngineHost,
   uv_timer_t wakeup_;      // blocked clients' timeouts (Engine::OnTimer)
   uv_timer_t repl_timer_;  // replication: held streams, GETACK (Replication::OnTimer)
   uv_timer_t stall_timer_;
+  uv_timer_t before_sleep_;  // Engine::BeforeSleep (BCAST invalidations)
   int64_t stall_ms_ = 0;
   std::unique_ptr<engine::Engine> engine_;
   std::unique_ptr<net::Listener> listener_;

@@ -225,6 +225,22 @@ class Client {
   bool is_script() const { return script_; }
   void set_script() { script_ = true; }
 
+  // Client-side caching (CLIENT TRACKING): the client's mode and where its invalidation
+  // messages go. The Tracking class of the engine keeps the keys and prefixes themselves.
+  struct TrackingState {
+    bool on = false;
+    bool bcast = false;    // BCAST: invalidations for every key under its prefixes
+    bool optin = false;    // OPTIN: only keys read right after CLIENT CACHING YES are tracked
+    bool optout = false;   // OPTOUT: keys read right after CLIENT CACHING NO are not tracked
+    bool noloop = false;   // NOLOOP: no invalidations for keys the client modified itself
+    bool caching = false;  // CLIENT CACHING YES/NO given for the next command or transaction
+    bool broken_redirect = false;       // the redirect client went away
+    uint64_t redirect = 0;              // client id the messages go to; 0 = this connection
+    std::vector<std::string> prefixes;  // BCAST prefixes, sorted as Redis's radix tree
+  };
+  TrackingState& tracking() { return tracking_; }
+  const TrackingState& tracking() const { return tracking_; }
+
   // Memory of the arguments of the command being executed (CLIENT LIST argv-mem).
   size_t argv_mem() const { return argv_mem_; }
   void set_argv_mem(size_t bytes) { argv_mem_ = bytes; }
@@ -257,6 +273,7 @@ class Client {
   MultiState multi_;
   BlockState block_;
   PubSubState pubsub_;
+  TrackingState tracking_;
 };
 
 }  // namespace redlab::server::engine

@@ -1,5 +1,8 @@
 // CLIENT and its subcommands (Redis's clientCommand in networking.c): identity, listing and
-// killing clients, pauses, and the per-connection switches (REPLY, NO-EVICT, TRACKING).
+// killing clients, pauses, and the per-connection switches (REPLY, NO-EVICT); the client-side
+// caching ones (TRACKING...) are in cmd_client_tracking.cc.
+#include "server/engine/cmd_client.h"
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -43,6 +46,9 @@ std::string DescribeClient(Engine& engine, const Client& c) {
   if (c.subscribed()) flags += 'P';
   if (c.in_multi()) flags += 'x';
   if (c.blocked()) flags += 'b';
+  if (c.tracking().on) flags += 't';
+  if (c.tracking().broken_redirect) flags += 'R';
+  if (c.tracking().bcast) flags += 'B';
   if (c.dirty_cas()) flags += 'd';
   if (c.close_after_reply()) flags += 'c';
   if (c.no_evict()) flags += 'e';
@@ -66,7 +72,7 @@ std::string DescribeClient(Engine& engine, const Client& c) {
   field("events", "r");
   field("cmd", c.last_command() ? std::string_view(c.last_command()->full_name) : "NULL");
   field("user", "default");
-  num("redir", -1);
+  num("redir", c.tracking().on ? static_cast<int64_t>(c.tracking().redirect) : -1);
   num("resp", c.protocol());
   return s;
 }
@@ -315,107 +321,6 @@ void ClientNoEvictCommand(CommandContext& ctx) {
     return;
   }
   ctx.ReplyOk();
-}
-
-// Client-side caching is not implemented: no client is ever in tracking mode, so the tracking
-// subcommands answer as Redis does for a client that is not.
-void ClientGetRedirCommand(CommandContext& ctx) { ctx.reply().Integer(-1); }
-
-void ClientTrackingInfoCommand(CommandContext& ctx) {
-  resp::ReplyWriter& r = ctx.reply();
-  r.MapHeader(3);
-  r.Bulk("flags");
-  r.SetHeader(1);
-  r.Bulk("off");
-  r.Bulk("redirect");
-  r.Integer(-1);
-  r.Bulk("prefixes");
-  r.EmptyArray();
-}
-
-void ClientCachingCommand(CommandContext& ctx) {
-  ctx.ReplyError(
-      "CLIENT CACHING can be called only when the client is in tracking mode with OPTIN or OPTOUT "
-      "mode enabled");
-}
-
-// Prefixes for a single client must not overlap (checkPrefixCollisionsOrReply); a tracking
-// client has no prefixes yet here, so only the given ones are compared.
-bool CheckPrefixOverlap(CommandContext& ctx, const std::vector<std::string_view>& prefixes) {
-  for (size_t i = 0; i < prefixes.size(); ++i) {
-    for (size_t j = i + 1; j < prefixes.size(); ++j) {
-      size_t n = std::min(prefixes[i].size(), prefixes[j].size());
-      if (prefixes[i].substr(0, n) == prefixes[j].substr(0, n)) {
-        auto c_str = [](std::string_view s) { return s.substr(0, s.find('\0')); };
-        ctx.ReplyError("Prefix '" + std::string(c_str(prefixes[i])) +
-                       "' overlaps with another provided prefix '" +
-                       std::string(c_str(prefixes[j])) +
-                       "'. Prefixes for a single client must not overlap.");
-        return false;
-      }
-    }
-  }
-  return true;
-}
-
-// CLIENT TRACKING ON|OFF [REDIRECT id] [PREFIX p ...] [BCAST] [OPTIN] [OPTOUT] [NOLOOP]: the
-// options are checked with Redis's errors; OFF succeeds (tracking is never on), and ON, once its
-// options are valid, is refused: redlab keeps no tracking table and sends no invalidations.
-void ClientTrackingCommand(CommandContext& ctx) {
-  int64_t redirect = 0;
-  bool bcast = false, optin = false, optout = false;
-  std::vector<std::string_view> prefixes;
-  for (size_t j = 3; j < ctx.argc(); ++j) {
-    bool more = j + 1 < ctx.argc();
-    std::string_view opt = ctx.arg(j);
-    if (OptionIs(opt, "redirect") && more) {
-      ++j;
-      if (redirect != 0) {
-        ctx.ReplyError("A client can only redirect to a single other client");
-        return;
-      }
-      if (!ctx.IntArg(j, &redirect)) return;
-      if (redirect <= 0 || ctx.engine().FindClient(static_cast<uint64_t>(redirect)) == nullptr) {
-        ctx.ReplyError("The client ID you want redirect to does not exist");
-        return;
-      }
-    } else if (OptionIs(opt, "bcast")) {
-      bcast = true;
-    } else if (OptionIs(opt, "optin")) {
-      optin = true;
-    } else if (OptionIs(opt, "optout")) {
-      optout = true;
-    } else if (OptionIs(opt, "noloop")) {
-      // accepted; meaningful only with tracking
-    } else if (OptionIs(opt, "prefix") && more) {
-      prefixes.push_back(ctx.arg(++j));
-    } else {
-      ctx.ReplySyntaxError();
-      return;
-    }
-  }
-  if (OptionIs(ctx.arg(2), "off")) {
-    ctx.ReplyOk();
-    return;
-  }
-  if (!OptionIs(ctx.arg(2), "on")) {
-    ctx.ReplySyntaxError();
-    return;
-  }
-  if (!bcast && !prefixes.empty()) {
-    ctx.ReplyError("PREFIX option requires BCAST mode to be enabled");
-    return;
-  }
-  if (bcast && (optin || optout)) {
-    ctx.ReplyError("OPTIN and OPTOUT are not compatible with BCAST");
-    return;
-  }
-  if (optin && optout) {
-    ctx.ReplyError("You can't specify both OPTIN mode and OPTOUT mode");
-    return;
-  }
-  if (bcast && !CheckPrefixOverlap(ctx, prefixes)) return;
-  ctx.ReplyError("client-side caching (CLIENT TRACKING ON) is not supported by redlab");
 }
 
 }  // namespace

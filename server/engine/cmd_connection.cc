@@ -59,6 +59,7 @@ void ResetCommand(CommandContext& ctx) {
   ctx.engine().watches().UnwatchAll(&c);
   ctx.engine().pubsub().UnsubscribeAll(&c);
   ctx.engine().RemoveMonitor(c);
+  if (c.tracking().on) ctx.engine().tracking().Disable(c);
   c.ResetReplyControl();
   c.set_db(0);
   c.set_protocol(2);

@@ -253,6 +253,8 @@ const std::vector<Param>& Params() {
     v.push_back(
         Int("latency-monitor-threshold", &ServerConfig::latency_monitor_threshold, 0, kLongMax));
     v.push_back(Bool("latency-tracking", &ServerConfig::latency_tracking));
+    v.push_back(
+        Int("tracking-table-max-keys", &ServerConfig::tracking_table_max_keys, 0, kLongMax));
     v.push_back(Str("notify-keyspace-events", &ServerConfig::notify_keyspace_events));
     v.push_back(Immutable(
         Enum("enable-debug-command", &ServerConfig::enable_debug_command, {"no", "yes", "local"})));

@@ -67,7 +67,8 @@ struct ServerConfig {
   int64_t slowlog_log_slower_than = 10000;
   int64_t slowlog_max_len = 128;
   int64_t latency_monitor_threshold = 0;
-  bool latency_tracking = true;  // per-command latency histograms (LATENCY HISTOGRAM)
+  bool latency_tracking = true;               // per-command latency histograms (LATENCY HISTOGRAM)
+  int64_t tracking_table_max_keys = 1000000;  // client-side caching's key table; 0 = no limit
   // Who may run DEBUG: "no" (nobody, Redis's default), "yes", or "local" (loopback clients).
   // Settable at startup only in Redis; redlab also takes it from CONFIG SET, which is how
   // embedded nodes receive their settings.

@@ -62,7 +62,8 @@ class CommandContext {
   // A command that marks the dataset dirty is propagated to replicas, as Redis's call() does:
   // commands must count changes exactly as Redis does.
   void MarkDirty(uint64_t changes = 1);
-  // A key was modified: WATCHes on it break (Redis's signalModifiedKey).
+  // A key was modified: WATCHes on it break, caches holding it are invalidated (Redis's
+  // signalModifiedKey).
   void SignalModifiedKey(std::string_view key);
   // Propagate these arguments instead of the command as called (rewriteClientCommandVector),
   // e.g. SET ... EX 10 becomes SET ... PXAT <abs>.

@@ -165,7 +165,7 @@ uint32_t Engine::CommandFlags(const Command& cmd, std::span<const std::string> a
 }
 
 std::string_view Engine::ReplicationRefusal(const Client& client, const Command& cmd,
-                                           uint32_t flags) const {
+                                            uint32_t flags) const {
   if (!CommandOrQueueHas(client, cmd, flags, kCmdWrite)) return {};
   return WriteRefusal(client.repl_role() == Client::ReplRole::kMaster);
 }
@@ -184,7 +184,7 @@ std::string_view Engine::WriteRefusal(bool from_master) const {
 }
 
 std::string_view Engine::StaleRefusal(const Client& client, const Command& cmd,
-                                     uint32_t flags) const {
+                                      uint32_t flags) const {
   if (replication_->is_replica() && !replication_->link_up() && !config_.replica_serve_stale_data &&
       client.repl_role() != Client::ReplRole::kMaster) {
     bool deny_stale =
@@ -209,6 +209,7 @@ void Engine::DestroyClient(Client* client) {
   if (client->blocked()) ReleaseBlock(*client);
   watches_.UnwatchAll(client);
   pubsub_.UnsubscribeAll(client);
+  if (client->tracking().on) tracking_.Disable(*client);
   if (client->monitor()) std::erase(monitors_, client);
   replication_->OnClientDestroyed(*client);
   clients_.erase(client->id());
@@ -243,12 +244,17 @@ void Engine::OnKeyExpired(Db& db, std::string_view key) {
   if (call_depth_ == 0) FlushEffects();
 }
 
-void Engine::SignalModifiedKey(int db, std::string_view key) {
-  if (watches_.empty()) return;
-  watches_.Touch(db, key, [&] { return keyspace_.db(db).LookupQuiet(key) != nullptr; });
+void Engine::SignalModifiedKey(int db, std::string_view key, const Client* by) {
+  if (!watches_.empty()) {
+    watches_.Touch(db, key, [&] { return keyspace_.db(db).LookupQuiet(key) != nullptr; });
+  }
+  if (!tracking_.idle()) [[unlikely]] {
+    tracking_.InvalidateKey(by, key, /*bcast=*/true);
+  }
 }
 
 void Engine::SignalFlushed(int db) {
+  tracking_.InvalidateAll();
   if (watches_.empty()) return;
   for (int i = 0; i < keyspace_.num_dbs(); ++i) {
     if (db != -1 && i != db) continue;
@@ -284,6 +290,8 @@ void Engine::SwapDatabases(int a, int b) {
   // now exist (scanDatabaseForReadyKeys); redlab has no commands that block on keys yet.
 }
 
+void Engine::BeforeSleep() { tracking_.BroadcastInvalidations(); }
+
 void Engine::Propagate(int db, std::vector<std::string> args) {
   if (effect_sink_ == nullptr) return;
   pending_effects_.push_back(Effect{db, std::move(args)});
@@ -318,9 +326,24 @@ void Engine::Execute(Client& client, std::span<std::string> args) {
   bool controlled = client.reply_controlled();
   if (controlled) [[unlikely]]
     client.pushed_ranges().clear();
+  // Requests nest while a busy script lets other clients in.
+  Client* previous_client = current_client_;
+  current_client_ = &client;
   ExecuteCommand(client, args);
+  current_client_ = previous_client;
   if (controlled || client.reply_controlled()) [[unlikely]]
     ApplyReplyControl(client, reply_start);
+  if (client.tracking().caching) [[unlikely]]
+    EndTrackingCaching(client, args);
+}
+
+void Engine::EndTrackingCaching(Client& client, std::span<const std::string> args) {
+  // CLIENT CACHING applies to the next command, or to the whole transaction it precedes
+  // (resetClient): any CLIENT subcommand, MULTI's queue and a blocked command keep it.
+  if (client.in_multi() || client.blocked()) return;
+  const Command* cmd = commands_.Resolve(args);
+  if (cmd != nullptr && cmd->parent != nullptr && cmd->parent->name() == "client") return;
+  client.tracking().caching = false;
 }
 
 void Engine::ApplyReplyControl(Client& client, size_t reply_start) {
@@ -393,6 +416,9 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
       return;
     }
   }
+  // Keep the memory of client-side caching within tracking-table-max-keys.
+  if (tracking_.clients() > 0) [[unlikely]]
+    tracking_.LimitUsedSlots();
   // NOREPLICAS, READONLY (processCommand's order: after the memory check).
   if (std::string_view refusal = ReplicationRefusal(client, *cmd, flags); !refusal.empty()) {
     Reject(client, cmd, args, reply, refusal);
@@ -473,6 +499,15 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
   ++call_depth_;
   cmd.spec->proc(ctx);
   --call_depth_;
+  // A tracking client is remembered as holding what it read (scripts are handled by
+  // CallFromScript: their reads track the keys they declared).
+  if (client.tracking().on && cmd.has(kCmdReadonly)) [[unlikely]] {
+    // The read-only script commands track through the commands their scripts run.
+    std::string_view name = cmd.name();
+    if (name != "eval_ro" && name != "evalsha_ro" && name != "fcall_ro") {
+      RememberTrackedKeys(client, cmd, args);
+    }
+  }
   int64_t duration = SteadyUs() - start;
   // As Redis's call(): a command that changed the dataset is propagated, as called or as it
   // rewrote itself.
@@ -490,6 +525,8 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
     // WAIT waits for the stream up to this client's last write (Redis's c->woff).
     int64_t offset_after = replication_->master_repl_offset();
     if (offset_after != offset_before) client.set_write_offset(offset_after);
+    // The client's own invalidations follow its reply, and a transaction's whole reply.
+    if (tracking_.has_pending()) tracking_.SendPending();
   }
   CommandStats& cs = command_stats_[cmd.id];
   ++cs.calls;
@@ -512,57 +549,11 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
   }
 }
 
-std::optional<std::string> Engine::CallFromScript(Client& client, ScriptCall& call,
-                                                  std::span<std::string> args, std::string* reply) {
-  const Command* cmd = commands_.Resolve(args);
-  // A refusal is counted as an error reply and, for a known command, as a rejected call.
-  auto refuse = [&](std::string text) -> std::optional<std::string> {
-    OnErrorReply(text[0] == '-' ? text.substr(1) : "ERR " + text);
-    if (cmd != nullptr) ++command_stats_[cmd->id].rejected_calls;
-    return text;
-  };
-  int argc = static_cast<int>(args.size());
-  if (cmd == nullptr) return refuse("Unknown Redis command called from script");
-  if ((cmd->arity() > 0 && cmd->arity() != argc) || argc < -cmd->arity()) {
-    return refuse("Wrong number of args calling Redis command from script");
-  }
-  if (cmd->has(kCmdNoscript) && !debug_settings_.disable_deny_scripts) {
-    return refuse("This Redis command is not allowed from script");
-  }
-  // scriptVerifyAllowStale
-  if (replication_->is_replica() && !replication_->link_up() &&
-      !config_.replica_serve_stale_data && !cmd->has(kCmdStale)) {
-    return refuse("Can not execute the command on a stale replica");
-  }
-  // scriptVerifyWriteCommandAllow: may-replicate commands (PUBLISH...) count as writes here, so
-  // read-only scripts may run under CLIENT PAUSE WRITE.
-  if (call.read_only && (cmd->is_write() || cmd->has(kCmdMayReplicate))) {
-    return refuse("Write commands are not allowed from read-only scripts.");
-  }
-  // Once the script has written, it cannot be failed halfway on the server's state.
-  if (cmd->is_write() && !call.wrote) {
-    if (std::string_view refusal = WriteRefusal(call.from_master); !refusal.empty()) {
-      // Redis's script error for these is the bare text: its "-CODE" prefix marks the code.
-      return refuse(std::string(refusal));
-    }
-  }
-  // Over maxmemory, a script may not grow memory, but only until its first write: it cannot be
-  // stopped halfway after that.
-  if (call.deny_oom && !call.wrote && cmd->has(kCmdDenyOom)) return refuse(std::string(err::kOom));
-  if (cmd->is_write()) call.wrote = true;
-
-  resp::ReplyWriter writer(reply, client.protocol());
-  writer.set_error_listener(this);
-  Call(client, *cmd, args, writer, call.propagate);
-  return std::nullopt;
+void Engine::RememberTrackedKeys(Client& client, const Command& cmd,
+                                 std::span<const std::string> args) {
+  if (client.tracking().bcast) return;  // BCAST clients follow prefixes, not keys
+  tracking_.RememberKeys(client, cmd, args);
 }
-
-ScriptRunner& Engine::scripts() {
-  if (scripts_ == nullptr) scripts_ = std::make_unique<ScriptRunner>(*this);
-  return *scripts_;
-}
-
-bool Engine::script_busy() const { return scripts_ != nullptr && scripts_->busy(); }
 
 int64_t Engine::CronIntervalMs() const {
   int64_t hz = config_.hz < 1 ? 1 : config_.hz;
@@ -582,6 +573,8 @@ void Engine::Cron() {
   if (blocked_keys_.has_ready() && call_depth_ == 0) HandleClientsBlockedOnKeys();
   replication_->Cron();
   persistence_->Cron();
+  // Even when idle, get under a tracking-table-max-keys lowered by CONFIG SET.
+  if (tracking_.clients() > 0) tracking_.LimitUsedSlots();
   CloseIdleClients();
   SampleOps();
 }

@@ -22,6 +22,7 @@
 #include "server/engine/latency.h"
 #include "server/engine/pubsub.h"
 #include "server/engine/slowlog.h"
+#include "server/engine/tracking.h"
 #include "server/engine/watch.h"
 #include "server/rdb/value.h"
 #include "server/replication/rdb.h"
@@ -55,6 +56,9 @@ class EngineHost {
   virtual void Log(int level, std::string_view message) {
     if (level >= 3) LogWarning(message);
   }
+  // Asks for Engine::BeforeSleep to be called once the events being served are done, before
+  // the loop waits again (Redis's beforeSleep).
+  virtual void ScheduleBeforeSleep() {}
   // Commands the node itself provides beyond Redis's (FAULT, TOPOLOGY): they are not in the
   // command table, so COMMAND keeps listing exactly Redis's. Returns false when `args` names
   // none of them.
@@ -108,10 +112,15 @@ struct ServerStats {
 
 // How a command called by a script (redis.call) is checked and run; see Engine::CallFromScript.
 struct ScriptCall {
-  bool read_only = false;  // EVAL_RO, EVALSHA_RO or a no-writes script: writes are refused
-  bool deny_oom = false;   // over maxmemory when the script started, and not allow-oom
-  bool propagate = true;   // redis.set_repl: whether the script's writes reach replicas
-  bool wrote = false;      // set once a write command was called (SCRIPT KILL refuses then)
+  // The client that ran the script, and its EVAL: a read by the script makes a tracking caller
+  // remember the keys the script declared.
+  Client* caller = nullptr;
+  const Command* caller_cmd = nullptr;
+  std::span<const std::string> caller_args;
+  bool read_only = false;    // EVAL_RO, EVALSHA_RO or a no-writes script: writes are refused
+  bool deny_oom = false;     // over maxmemory when the script started, and not allow-oom
+  bool propagate = true;     // redis.set_repl: whether the script's writes reach replicas
+  bool wrote = false;        // set once a write command was called (SCRIPT KILL refuses then)
   bool from_master = false;  // run by the master link: it may write on a read-only replica
 };
 
@@ -232,15 +241,25 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   // Adds an effect to those of the command running now (flushed to the sink when it ends).
   void Propagate(int db, std::vector<std::string> args);
 
-  // A key changed: invalidates WATCHes on it (signalModifiedKey).
-  void SignalModifiedKey(int db, std::string_view key);
-  // A database is about to be emptied (db = -1: all of them): WATCHes on keys it holds break.
+  // A key changed (`by` changed it; nullptr when no client did): invalidates WATCHes on it and
+  // the client-side caches that hold it (signalModifiedKey).
+  void SignalModifiedKey(int db, std::string_view key, const Client* by = nullptr);
+  // A database is about to be emptied (db = -1: all of them): WATCHes on keys it holds break,
+  // and every tracking client is told to drop its whole cache.
   void SignalFlushed(int db);
   // SWAPDB (dbSwapDatabases): exchanges two databases' keys, breaking the WATCHes the swap
   // changes; clients, their WATCHes and their blocking stay with the database number.
   void SwapDatabases(int a, int b);
   WatchRegistry& watches() { return watches_; }
   PubSub& pubsub() { return pubsub_; }
+  Tracking& tracking() { return tracking_; }
+  // The client whose request is being executed (Redis's server.current_client), if any, and
+  // whether a command is running (inside call()).
+  Client* current_client() const { return current_client_; }
+  bool in_call() const { return call_depth_ > 0; }
+  // Work left for the end of the loop iteration (see EngineHost::ScheduleBeforeSleep): the
+  // BCAST invalidation messages.
+  void BeforeSleep();
 
   // Runs the queued commands of a transaction (EXEC); their effects leave as one unit.
   void ExecQueued(Client& client, resp::ReplyWriter& reply);
@@ -254,6 +273,7 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
                                             std::span<std::string> args, std::string* reply);
 
   // EVAL scripting: the interpreter, the script cache and the running script (made on first use).
+  // (These and CallFromScript are defined in script_runner.cc.)
   ScriptRunner& scripts();
   // A script runs past busy-reply-threshold: commands without allow-busy get BUSY.
   bool script_busy() const;
@@ -326,6 +346,10 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
             resp::ReplyWriter& reply, bool propagate = true);
   void CloseIdleClients();
   void SampleOps();
+  // Client-side caching around Call: the keys a tracking client read, and the end of a
+  // CLIENT CACHING's reach.
+  void RememberTrackedKeys(Client& client, const Command& cmd, std::span<const std::string> args);
+  void EndTrackingCaching(Client& client, std::span<const std::string> args);
 
   ServerConfig config_;
   ConfigRegistry config_registry_;
@@ -341,6 +365,8 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   std::map<uint64_t, std::unique_ptr<Client>> clients_;
   WatchRegistry watches_;
   PubSub pubsub_;
+  Tracking tracking_{*this};
+  Client* current_client_ = nullptr;
   EffectSink* effect_sink_ = nullptr;
   std::vector<Effect> pending_effects_;
   std::list<Client*> blocked_;                 // in blocking order
@@ -367,7 +393,7 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   // Redis's processCommand checks that depend on replication; returns the error to reply, or
   // an empty view.
   std::string_view ReplicationRefusal(const Client& client, const Command& cmd,
-                                     uint32_t flags) const;
+                                      uint32_t flags) const;
   std::string_view StaleRefusal(const Client& client, const Command& cmd, uint32_t flags) const;
   std::unique_ptr<replication::Replication> replication_;
   std::unique_ptr<Persistence> persistence_;

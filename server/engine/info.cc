@@ -90,8 +90,8 @@ void ClientsSection(Engine& e, std::string& out) {
   out += fmt::format("maxclients:{}\r\n", e.config().maxclients);
   out += "client_recent_max_input_buffer:0\r\nclient_recent_max_output_buffer:0\r\n";
   // Every blocked client counts, postponed ones included, as Redis's server.blocked_clients.
-  out += fmt::format("blocked_clients:{}\r\ntracking_clients:0\r\nclients_in_timeout_table:{}\r\n",
-                     e.blocked_clients(), e.clients_in_timeout_table());
+  out += fmt::format("blocked_clients:{}\r\ntracking_clients:{}\r\nclients_in_timeout_table:{}\r\n",
+                     e.blocked_clients(), e.tracking().clients(), e.clients_in_timeout_table());
 }
 
 // The scripting lines of INFO memory: EVAL's Lua state and cache, the functions' Lua state and
@@ -133,7 +133,11 @@ void MemorySection(Engine& e, std::string& out) {
   out += fmt::format("maxmemory:{}\r\nmaxmemory_human:{}\r\n", c.maxmemory,
                      Human(static_cast<uint64_t>(c.maxmemory)));
   out += fmt::format("maxmemory_policy:{}\r\n", c.maxmemory_policy);
+  // Eviction counts all memory (no AOF or replica buffers are set apart), and values are freed
+  // at once, never in the background.
+  out += "mem_not_counted_for_evict:0\r\n";
   out += "mem_allocator:libc\r\n";
+  out += "active_defrag_running:0\r\nlazyfree_pending_objects:0\r\nlazyfreed_objects:0\r\n";
 }
 
 void PersistenceSection(Engine& e, std::string& out) { e.persistence().AppendInfo(&out); }
@@ -167,6 +171,10 @@ void StatsSection(Engine& e, std::string& out) {
                      e.pubsub().NumChannels(PubSubKind::kChannel), e.pubsub().NumPatterns(),
                      e.pubsub().NumChannels(PubSubKind::kShard));
   out += "latest_fork_usec:0\r\ntotal_forks:0\r\nmigrate_cached_sockets:0\r\n";
+  const Tracking& t = e.tracking();
+  out += fmt::format("tracking_total_keys:{}\r\ntracking_total_items:{}\r\n", t.total_keys(),
+                     t.total_items());
+  out += fmt::format("tracking_total_prefixes:{}\r\n", t.total_prefixes());
   out += fmt::format("total_error_replies:{}\r\n", s.total_error_replies);
   out += fmt::format("total_reads_processed:{}\r\n", s.total_reads_processed);
   out += fmt::format("total_writes_processed:{}\r\n", s.total_writes_processed);

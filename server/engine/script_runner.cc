@@ -67,6 +67,63 @@ int LogVerbosity(std::string_view loglevel) {
 
 }  // namespace
 
+// The engine side of redis.call: Engine's members that exist for scripts.
+std::optional<std::string> Engine::CallFromScript(Client& client, ScriptCall& call,
+                                                  std::span<std::string> args, std::string* reply) {
+  const Command* cmd = commands_.Resolve(args);
+  // A refusal is counted as an error reply and, for a known command, as a rejected call.
+  auto refuse = [&](std::string text) -> std::optional<std::string> {
+    OnErrorReply(text[0] == '-' ? text.substr(1) : "ERR " + text);
+    if (cmd != nullptr) ++command_stats_[cmd->id].rejected_calls;
+    return text;
+  };
+  int argc = static_cast<int>(args.size());
+  if (cmd == nullptr) return refuse("Unknown Redis command called from script");
+  if ((cmd->arity() > 0 && cmd->arity() != argc) || argc < -cmd->arity()) {
+    return refuse("Wrong number of args calling Redis command from script");
+  }
+  if (cmd->has(kCmdNoscript) && !debug_settings_.disable_deny_scripts) {
+    return refuse("This Redis command is not allowed from script");
+  }
+  // scriptVerifyAllowStale
+  if (replication_->is_replica() && !replication_->link_up() && !config_.replica_serve_stale_data &&
+      !cmd->has(kCmdStale)) {
+    return refuse("Can not execute the command on a stale replica");
+  }
+  // scriptVerifyWriteCommandAllow: may-replicate commands (PUBLISH...) count as writes here, so
+  // read-only scripts may run under CLIENT PAUSE WRITE.
+  if (call.read_only && (cmd->is_write() || cmd->has(kCmdMayReplicate))) {
+    return refuse("Write commands are not allowed from read-only scripts.");
+  }
+  // Once the script has written, it cannot be failed halfway on the server's state.
+  if (cmd->is_write() && !call.wrote) {
+    if (std::string_view refusal = WriteRefusal(call.from_master); !refusal.empty()) {
+      // Redis's script error for these is the bare text: its "-CODE" prefix marks the code.
+      return refuse(std::string(refusal));
+    }
+  }
+  // Over maxmemory, a script may not grow memory, but only until its first write: it cannot be
+  // stopped halfway after that.
+  if (call.deny_oom && !call.wrote && cmd->has(kCmdDenyOom)) return refuse(std::string(err::kOom));
+  if (cmd->is_write()) call.wrote = true;
+
+  resp::ReplyWriter writer(reply, client.protocol());
+  writer.set_error_listener(this);
+  Call(client, *cmd, args, writer, call.propagate);
+  // A script that reads makes its tracking caller remember every key the script declared.
+  if (call.caller != nullptr && call.caller->tracking().on && cmd->has(kCmdReadonly)) {
+    RememberTrackedKeys(*call.caller, *call.caller_cmd, call.caller_args);
+  }
+  return std::nullopt;
+}
+
+ScriptRunner& Engine::scripts() {
+  if (scripts_ == nullptr) scripts_ = std::make_unique<ScriptRunner>(*this);
+  return *scripts_;
+}
+
+bool Engine::script_busy() const { return scripts_ != nullptr && scripts_->busy(); }
+
 ScriptRunner::ScriptRunner(Engine& engine)
     : engine_(engine), client_(/*id=*/0, /*io=*/nullptr, engine.clock().NowMs()) {
   client_.set_authenticated(true);
@@ -202,6 +259,9 @@ bool ScriptRunner::Prepare(CommandContext& ctx, uint64_t flags, bool read_only, 
   run->call.from_master = from_master;
   run->call.read_only = read_only || (!compat && (flags & scripting::kScriptNoWrites));
   run->call.deny_oom = oom && (compat || !(flags & scripting::kScriptAllowOom));
+  run->call.caller = &ctx.client();
+  run->call.caller_cmd = &ctx.command();
+  run->call.caller_args = ctx.args();
   return true;
 }
 
