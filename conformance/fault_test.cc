@@ -216,6 +216,30 @@ TEST_F(FaultTopologyTest, ReplicationFaultsOnTheReplicaSide) {
   EXPECT_TRUE(Eventually([&] { return r({"GET", "k"}) == Bulk("w"); }));
 }
 
+TEST_F(FaultTopologyTest, APausedReplicaHoldsItsAcksToo) {
+  Client m = topology_->ConnectMaster();
+  Client r = topology_->ConnectReplica(0);
+  ASSERT_EQ(m({"CONFIG", "SET", "min-replicas-max-lag", "2"}), Status("OK"));
+  ASSERT_EQ(m({"CONFIG", "SET", "min-replicas-to-write", "1"}), Status("OK"));
+  ASSERT_EQ(m({"SET", "k", "v"}), Status("OK"));
+  // The fault on the replica's end of the link: what it sends (its acks) stalls with what it
+  // receives, so the master sees it lag and refuses writes.
+  ASSERT_EQ(r({"FAULT", "REPL", "PAUSE"}), Status("OK"));
+  EXPECT_TRUE(Eventually(
+      [&] {
+        return m({"SET", "k", "w"}) == Error("NOREPLICAS Not enough good replicas to write.");
+      },
+      std::chrono::seconds(10)));
+  ASSERT_EQ(r({"FAULT", "REPL", "RESUME"}), Status("OK"));
+  EXPECT_TRUE(Eventually(
+      [&] {
+        return m({"SET", "k", "x"}) == Status("OK");
+      },
+      std::chrono::seconds(10)));
+  EXPECT_EQ(m({"WAIT", "1", "5000"}), Int(1));
+  EXPECT_EQ(r({"GET", "k"}), Bulk("x"));
+}
+
 TEST_F(FaultTopologyTest, TopologyNodesListsTheProcessNodes) {
   Client m = topology_->ConnectMaster();
   std::string master = "127.0.0.1:" + std::to_string(topology_->master_port());
