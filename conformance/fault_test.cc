@@ -102,6 +102,35 @@ TEST_F(FaultTest, AManualClockMovesOnlyWhenAdvanced) {
   EXPECT_EQ(t2.elements[1], t1.elements[1]);
 }
 
+TEST_F(FaultTest, ClockJumpTakesASignAndAdvanceAFrozenClock) {
+  ASSERT_EQ(c()({"FAULT", "CLOCK", "MANUAL"}), Status("OK"));
+  ASSERT_EQ(c()({"SET", "k", "v", "PX", "1000"}), Status("OK"));
+  EXPECT_EQ(c()({"FAULT", "CLOCK", "JUMP", "+100"}), Status("OK"));  // as README writes <±ms>
+  EXPECT_EQ(c()({"PTTL", "k"}), Int(900));
+  EXPECT_EQ(c()({"FAULT", "CLOCK", "JUMP", "-100"}), Status("OK"));
+  EXPECT_EQ(c()({"PTTL", "k"}), Int(1000));
+  for (std::string_view bad : {"+-5", "++5", "+", "1+"}) {
+    EXPECT_EQ(c()({"FAULT", "CLOCK", "JUMP", bad}),
+              Error("ERR CLOCK JUMP takes a number of milliseconds"))
+        << bad;
+  }
+  // ADVANCE moves a frozen clock only; a running one is moved with JUMP.
+  ASSERT_EQ(c()({"FAULT", "CLOCK", "REAL"}), Status("OK"));
+  EXPECT_EQ(c()({"FAULT", "CLOCK", "ADVANCE", "100"}),
+            Error("ERR CLOCK ADVANCE needs a frozen clock: FAULT CLOCK MANUAL first"));
+  EXPECT_EQ(c()({"FAULT", "LIST"}), Array({}));  // nothing moved
+}
+
+TEST_F(FaultTest, TopologyArgumentErrors) {
+  EXPECT_EQ(c()({"TOPOLOGY"}), Error("ERR wrong number of arguments for 'topology' command"));
+  EXPECT_EQ(c()({"TOPOLOGY", "SIDEWAYS"}),
+            Error("ERR Unknown subcommand or wrong number of arguments for 'SIDEWAYS'. Try "
+                  "TOPOLOGY NODES or RESTART."));
+  EXPECT_EQ(c()({"TOPOLOGY", "NODES", "x"}),
+            Error("ERR Unknown subcommand or wrong number of arguments for 'NODES'. Try "
+                  "TOPOLOGY NODES or RESTART."));
+}
+
 TEST_F(FaultTest, AClockJumpMovesTtls) {
   ASSERT_EQ(c()({"FAULT", "CLOCK", "MANUAL"}), Status("OK"));
   ASSERT_EQ(c()({"SET", "k", "v", "EX", "100"}), Status("OK"));
