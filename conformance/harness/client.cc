@@ -96,6 +96,38 @@ std::string Client::ReadRaw() {
   }
 }
 
+std::string Client::ReadLine() {
+  auto deadline = std::chrono::steady_clock::now() + timeout_;
+  size_t nl;
+  while ((nl = buffer_.find('\n')) == std::string::npos) {
+    if (FillUntil(deadline) == 0) throw std::runtime_error("connection closed by the server");
+  }
+  std::string line = buffer_.substr(0, nl > 0 && buffer_[nl - 1] == '\r' ? nl - 1 : nl);
+  buffer_.erase(0, nl + 1);
+  return line;
+}
+
+std::string Client::ReadBytes(size_t n) {
+  auto deadline = std::chrono::steady_clock::now() + timeout_;
+  while (buffer_.size() < n) {
+    if (FillUntil(deadline) == 0) throw std::runtime_error("connection closed by the server");
+  }
+  std::string out = buffer_.substr(0, n);
+  buffer_.erase(0, n);
+  return out;
+}
+
+std::string Client::ReadThrough(std::string_view mark) {
+  auto deadline = std::chrono::steady_clock::now() + timeout_;
+  size_t pos;
+  while ((pos = buffer_.find(mark)) == std::string::npos) {
+    if (FillUntil(deadline) == 0) throw std::runtime_error("connection closed by the server");
+  }
+  std::string out = buffer_.substr(0, pos + mark.size());
+  buffer_.erase(0, pos + mark.size());
+  return out;
+}
+
 Reply Client::Read() {
   std::string raw = ReadRaw();
   Reply r;

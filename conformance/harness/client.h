@@ -33,6 +33,12 @@ class Client {
   Reply Read();
   std::string ReadRaw();
 
+  // Lower still, for protocols that are not replies (a replication stream's snapshot): one line
+  // without its "\r\n" (or "\n"), exactly `n` bytes, or everything up to and including `mark`.
+  std::string ReadLine();
+  std::string ReadBytes(size_t n);
+  std::string ReadThrough(std::string_view mark);
+
   // True when the server has closed the connection (waits up to `timeout` for the close and
   // fails if bytes arrive instead).
   bool WaitClosed(std::chrono::milliseconds timeout = std::chrono::seconds(5));
