@@ -2,8 +2,9 @@
 // redis-server processes with a fault proxy on the replication link): client A takes a
 // Redisson-style lock on the master, the replication link is held, the master dies, the replica
 // is promoted, and client B takes the same lock. Then what prevents it (WAIT before trusting the
-// lock), and the rest of a failover's life: a cut link that resynchronises, min-replicas-to-write,
-// FAILOVER's coordinated hand-over, the old master rejoining, a clock jump (redlab only).
+// lock), and the rest of a failover's life: a cut link that resynchronises partially, a held or
+// slow link lagging in both directions, min-replicas-to-write, FAILOVER's coordinated hand-over,
+// the old master rejoining, a clock jump (redlab only).
 #include "conformance/harness/fixture.h"
 #include "conformance/harness/topology.h"
 
@@ -33,6 +34,21 @@ std::string InfoField(Client& c, std::string_view field) {
   if (pos == std::string::npos) return {};
   size_t start = pos + needle.size();
   return info.substr(start, info.find('\r', start) - start);
+}
+
+// The lag INFO replication shows for the master's first replica ("slave0:...,lag=N"); -1 when
+// there is none.
+int64_t ReplicaLag(Client& m) {
+  std::string line = InfoField(m, "slave0");
+  size_t pos = line.find(",lag=");
+  return pos == std::string::npos ? -1 : std::stoll(line.substr(pos + 5));
+}
+
+int64_t StatsField(Client& c, std::string_view field) {
+  std::string info = c({"INFO", "stats"}).str;
+  std::string needle = "\n" + std::string(field) + ":";
+  size_t start = info.find(needle) + needle.size();
+  return std::stoll(info.substr(start, info.find('\r', start) - start));
 }
 
 class FailoverTest : public ::testing::Test {
@@ -87,6 +103,8 @@ TEST_F(FailoverTest, ACutLinkResynchronises) {
   Client r = topology_->ConnectReplica(0);
   ASSERT_EQ(m({"SET", "before", "1"}), Status("OK"));
   ASSERT_EQ(m({"WAIT", "1", "5000"}), Int(1));
+  int64_t full = StatsField(m, "sync_full");
+  int64_t partial = StatsField(m, "sync_partial_ok");
   topology_->CutReplication();
   ASSERT_TRUE(Eventually([&] { return InfoField(r, "master_link_status") == "down"; }));
   ASSERT_EQ(m({"SET", "during", "1"}), Status("OK"));
@@ -101,6 +119,9 @@ TEST_F(FailoverTest, ACutLinkResynchronises) {
   EXPECT_EQ(InfoField(r, "master_link_status"), "up");
   EXPECT_EQ(r({"GET", "before"}), Bulk("1"));
   EXPECT_EQ(m({"WAIT", "1", "5000"}), Int(1));
+  // A short break: the replica continued from the master's backlog (+CONTINUE), no snapshot.
+  EXPECT_EQ(StatsField(m, "sync_partial_ok"), partial + 1);
+  EXPECT_EQ(StatsField(m, "sync_full"), full);
 }
 
 TEST_F(FailoverTest, MinReplicasToWriteRefusesWritesWithoutGoodReplicas) {
@@ -125,6 +146,44 @@ TEST_F(FailoverTest, MinReplicasToWriteRefusesWritesWithoutGoodReplicas) {
         return m({"SET", "k", "x"}) == Status("OK");
       },
       std::chrono::seconds(10)));
+}
+
+TEST_F(FailoverTest, AHeldLinkLagsUntilTheMasterRefusesWrites) {
+  Client m = topology_->ConnectMaster();
+  ASSERT_EQ(m({"CONFIG", "SET", "min-replicas-max-lag", "2"}), Status("OK"));
+  ASSERT_EQ(m({"CONFIG", "SET", "min-replicas-to-write", "1"}), Status("OK"));
+  ASSERT_EQ(m({"SET", "k", "before"}), Status("OK"));
+  topology_->HoldReplication();
+  // A stalled link stalls both ways: the replica's acks stop arriving, its lag grows...
+  EXPECT_TRUE(Eventually([&] { return ReplicaLag(m) > 2; }, std::chrono::seconds(10)))
+      << InfoField(m, "slave0");
+  // ...and past min-replicas-max-lag the master refuses writes.
+  EXPECT_TRUE(Eventually(
+      [&] {
+        return m({"SET", "k", "during"}) == Error("NOREPLICAS Not enough good replicas to write.");
+      },
+      std::chrono::seconds(5)));
+  topology_->ReleaseReplication();
+  EXPECT_TRUE(Eventually(
+      [&] {
+        return m({"SET", "k", "after"}) == Status("OK");
+      },
+      std::chrono::seconds(10)));
+  EXPECT_EQ(m({"WAIT", "1", "5000"}), Int(1));
+  EXPECT_LE(ReplicaLag(m), 2);
+}
+
+TEST_F(FailoverTest, ADelayedLinkDelaysTheAcknowledgementsToo) {
+  Client m = topology_->ConnectMaster();
+  Client r = topology_->ConnectReplica(0);
+  topology_->DelayReplication(3000);
+  ASSERT_EQ(m({"SET", "k", "v"}), Status("OK"));
+  ASSERT_TRUE(Eventually([&] { return r({"GET", "k"}) == Bulk("v"); }, std::chrono::seconds(10)));
+  // The replica has the write, but its acknowledgement is 3 s on the way back: WAIT cannot
+  // count it yet.
+  EXPECT_EQ(m({"WAIT", "1", "1500"}), Int(0));
+  EXPECT_EQ(m({"WAIT", "1", "10000"}), Int(1));
+  topology_->DelayReplication(0);
 }
 
 TEST_F(FailoverTest, TheOldMasterRejoinsAsAReplicaOfTheNewOne) {

@@ -102,6 +102,35 @@ TEST_F(FaultTest, AManualClockMovesOnlyWhenAdvanced) {
   EXPECT_EQ(t2.elements[1], t1.elements[1]);
 }
 
+TEST_F(FaultTest, ClockJumpTakesASignAndAdvanceAFrozenClock) {
+  ASSERT_EQ(c()({"FAULT", "CLOCK", "MANUAL"}), Status("OK"));
+  ASSERT_EQ(c()({"SET", "k", "v", "PX", "1000"}), Status("OK"));
+  EXPECT_EQ(c()({"FAULT", "CLOCK", "JUMP", "+100"}), Status("OK"));  // as README writes <±ms>
+  EXPECT_EQ(c()({"PTTL", "k"}), Int(900));
+  EXPECT_EQ(c()({"FAULT", "CLOCK", "JUMP", "-100"}), Status("OK"));
+  EXPECT_EQ(c()({"PTTL", "k"}), Int(1000));
+  for (std::string_view bad : {"+-5", "++5", "+", "1+"}) {
+    EXPECT_EQ(c()({"FAULT", "CLOCK", "JUMP", bad}),
+              Error("ERR CLOCK JUMP takes a number of milliseconds"))
+        << bad;
+  }
+  // ADVANCE moves a frozen clock only; a running one is moved with JUMP.
+  ASSERT_EQ(c()({"FAULT", "CLOCK", "REAL"}), Status("OK"));
+  EXPECT_EQ(c()({"FAULT", "CLOCK", "ADVANCE", "100"}),
+            Error("ERR CLOCK ADVANCE needs a frozen clock: FAULT CLOCK MANUAL first"));
+  EXPECT_EQ(c()({"FAULT", "LIST"}), Array({}));  // nothing moved
+}
+
+TEST_F(FaultTest, TopologyArgumentErrors) {
+  EXPECT_EQ(c()({"TOPOLOGY"}), Error("ERR wrong number of arguments for 'topology' command"));
+  EXPECT_EQ(c()({"TOPOLOGY", "SIDEWAYS"}),
+            Error("ERR Unknown subcommand or wrong number of arguments for 'SIDEWAYS'. Try "
+                  "TOPOLOGY NODES or RESTART."));
+  EXPECT_EQ(c()({"TOPOLOGY", "NODES", "x"}),
+            Error("ERR Unknown subcommand or wrong number of arguments for 'NODES'. Try "
+                  "TOPOLOGY NODES or RESTART."));
+}
+
 TEST_F(FaultTest, AClockJumpMovesTtls) {
   ASSERT_EQ(c()({"FAULT", "CLOCK", "MANUAL"}), Status("OK"));
   ASSERT_EQ(c()({"SET", "k", "v", "EX", "100"}), Status("OK"));
@@ -214,6 +243,30 @@ TEST_F(FaultTopologyTest, ReplicationFaultsOnTheReplicaSide) {
   EXPECT_EQ(r({"ROLE"}).elements.at(3), Bulk("connect"));
   ASSERT_EQ(r({"FAULT", "REPL", "HEAL"}), Status("OK"));
   EXPECT_TRUE(Eventually([&] { return r({"GET", "k"}) == Bulk("w"); }));
+}
+
+TEST_F(FaultTopologyTest, APausedReplicaHoldsItsAcksToo) {
+  Client m = topology_->ConnectMaster();
+  Client r = topology_->ConnectReplica(0);
+  ASSERT_EQ(m({"CONFIG", "SET", "min-replicas-max-lag", "2"}), Status("OK"));
+  ASSERT_EQ(m({"CONFIG", "SET", "min-replicas-to-write", "1"}), Status("OK"));
+  ASSERT_EQ(m({"SET", "k", "v"}), Status("OK"));
+  // The fault on the replica's end of the link: what it sends (its acks) stalls with what it
+  // receives, so the master sees it lag and refuses writes.
+  ASSERT_EQ(r({"FAULT", "REPL", "PAUSE"}), Status("OK"));
+  EXPECT_TRUE(Eventually(
+      [&] {
+        return m({"SET", "k", "w"}) == Error("NOREPLICAS Not enough good replicas to write.");
+      },
+      std::chrono::seconds(10)));
+  ASSERT_EQ(r({"FAULT", "REPL", "RESUME"}), Status("OK"));
+  EXPECT_TRUE(Eventually(
+      [&] {
+        return m({"SET", "k", "x"}) == Status("OK");
+      },
+      std::chrono::seconds(10)));
+  EXPECT_EQ(m({"WAIT", "1", "5000"}), Int(1));
+  EXPECT_EQ(r({"GET", "k"}), Bulk("x"));
 }
 
 TEST_F(FaultTopologyTest, TopologyNodesListsTheProcessNodes) {

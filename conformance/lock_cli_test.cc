@@ -2,12 +2,9 @@
 // with COMMAND's status, 75 when not acquired within --wait, and SIGTERMs COMMAND when the
 // lock is lost. The built `redlab` binary against the suite's server (embedded redlab or real
 // redis-server).
-#include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include "conformance/harness/child_process.h"
 #include "conformance/lock_support.h"
 
 namespace redlab::conformance {
@@ -15,93 +12,11 @@ namespace {
 
 using std::chrono::milliseconds;
 
-// The `redlab` tool as a child process, with pipes to its stdin, stdout and stderr.
-class CliProcess {
+// The `redlab` tool as a child process.
+class CliProcess : public ChildProcess {
  public:
-  explicit CliProcess(const std::vector<std::string>& args) {
-    int in[2], out[2], err[2];
-    if (pipe(in) || pipe(out) || pipe(err)) throw std::runtime_error("pipe");
-    pid_ = fork();
-    if (pid_ == 0) {
-      dup2(in[0], 0);
-      dup2(out[1], 1);
-      dup2(err[1], 2);
-      for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) close(fd);
-      std::vector<char*> argv{const_cast<char*>(REDLAB_CLI_PATH)};
-      for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-      argv.push_back(nullptr);
-      execv(REDLAB_CLI_PATH, argv.data());
-      _exit(127);
-    }
-    close(in[0]);
-    close(out[1]);
-    close(err[1]);
-    stdin_ = in[1];
-    stdout_ = out[0];
-    stderr_ = err[0];
-  }
-  ~CliProcess() {
-    if (pid_ > 0 && !exited_) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-    for (int fd : {stdin_, stdout_, stderr_}) {
-      if (fd >= 0) close(fd);
-    }
-  }
-
-  // Reads stdout until it has a whole line; "" at EOF or after 20 s.
-  std::string ReadLine() {
-    std::string line;
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (std::chrono::steady_clock::now() < deadline) {
-      pollfd p{stdout_, POLLIN, 0};
-      if (poll(&p, 1, 100) <= 0) continue;
-      char ch;
-      if (read(stdout_, &ch, 1) != 1) return line;
-      if (ch == '\n') return line;
-      line += ch;
-    }
-    return line;
-  }
-  void WriteLine(const std::string& s) {
-    std::string line = s + "\n";
-    ASSERT_EQ(write(stdin_, line.data(), line.size()), static_cast<ssize_t>(line.size()));
-  }
-  // Waits for the exit (up to 20 s); the exit status, or -1.
-  int Wait() {
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    int status = 0;
-    while (std::chrono::steady_clock::now() < deadline) {
-      pid_t r = waitpid(pid_, &status, WNOHANG);
-      if (r == pid_) {
-        exited_ = true;
-        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-      }
-      pollfd p{stderr_, POLLIN, 0};
-      if (poll(&p, 1, 5) > 0) DrainStderr();
-    }
-    return -1;
-  }
-  std::string Stderr() {
-    DrainStderr();
-    return err_text_;
-  }
-
- private:
-  void DrainStderr() {
-    char buf[4096];
-    int flags = fcntl(stderr_, F_GETFL);
-    fcntl(stderr_, F_SETFL, flags | O_NONBLOCK);
-    ssize_t n;
-    while ((n = read(stderr_, buf, sizeof(buf))) > 0) err_text_.append(buf, n);
-    fcntl(stderr_, F_SETFL, flags);
-  }
-
-  pid_t pid_ = -1;
-  bool exited_ = false;
-  int stdin_ = -1, stdout_ = -1, stderr_ = -1;
-  std::string err_text_;
+  explicit CliProcess(const std::vector<std::string>& args) : ChildProcess(REDLAB_CLI_PATH, args) {}
+  void WriteLine(const std::string& s) { ASSERT_TRUE(ChildProcess::WriteLine(s)); }
 };
 
 class LockCliTest : public LockTest {

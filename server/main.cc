@@ -5,7 +5,9 @@
 #include <signal.h>
 
 #include <CLI/CLI.hpp>
+#include <atomic>
 #include <cstdio>
+#include <sstream>
 #include <thread>
 
 #include "server/node.h"
@@ -27,16 +29,19 @@ int main(int argc, char** argv) {
   app.add_option("--loglevel", options.loglevel, "debug, verbose, notice or warning")
       ->capture_default_str()
       ->check(CLI::IsMember({"debug", "verbose", "notice", "warning"}));
+  // Two words, or one holding both ("127.0.0.1 6379"), as redis-server takes it.
   auto* replicaof_opt =
       app.add_option("--replicaof,--slaveof", replicaof, "replicate from the master at HOST PORT")
-          ->expected(2)
+          ->expected(1, 2)
           ->type_name("HOST PORT");
   auto* replicas_opt =
       app.add_option("--replicas", replicas,
-                     "also start N replicas of this node, on ports P+1..P+N, in this process");
+                     "also start N replicas of this node, on ports P+1..P+N, in this process")
+          ->check(CLI::Range(0, 1000));
   auto* masters_opt =
       app.add_option("--masters", masters,
-                     "start N independent masters on ports P..P+N-1 (RedLock), in this process");
+                     "start N independent masters on ports P..P+N-1 (RedLock), in this process")
+          ->check(CLI::Range(1, 1000));
   replicas_opt->excludes(replicaof_opt);
   masters_opt->excludes(replicaof_opt);
   masters_opt->excludes(replicas_opt);
@@ -44,7 +49,12 @@ int main(int argc, char** argv) {
   app.footer(
       "Any other Redis configuration parameter redlab honours may be given as --name value, as "
       "with redis-server (e.g. --maxclients 100 --hz 50). Every node of a topology gets them.");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // Help is a success; any bad argument is status 1, as redis-server's own config errors.
+    return app.exit(e) == 0 ? 0 : 1;
+  }
   std::vector<std::string> extras = app.remaining();
   for (size_t i = 0; i < extras.size(); ++i) {
     if (extras[i].rfind("--", 0) != 0 || i + 1 >= extras.size()) {
@@ -54,7 +64,18 @@ int main(int argc, char** argv) {
     options.settings.emplace_back(extras[i].substr(2), extras[i + 1]);
     ++i;
   }
-  if (!replicaof.empty()) options.replicaof = replicaof[0] + " " + replicaof[1];
+  if (!replicaof.empty()) {
+    std::vector<std::string> words;
+    for (const std::string& arg : replicaof) {
+      std::istringstream split(arg);
+      for (std::string w; split >> w;) words.push_back(w);
+    }
+    if (words.size() != 2) {
+      std::fprintf(stderr, "redlab-server: --replicaof takes HOST PORT\n");
+      return 1;
+    }
+    options.replicaof = words[0] + " " + words[1];
+  }
   if ((replicas > 0 || masters > 1) && options.port == 0) {
     std::fprintf(stderr, "redlab-server: --replicas and --masters need an explicit --port\n");
     return 1;
@@ -84,6 +105,13 @@ int main(int argc, char** argv) {
   for (redlab::server::Node* n : topology->nodes()) {
     std::fprintf(stderr, "redlab-server listening on %s:%d\n", options.bind.c_str(), n->port());
   }
+  // FAULT CRASH of the last live node: nobody is left to run TOPOLOGY RESTART, so the process
+  // dies too, as a crashed redis-server's would.
+  std::atomic<bool> all_crashed{false};
+  topology->registry()->SetOnAllCrashed([&topology, &all_crashed] {
+    all_crashed = true;
+    for (redlab::server::Node* n : topology->nodes()) n->RequestStop();
+  });
 
   std::thread([&topology, signals] {
     int sig = 0;
@@ -97,5 +125,9 @@ int main(int argc, char** argv) {
   // follow it.
   topology->master().WaitUntilStopped();
   topology->Stop();
+  if (all_crashed) {
+    std::fprintf(stderr, "redlab-server: every node has crashed (FAULT CRASH); exiting\n");
+    return 1;
+  }
   return 0;
 }

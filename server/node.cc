@@ -365,8 +365,12 @@ class Node::Impl : public engine::EngineHost,
       reply.Status("OK");
       return;
     }
-    reply.Error("Unknown subcommand or wrong number of arguments for '" +
-                (args.size() > 1 ? args[1] : std::string()) + "'. Try TOPOLOGY NODES or RESTART.");
+    if (args.size() < 2) {  // as FAULT and Redis's container commands (CONFIG, CLIENT) say it
+      reply.Error("wrong number of arguments for 'topology' command");
+      return;
+    }
+    reply.Error("Unknown subcommand or wrong number of arguments for '" + args[1] +
+                "'. Try TOPOLOGY NODES or RESTART.");
   }
 
   static void OnAsync(uv_async_t* handle) {
@@ -463,10 +467,30 @@ void NodeRegistry::Add(Node::Impl* node, const Entry& entry) {
 }
 
 void NodeRegistry::Update(Node::Impl* node, const Entry& entry) {
-  std::lock_guard lock(mu_);
-  for (auto& [n, e] : nodes_) {
-    if (n == node) e = entry;
+  std::function<void()> notify;
+  {
+    std::lock_guard lock(mu_);
+    bool was_all_crashed = AllCrashedLocked();
+    for (auto& [n, e] : nodes_) {
+      if (n == node) e = entry;
+    }
+    if (!was_all_crashed && AllCrashedLocked()) notify = on_all_crashed_;
   }
+  // Outside the lock: the callback may reach the nodes (which publish to this registry).
+  if (notify) notify();
+}
+
+bool NodeRegistry::AllCrashedLocked() const {
+  if (nodes_.empty()) return false;
+  for (const auto& [n, e] : nodes_) {
+    if (e.state != "crashed") return false;
+  }
+  return true;
+}
+
+void NodeRegistry::SetOnAllCrashed(std::function<void()> fn) {
+  std::lock_guard lock(mu_);
+  on_all_crashed_ = std::move(fn);
 }
 
 void NodeRegistry::Remove(Node::Impl* node) {

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -38,10 +39,16 @@ class NodeRegistry {
   // Restarts the crashed node that listened on `port`, from another node's thread or any other
   // thread: returns an error text, or empty on success.
   std::string Restart(int port, bool keep_data);
+  // Called (on the thread of the node that crashed last) when every node of the process has
+  // crashed: no node is left to restart the others. redlab-server exits then.
+  void SetOnAllCrashed(std::function<void()> fn);
 
  private:
   mutable std::mutex mu_;
+  bool AllCrashedLocked() const;
+
   std::vector<std::pair<Node::Impl*, Entry>> nodes_;  // in start order
+  std::function<void()> on_all_crashed_;
 };
 
 struct TopologyOptions {

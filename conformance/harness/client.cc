@@ -127,6 +127,17 @@ bool Client::Readable(std::chrono::milliseconds within) {
   return rc > 0;
 }
 
+std::string Client::ReadThrough(std::string_view mark) {
+  auto deadline = std::chrono::steady_clock::now() + timeout_;
+  size_t pos;
+  while ((pos = buffer_.find(mark)) == std::string::npos) {
+    if (FillUntil(deadline) == 0) throw std::runtime_error("connection closed by the server");
+  }
+  std::string out = buffer_.substr(0, pos + mark.size());
+  buffer_.erase(0, pos + mark.size());
+  return out;
+}
+
 Reply Client::Read() {
   std::string raw = ReadRaw();
   Reply r;

@@ -38,6 +38,8 @@ class Client {
   std::string ReadExact(size_t n);
   // Whether bytes are waiting to be read, or arrive within `within`.
   bool Readable(std::chrono::milliseconds within);
+  // Everything up to and including `mark` (a diskless snapshot's end).
+  std::string ReadThrough(std::string_view mark);
 
   // True when the server has closed the connection (waits up to `timeout` for the close and
   // fails if bytes arrive instead).

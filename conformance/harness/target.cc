@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <random>
 #include <stdexcept>
 #include <thread>
 
@@ -63,7 +64,8 @@ class ProcessServer : public Server {
         std::chrono::seconds(10));
     if (!up) {
       Stop();
-      throw std::runtime_error("server " + argv[0] + " did not start on port " + std::to_string(port_));
+      throw std::runtime_error("server " + argv[0] + " did not start on port " +
+                               std::to_string(port_));
     }
   }
   ~ProcessServer() override { Stop(); }
@@ -93,14 +95,18 @@ Target CurrentTarget() {
   if (env == nullptr || std::strcmp(env, "embedded") == 0) return Target::kEmbedded;
   if (std::strcmp(env, "spawn") == 0) return Target::kSpawn;
   if (std::strcmp(env, "redis") == 0) return Target::kRedis;
-  throw std::runtime_error(std::string("REDLAB_TARGET must be embedded, spawn or redis, not ") + env);
+  throw std::runtime_error(std::string("REDLAB_TARGET must be embedded, spawn or redis, not ") +
+                           env);
 }
 
 const char* TargetName(Target t) {
   switch (t) {
-    case Target::kEmbedded: return "embedded";
-    case Target::kSpawn: return "spawn";
-    case Target::kRedis: return "redis";
+    case Target::kEmbedded:
+      return "embedded";
+    case Target::kSpawn:
+      return "spawn";
+    case Target::kRedis:
+      return "redis";
   }
   return "?";
 }
@@ -116,6 +122,32 @@ int FreePort() {
   getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
   close(fd);
   return ntohs(addr.sin_port);
+}
+
+namespace {
+
+bool CanBind(int port) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  bool ok = bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
+  close(fd);
+  return ok;
+}
+
+}  // namespace
+
+int ConsecutiveFreePorts(int n) {
+  std::mt19937 rng(std::random_device{}());
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    int base = std::uniform_int_distribution<int>(20000, 30000)(rng);
+    bool all_free = true;
+    for (int i = 0; i < n && all_free; ++i) all_free = CanBind(base + i);
+    if (all_free) return base;
+  }
+  throw std::runtime_error("no run of free ports");
 }
 
 bool Eventually(const std::function<bool()>& condition, std::chrono::milliseconds timeout) {
@@ -147,8 +179,8 @@ std::unique_ptr<Server> StartServerOf(Target target, const ServerOptions& option
     }
     return std::make_unique<ProcessServer>(argv, port);
   }
-  argv = {"redis-server", "--port", std::to_string(port), "--bind", "127.0.0.1", "--save", "",
-          "--appendonly", "no", "--loglevel", "warning", "--logfile", "/dev/null"};
+  argv = {"redis-server", "--port", std::to_string(port), "--bind",  "127.0.0.1", "--save",   "",
+          "--appendonly", "no",     "--loglevel",         "warning", "--logfile", "/dev/null"};
   if (!options.requirepass.empty()) {
     argv.push_back("--requirepass");
     argv.push_back(options.requirepass);

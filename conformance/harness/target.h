@@ -44,6 +44,9 @@ std::unique_ptr<Server> StartServerOf(Target target, const ServerOptions& option
 
 // A port no one listens on right now (for starting processes on it).
 int FreePort();
+// The first of `n` consecutive ports nobody has bound (redlab-server --port P --replicas N takes
+// P..P+N), below the usual ephemeral range so outgoing connections do not take them meanwhile.
+int ConsecutiveFreePorts(int n);
 
 // Polls `condition` until it holds or `timeout` passes; returns the last result. For state that
 // changes with time (expiry), where there is no event to wait on.

@@ -1,13 +1,10 @@
 #include "conformance/harness/topology.h"
 
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
-#include <random>
 #include <stdexcept>
 
 #include "conformance/harness/fixture.h"
@@ -160,30 +157,6 @@ class RedlabTopology : public Topology {
     args.insert(args.begin(), "FAULT");
     Client c(port);
     Expect(c.Call(args), Status("OK"), "FAULT");
-  }
-
-  // n consecutive ports nobody has bound, below the usual ephemeral range (so outgoing
-  // connections do not take them meanwhile).
-  static int ConsecutiveFreePorts(int n) {
-    std::mt19937 rng(std::random_device{}());
-    for (int attempt = 0; attempt < 100; ++attempt) {
-      int base = std::uniform_int_distribution<int>(20000, 30000)(rng);
-      bool all_free = true;
-      for (int i = 0; i < n && all_free; ++i) all_free = CanBind(base + i);
-      if (all_free) return base;
-    }
-    throw std::runtime_error("no run of free ports");
-  }
-
-  static bool CanBind(int port) {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    addr.sin_port = htons(static_cast<uint16_t>(port));
-    bool ok = bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
-    close(fd);
-    return ok;
   }
 
   std::unique_ptr<server::Topology> topology_;

@@ -19,7 +19,12 @@ std::string WrongArgs(std::string_view what) {
                      what);
 }
 
+// A number of milliseconds; a signed one (a clock jump) may also be written "+100", as in
+// "FAULT CLOCK JUMP <+-ms>".
 bool ParseMs(std::string_view s, bool allow_negative, int64_t* out) {
+  if (allow_negative && s.size() > 1 && s[0] == '+' && s[1] != '-' && s[1] != '+') {
+    s.remove_prefix(1);
+  }
   return resp::ParseInt64(s, out) && (allow_negative || *out >= 0);
 }
 
@@ -46,13 +51,13 @@ const std::vector<std::string_view>& FaultHelp() {
       "REPL HEAL",
       "    Let the link be made again (the replica resynchronises).",
       "CLOCK JUMP <ms>",
-      "    Move the node's clock by <ms> (negative: backwards).",
+      "    Move the node's clock by <ms> (+100 or 100: forward, -100: backwards).",
       "CLOCK RATE <factor>",
       "    Make the node's clock run <factor> times as fast as real time.",
       "CLOCK MANUAL",
       "    Freeze the node's clock; it moves only with CLOCK ADVANCE.",
       "CLOCK ADVANCE <ms>",
-      "    Move a frozen clock forward by <ms>.",
+      "    Move a frozen clock forward by <ms> (after CLOCK MANUAL only).",
       "CLOCK REAL",
       "    Back to real time.",
       "STALL <ms>",
@@ -167,6 +172,9 @@ std::optional<std::string> Faults::ApplyClock(std::span<const std::string> args,
   } else if (EqualsIgnoreCase(op, "advance") && args.size() == 2) {
     int64_t ms = 0;
     if (!ParseMs(args[1], false, &ms)) return "CLOCK ADVANCE takes a number of milliseconds";
+    // A running clock does not take steps: a forward move of one is a JUMP. Refusing says so
+    // instead of silently doing what the caller may not have meant.
+    if (!clock.manual()) return "CLOCK ADVANCE needs a frozen clock: FAULT CLOCK MANUAL first";
     clock.Advance(ms);
   } else if (EqualsIgnoreCase(op, "real") && args.size() == 1) {
     clock.SetReal();

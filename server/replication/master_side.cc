@@ -70,10 +70,21 @@ void Replication::SetRdbFilter(engine::Client& client, bool include_functions) {
 void Replication::OnAck(engine::Client& client, int64_t offset) {
   Replica* r = FindReplica(client);
   if (r == nullptr) return;  // only replicas ack (Redis ignores it from anyone else, silently)
-  if (offset > r->ack_offset) r->ack_offset = offset;
-  r->ack_time_s = NowS();
-  CheckWaitingClients();
-  FailoverCron();
+  if (r->acks.PassThrough(faults_)) {
+    ApplyAck(*r, offset);
+    CheckWaitingClients();
+    FailoverCron();
+    return;
+  }
+  // The ack arrives when the bytes it rode on would: held while paused, late under a delay. Until
+  // then the replica's lag grows, as on a real stalled link (min-replicas-max-lag sees it).
+  r->acks.Push(RealMs(), faults_, fmt::format("{}\n", offset));
+  RescheduleTimer();
+}
+
+void Replication::ApplyAck(Replica& replica, int64_t offset) {
+  if (offset > replica.ack_offset) replica.ack_offset = offset;
+  replica.ack_time_s = NowS();
 }
 
 int64_t Replication::CountAcks(int64_t offset) const {
@@ -259,13 +270,15 @@ void Replication::FeedReplicas(std::string_view bytes) {
 int64_t Replication::NextReplicaDueMs() const {
   int64_t next = -1;
   for (const auto& r : replicas_) {
-    int64_t due = r->shaper.NextDueMs(faults_);
-    if (due >= 0 && (next < 0 || due < next)) next = due;
+    for (int64_t due : {r->shaper.NextDueMs(faults_), r->acks.NextDueMs(faults_)}) {
+      if (due >= 0 && (next < 0 || due < next)) next = due;
+    }
   }
   return next;
 }
 
 void Replication::ReleaseReplicaStreams(int64_t now_ms) {
+  bool acked = false;
   for (auto& r : replicas_) {
     std::string due;
     r->shaper.TakeDue(now_ms, faults_, &due);
@@ -274,6 +287,23 @@ void Replication::ReleaseReplicaStreams(int64_t now_ms) {
       stats_.net_repl_output_bytes += due.size();
       r->flush_pending = true;
     }
+    std::string acks;
+    r->acks.TakeDue(now_ms, faults_, &acks);
+    if (!acks.empty()) {
+      // Offsets only grow: the last ack that came in says it all.
+      size_t start = acks.rfind('\n', acks.size() - 2);
+      start = start == std::string::npos ? 0 : start + 1;
+      int64_t offset = 0;
+      if (resp::ParseInt64(std::string_view(acks).substr(start, acks.size() - 1 - start),
+                           &offset)) {
+        ApplyAck(*r, offset);
+        acked = true;
+      }
+    }
+  }
+  if (acked) {
+    CheckWaitingClients();
+    FailoverCron();
   }
 }
 

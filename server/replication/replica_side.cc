@@ -78,6 +78,7 @@ void Replication::Connect() {
   link_in_.clear();
   link_pos_ = feed_pos_ = 0;
   inbound_.Clear();
+  outbound_.Clear();
   handshake_step_ = 0;
   payload_started_ = false;
   payload_.clear();
@@ -96,6 +97,7 @@ void Replication::DropLink(bool reconnect_later) {
   }
   FreeMasterClient();
   inbound_.Clear();
+  outbound_.Clear();
   link_in_.clear();
   link_pos_ = feed_pos_ = 0;
   pending_applied_ = 0;
@@ -121,7 +123,7 @@ void Replication::OnLinkConnected() {
   state_ = LinkState::kHandshake;
   handshake_step_ = kPingReply;
   last_io_s_ = NowS();
-  link_->Write(Encode({"PING"}));
+  SendToMaster(Encode({"PING"}));
 }
 
 void Replication::OnLinkClosed() {
@@ -138,9 +140,11 @@ void Replication::OnLinkClosed() {
 }
 
 void Replication::OnLinkData(std::string_view bytes) {
-  last_io_s_ = NowS();
   stats_.net_repl_input_bytes += bytes.size();
   if (inbound_.PassThrough(faults_)) {
+    // Only what gets through counts as heard from the master: a link held longer than
+    // repl-timeout times out, as a real stalled one does.
+    last_io_s_ = NowS();
     link_in_.append(bytes);
     ProcessLinkInput();
   } else {
@@ -190,7 +194,7 @@ bool Replication::HandshakeStep() {
         std::string port = std::to_string(engine_.host() ? engine_.host()->TcpPort() : 0);
         StreamEncoder::AppendCommand({"REPLCONF", "listening-port", port}, &out);
         StreamEncoder::AppendCommand({"REPLCONF", "capa", "eof", "capa", "psync2"}, &out);
-        link_->Write(out);
+        SendToMaster(out);
         handshake_step_ = c.masterauth.empty() ? kPortReply : kAuthReply;
       }
       return true;
@@ -216,9 +220,9 @@ bool Replication::HandshakeStep() {
       }
       std::string offset = std::to_string(psync_offset_);
       if (failover_state_ == FailoverState::kInProgress) {
-        link_->Write(Encode({"PSYNC", psync_replid_, offset, "FAILOVER"}));
+        SendToMaster(Encode({"PSYNC", psync_replid_, offset, "FAILOVER"}));
       } else {
-        link_->Write(Encode({"PSYNC", psync_replid_, offset}));
+        SendToMaster(Encode({"PSYNC", psync_replid_, offset}));
       }
       return true;
     }
@@ -445,10 +449,22 @@ void Replication::OnGetAck(engine::Client& client) {
   if (&client == master_client_) SendAck();
 }
 
+void Replication::SendToMaster(std::string_view bytes) {
+  if (link_ == nullptr) return;
+  if (outbound_.PassThrough(faults_)) {
+    link_->Write(bytes);
+    return;
+  }
+  // Our replication faults act on both directions of the link: the acks a WAIT or
+  // min-replicas-max-lag waits for are held or late like the stream.
+  outbound_.Push(RealMs(), faults_, bytes);
+  RescheduleTimer();
+}
+
 void Replication::SendAck() {
   if (link_ == nullptr || state_ != LinkState::kConnected) return;
   last_ack_ms_ = RealMs();
-  link_->Write(Encode({"REPLCONF", "ACK", std::to_string(reploff_)}));
+  SendToMaster(Encode({"REPLCONF", "ACK", std::to_string(reploff_)}));
 }
 
 void Replication::LinkCron(int64_t now_s) {

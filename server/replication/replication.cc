@@ -151,6 +151,7 @@ void Replication::Crash() {
   FreeMasterClient();
   DropLink(/*reconnect_later=*/false);
   inbound_.Clear();
+  outbound_.Clear();
   replconf_.clear();
   // Attached replicas go with the connections the node closes; their held bytes are lost.
   replicas_.clear();
@@ -188,6 +189,7 @@ void Replication::RescheduleTimer() {
   };
   consider(NextReplicaDueMs());
   consider(inbound_.NextDueMs(faults_));
+  consider(outbound_.NextDueMs(faults_));
   if (getack_pending_ || flush_scheduled_) consider(RealMs());
   if (next < 0) return;
   host_->ScheduleReplicationTimer(std::max<int64_t>(0, next - RealMs()));
@@ -209,10 +211,14 @@ void Replication::OnTimer() {
     }
   }
   FlushReplicas();
-  // What the replica side holds back comes in now.
+  // What the replica side holds back goes out and comes in now.
+  std::string out;
+  outbound_.TakeDue(now, faults_, &out);
+  if (!out.empty() && link_ != nullptr) link_->Write(out);
   std::string due;
   inbound_.TakeDue(now, faults_, &due);
   if (!due.empty()) {
+    last_io_s_ = NowS();
     link_in_.append(due);
     ProcessLinkInput();
   }

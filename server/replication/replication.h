@@ -114,7 +114,8 @@ class Replication : public engine::EffectSink, private LinkHandler {
   // REPLCONF rdb-filter-only: the snapshot for this replica carries no keys, and function
   // libraries only when asked for.
   void SetRdbFilter(engine::Client& client, bool include_functions);
-  // REPLCONF ACK <offset> from an attached replica (ignored from anyone else).
+  // REPLCONF ACK <offset> from an attached replica (ignored from anyone else). Our replication
+  // faults hold or delay it as they do the stream we send: a stalled link stalls both ways.
   void OnAck(engine::Client& client, int64_t offset);
   // REPLCONF GETACK from our master: answer with our offset now.
   void OnGetAck(engine::Client& client);
@@ -184,6 +185,7 @@ class Replication : public engine::EffectSink, private LinkHandler {
     int64_t ack_offset = 0;
     int64_t ack_time_s = 0;      // node seconds of the last ack
     LinkShaper shaper;           // replication faults on what we send it
+    LinkShaper acks;             // ...and on the acks it sends us ("<offset>\n" records)
     bool flush_pending = false;  // stream appended to its output, not yet handed to the socket
   };
   struct PendingReplconf {
@@ -206,6 +208,7 @@ class Replication : public engine::EffectSink, private LinkHandler {
   void FullResync(engine::Client& client, bool pre_psync);
   Replica& AttachReplica(engine::Client& client);
   void SendToReplica(Replica& replica, std::string_view bytes);
+  void ApplyAck(Replica& replica, int64_t offset);
   void FeedReplicas(std::string_view bytes);
   void FeedCommand(std::span<const std::string> args);
   void DisconnectReplicas();
@@ -226,6 +229,7 @@ class Replication : public engine::EffectSink, private LinkHandler {
   void FinishFullSync(std::string_view rdb);
   void StartStreaming();
   void ApplyStream();
+  void SendToMaster(std::string_view bytes);
   void SendAck();
   void CreateMasterClient();
   void FreeMasterClient();
@@ -276,6 +280,7 @@ class Replication : public engine::EffectSink, private LinkHandler {
   LinkIo* link_ = nullptr;
   std::string link_in_;       // received from the master, not yet consumed
   LinkShaper inbound_;        // replication faults on what we receive
+  LinkShaper outbound_;       // ...and on what we send (handshake, acks)
   int handshake_step_ = 0;    // which reply of the handshake we expect next
   bool fresh_sync_ = false;   // PSYNC ? -1 on the next handshake
   std::string psync_replid_;  // what we asked PSYNC for

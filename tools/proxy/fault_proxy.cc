@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <uv.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -398,9 +399,15 @@ class FaultProxy::Impl {
     using server::engine::EqualsIgnoreCase;
     std::string_view cmd = args[0];
     auto ok = [] { return std::string("+OK\r\n"); };
+    // Errors in Redis's words, so redis-cli users read what they know.
+    auto wrong_args = [&] {
+      return fmt::format("-ERR wrong number of arguments for '{}' command\r\n",
+                         server::engine::ToLower(cmd));
+    };
     int64_t ms = 0;
-    if (EqualsIgnoreCase(cmd, "ping")) return "+PONG\r\n";
-    if (EqualsIgnoreCase(cmd, "delay") && (args.size() == 2 || args.size() == 3)) {
+    if (EqualsIgnoreCase(cmd, "ping")) return args.size() == 1 ? "+PONG\r\n" : wrong_args();
+    if (EqualsIgnoreCase(cmd, "delay")) {
+      if (args.size() != 2 && args.size() != 3) return wrong_args();
       int64_t jitter = 0;
       if (!server::resp::ParseInt64(args[1], &ms) || ms < 0 ||
           (args.size() == 3 && (!server::resp::ParseInt64(args[2], &jitter) || jitter < 0))) {
@@ -409,7 +416,16 @@ class FaultProxy::Impl {
       SetDelay(ms, jitter);
       return ok();
     }
-    if (args.size() != 1) return "-ERR wrong number of arguments\r\n";
+    static constexpr std::string_view kNoArgs[] = {"hold", "release", "cut",    "heal",
+                                                   "drop", "reset",   "status", "help"};
+    bool known = std::any_of(std::begin(kNoArgs), std::end(kNoArgs),
+                             [&](std::string_view name) { return EqualsIgnoreCase(cmd, name); });
+    if (!known) {
+      std::string out = fmt::format("-ERR unknown command '{}', with args beginning with: ", cmd);
+      for (size_t i = 1; i < args.size(); ++i) out += fmt::format("'{}' ", args[i]);
+      return out + "\r\n";
+    }
+    if (args.size() != 1) return wrong_args();
     if (EqualsIgnoreCase(cmd, "hold")) {
       SetHold(true);
     } else if (EqualsIgnoreCase(cmd, "release")) {
@@ -439,8 +455,6 @@ class FaultProxy::Impl {
       std::string out = fmt::format("*{}\r\n", std::size(kHelp));
       for (std::string_view l : kHelp) out += fmt::format("+{}\r\n", l);
       return out;
-    } else {
-      return "-ERR unknown command, try HELP\r\n";
     }
     return ok();
   }

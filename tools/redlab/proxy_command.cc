@@ -4,37 +4,74 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <charconv>
 #include <cstdio>
 #include <string>
+#include <string_view>
 
 #include "tools/proxy/fault_proxy.h"
 #include "tools/redlab/commands.h"
 
 namespace redlab::tools {
+namespace {
+
+// HOST:PORT with a port in 1..65535; false (and *error says why) otherwise.
+bool ParseHostPort(const std::string& text, std::string* host, int* port, std::string* error) {
+  size_t colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0) {
+    *error = "must be HOST:PORT, got '" + text + "'";
+    return false;
+  }
+  std::string_view digits = std::string_view(text).substr(colon + 1);
+  int value = 0;
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || value < 1 ||
+      value > 65535) {
+    *error = "invalid port '" + std::string(digits) + "' (HOST:PORT, port 1-65535)";
+    return false;
+  }
+  *host = text.substr(0, colon);
+  *port = value;
+  return true;
+}
+
+}  // namespace
 
 SubcommandRun AddProxyCommand(CLI::App& app) {
   auto options = std::make_shared<ProxyOptions>();
   auto to = std::make_shared<std::string>();
   CLI::App* sub = app.add_subcommand(
       "proxy", "forward TCP to HOST:PORT with faults set on a control port (redis-cli speaks it)");
-  sub->add_option("--listen", options->listen_port, "port to accept connections on")->required();
-  sub->add_option("--to", *to, "where to forward, HOST:PORT")->required();
+  sub->add_option("--listen", options->listen_port, "port to accept connections on")
+      ->required()
+      ->check(CLI::Range(0, 65535));
+  // Checked while parsing, so a bad address is a usage error like any other.
+  sub->add_option("--to", *to, "where to forward, HOST:PORT")
+      ->required()
+      ->check(CLI::Validator(
+          [](std::string& value) {
+            std::string host, error;
+            int port = 0;
+            return ParseHostPort(value, &host, &port, &error) ? std::string() : error;
+          },
+          "HOST:PORT"));
   sub->add_option("--control", options->control_port,
                   "control port (RESP: DELAY ms, HOLD, RELEASE, CUT, HEAL, DROP, RESET, STATUS); "
-                  "default: the listen port + 1");
+                  "default: the listen port + 1")
+      ->check(CLI::Range(0, 65535));
   sub->add_option("--bind", options->listen_host, "address to listen on")->capture_default_str();
   sub->footer(
       "Example: redlab proxy --listen 7001 --to 127.0.0.1:6379 --control 7002, then\n"
       "redis-server --port 6380 --replicaof 127.0.0.1 7001 and redis-cli -p 7002 HOLD.");
   return [options, to]() -> int {
-    size_t colon = to->rfind(':');
-    if (colon == std::string::npos) {
-      std::fprintf(stderr, "redlab proxy: --to must be HOST:PORT\n");
-      return 1;
+    std::string error;
+    if (!ParseHostPort(*to, &options->target_host, &options->target_port, &error)) {
+      std::fprintf(stderr, "redlab proxy: --to %s\n", error.c_str());  // checked while parsing
+      return kExitUsageError;
     }
-    options->target_host = to->substr(0, colon);
-    options->target_port = std::stoi(to->substr(colon + 1));
-    if (options->control_port < 0) options->control_port = options->listen_port + 1;
+    if (options->control_port < 0) {
+      options->control_port = options->listen_port == 0 ? 0 : options->listen_port + 1;
+    }
     sigset_t signals;
     sigemptyset(&signals);
     sigaddset(&signals, SIGINT);

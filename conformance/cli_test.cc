@@ -1,0 +1,156 @@
+// The command lines of `redlab-server` and `redlab proxy`, run as a user's shell runs them:
+// arguments redis-server takes (--replicaof "HOST PORT" as one word), usage errors instead of
+// crashes, a process whose last node crashed exits, and the proxy's control port answers in
+// Redis's words. The master they replicate from or forward to is the current target's server.
+#include "conformance/harness/child_process.h"
+#include "conformance/harness/fixture.h"
+
+namespace redlab::conformance {
+namespace {
+
+std::string InfoField(Client& c, std::string_view field) {
+  std::string info = c({"INFO", "replication"}).str;
+  std::string needle = "\n" + std::string(field) + ":";
+  size_t pos = info.find(needle);
+  if (pos == std::string::npos) return {};
+  size_t start = pos + needle.size();
+  return info.substr(start, info.find('\r', start) - start);
+}
+
+// A client for a process just started on `port`, once it answers.
+std::optional<Client> ConnectWhenUp(int port) {
+  std::optional<Client> c;
+  Eventually(
+      [&] {
+        try {
+          c.emplace(port);
+          return (*c)({"PING"}) == Status("PONG");
+        } catch (const std::runtime_error&) {
+          c.reset();
+          return false;
+        }
+      },
+      std::chrono::seconds(10));
+  return c;
+}
+
+ChildProcess RedlabServer(const std::vector<std::string>& args) {
+  std::vector<std::string> all = {"--loglevel", "warning"};
+  all.insert(all.end(), args.begin(), args.end());
+  return ChildProcess(REDLAB_SERVER_PATH, all);
+}
+
+// A master that sends its snapshot at once (not after Redis's 5 s diskless gathering delay).
+std::unique_ptr<Server> StartMaster() {
+  return StartServer({.config = {{"repl-diskless-sync-delay", "0"}}});
+}
+
+TEST(RedlabServerCliTest, ReplicaofTakesHostAndPortAsOneWordOrTwo) {
+  std::unique_ptr<Server> master = StartMaster();
+  Client m(master->port());
+  ASSERT_EQ(m({"SET", "k", "v"}), Status("OK"));
+  std::string master_port = std::to_string(master->port());
+  // redis-server's own form: one argument holding both.
+  for (std::vector<std::string> replicaof :
+       {std::vector<std::string>{"--replicaof", "127.0.0.1 " + master_port},
+        std::vector<std::string>{"--replicaof", "127.0.0.1", master_port}}) {
+    int port = FreePort();
+    std::vector<std::string> args = {"--port", std::to_string(port)};
+    args.insert(args.end(), replicaof.begin(), replicaof.end());
+    ChildProcess server = RedlabServer(args);
+    std::optional<Client> r = ConnectWhenUp(port);
+    ASSERT_TRUE(r.has_value()) << server.Stderr();
+    EXPECT_EQ(InfoField(*r, "role"), "slave");
+    EXPECT_EQ(InfoField(*r, "master_port"), master_port);
+    EXPECT_TRUE(Eventually([&] { return (*r)({"GET", "k"}) == Bulk("v"); }));
+  }
+}
+
+TEST(RedlabServerCliTest, BadTopologyArgumentsAreUsageErrors) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  for (const Case& c : std::vector<Case>{
+           {{"--port", std::to_string(FreePort()), "--replicas", "-1"}, "--replicas"},
+           {{"--port", std::to_string(FreePort()), "--masters", "0"}, "--masters"},
+           {{"--port", std::to_string(FreePort()), "--replicaof", "127.0.0.1"},
+            "--replicaof takes HOST PORT"},
+           {{"--port", std::to_string(FreePort()), "--replicaof", "127.0.0.1 1 2"},
+            "--replicaof takes HOST PORT"},
+       }) {
+    ChildProcess server = RedlabServer(c.args);
+    EXPECT_EQ(server.Wait(), 1) << c.args[2] << " " << c.args[3];
+    EXPECT_NE(server.Stderr().find(c.message), std::string::npos) << server.Stderr();
+  }
+}
+
+TEST(RedlabServerCliTest, TheProcessExitsWhenItsLastLiveNodeCrashes) {
+  // A lone node: FAULT CRASH kills the process, as README says.
+  {
+    std::unique_ptr<Server> master = StartMaster();
+    int port = FreePort();
+    ChildProcess server = RedlabServer({"--port", std::to_string(port), "--replicaof",
+                                        "127.0.0.1 " + std::to_string(master->port())});
+    std::optional<Client> c = ConnectWhenUp(port);
+    ASSERT_TRUE(c.has_value()) << server.Stderr();
+    c->SendCommand({"FAULT", "CRASH"});
+    EXPECT_TRUE(c->WaitClosed());
+    EXPECT_EQ(server.Wait(), 1);
+    EXPECT_NE(server.Stderr().find("every node has crashed"), std::string::npos) << server.Stderr();
+  }
+  // A master and a replica: while one node lives it can restart the other; the process ends
+  // with the last.
+  int base = ConsecutiveFreePorts(2);
+  ChildProcess server = RedlabServer({"--port", std::to_string(base), "--replicas", "1"});
+  std::optional<Client> m = ConnectWhenUp(base);
+  ASSERT_TRUE(m.has_value()) << server.Stderr();
+  std::optional<Client> r = ConnectWhenUp(base + 1);
+  ASSERT_TRUE(r.has_value()) << server.Stderr();
+  m->SendCommand({"FAULT", "CRASH"});
+  EXPECT_TRUE(m->WaitClosed());
+  EXPECT_TRUE(Eventually([&] {
+    return (*r)({"TOPOLOGY", "NODES"}).elements.at(0).elements.at(2) == Bulk("crashed");
+  }));
+  EXPECT_EQ(server.Wait(std::chrono::milliseconds(0)), -1);  // still running
+  r->SendCommand({"FAULT", "CRASH"});
+  EXPECT_TRUE(r->WaitClosed());
+  EXPECT_EQ(server.Wait(), 1);
+}
+
+TEST(ProxyCliTest, ABadTargetIsAUsageError) {
+  for (std::string to : {"127.0.0.1:abc", "127.0.0.1", "127.0.0.1:70000", "127.0.0.1:"}) {
+    ChildProcess proxy(REDLAB_CLI_PATH,
+                       {"proxy", "--listen", std::to_string(FreePort()), "--to", to});
+    EXPECT_EQ(proxy.Wait(), 64) << to << ": " << proxy.Stderr();
+    EXPECT_NE(proxy.Stderr().find("--to"), std::string::npos) << proxy.Stderr();
+  }
+}
+
+TEST(ProxyCliTest, ForwardsAndAnswersItsControlPortInRedisWords) {
+  std::unique_ptr<Server> server = StartServer();
+  int listen = FreePort();
+  int control = FreePort();
+  ChildProcess proxy(REDLAB_CLI_PATH, {"proxy", "--listen", std::to_string(listen), "--to",
+                                       "127.0.0.1:" + std::to_string(server->port()), "--control",
+                                       std::to_string(control)});
+  std::optional<Client> ctl = ConnectWhenUp(control);
+  ASSERT_TRUE(ctl.has_value()) << proxy.Stderr();
+  Client through(listen);
+  EXPECT_EQ(through({"ECHO", "hi"}), Bulk("hi"));
+
+  EXPECT_EQ((*ctl)({"DELAY"}), Error("ERR wrong number of arguments for 'delay' command"));
+  EXPECT_EQ((*ctl)({"delay", "1", "2", "3"}),
+            Error("ERR wrong number of arguments for 'delay' command"));
+  EXPECT_EQ((*ctl)({"DELAY", "x"}), Error("ERR DELAY takes milliseconds [jitter milliseconds]"));
+  EXPECT_EQ((*ctl)({"HOLD", "now"}), Error("ERR wrong number of arguments for 'hold' command"));
+  EXPECT_EQ((*ctl)({"PING", "x"}), Error("ERR wrong number of arguments for 'ping' command"));
+  EXPECT_EQ((*ctl)({"JAM", "a", "b"}),
+            Error("ERR unknown command 'JAM', with args beginning with: 'a' 'b' "));
+  EXPECT_EQ((*ctl)({"PING"}), Status("PONG"));
+  EXPECT_EQ((*ctl)({"DELAY", "0"}), Status("OK"));
+  EXPECT_EQ(through({"ECHO", "still"}), Bulk("still"));
+}
+
+}  // namespace
+}  // namespace redlab::conformance

@@ -1,0 +1,42 @@
+// The project's command-line tools (redlab, redlab-server) run as child processes with pipes to
+// their stdin, stdout and stderr: how the suite drives them black-box, as a user's shell would.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace redlab::conformance {
+
+class ChildProcess {
+ public:
+  // Starts `path` with `args` (argv[0] is `path`).
+  ChildProcess(const std::string& path, const std::vector<std::string>& args);
+  // SIGKILLs the process if it is still running.
+  ~ChildProcess();
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+
+  // Reads stdout until it has a whole line; "" at EOF or after `timeout`.
+  std::string ReadLine(std::chrono::milliseconds timeout = std::chrono::seconds(20));
+  // Writes `s` and a newline to stdin; false when it could not.
+  bool WriteLine(const std::string& s);
+  // Waits for the exit (up to `timeout`): the exit status, 128 + the signal that ended it, or -1
+  // when it is still running.
+  int Wait(std::chrono::milliseconds timeout = std::chrono::seconds(20));
+  // Everything written to stderr so far.
+  std::string Stderr();
+  pid_t pid() const { return pid_; }
+
+ private:
+  void DrainStderr();
+
+  pid_t pid_ = -1;
+  bool exited_ = false;
+  int stdin_ = -1, stdout_ = -1, stderr_ = -1;
+  std::string err_text_;
+};
+
+}  // namespace redlab::conformance

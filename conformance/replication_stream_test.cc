@@ -1,0 +1,237 @@
+// The replication stream itself, read as a replica reads it (REPLCONF capa, PSYNC, the snapshot
+// skipped, then command after command) on both targets: what a master propagates is the effect
+// of a write, not the write (relative TTLs as PXAT / PEXPIREAT, GETDEL and expiry as DEL,
+// INCRBYFLOAT as SET ... KEEPTTL, a script's writes wrapped in MULTI/EXEC), and a replica that
+// comes back with the history it has gets "+CONTINUE" and exactly the bytes it missed.
+#include "conformance/harness/fixture.h"
+
+namespace redlab::conformance {
+namespace {
+
+using Command = std::vector<std::string>;
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+int64_t StatsField(Client& c, std::string_view field) {
+  std::string info = c({"INFO", "stats"}).str;
+  std::string needle = "\n" + std::string(field) + ":";
+  size_t start = info.find(needle) + needle.size();
+  return std::stoll(info.substr(start, info.find('\r', start) - start));
+}
+
+// A connection that says it is a replica: it asks for the stream and reads it, acknowledging
+// what it has while it waits, as a replica's cron does.
+class StreamReader {
+ public:
+  explicit StreamReader(int port) : c_(port, std::chrono::milliseconds(200)) {
+    EXPECT_EQ(Patiently([&] {
+                return c_({"REPLCONF", "capa", "eof", "capa", "psync2"});
+              }),
+              Status("OK"));
+  }
+
+  // PSYNC ? -1: a full resync. Skips the snapshot; the stream starts right after it.
+  void FullSync() {
+    c_.SendCommand({"PSYNC", "?", "-1"});
+    std::string line = NonEmptyLine();  // empty lines are keepalives while the master prepares
+    ASSERT_EQ(line.rfind("+FULLRESYNC ", 0), 0u) << line;
+    replid_ = line.substr(12, 40);
+    offset_ = std::stoll(line.substr(53));
+    std::string header = NonEmptyLine();
+    if (header.rfind("$EOF:", 0) == 0) {  // diskless: the snapshot ends with a 40-byte mark
+      Patiently([&] { return c_.ReadThrough(header.substr(5)); });
+    } else {
+      ASSERT_EQ(header[0], '$') << header;
+      Patiently([&] { return c_.ReadExact(std::stoull(header.substr(1))); });
+    }
+    // Loaded: from now on it acks while waiting (after a diskless transfer Redis starts the
+    // stream only at an ack that finds the transfer done on its side too).
+    synced_ = true;
+  }
+
+  // PSYNC <replid> <offset>: the reply line (the stream follows a +CONTINUE).
+  std::string PartialSync(const std::string& replid, int64_t offset) {
+    c_.SendCommand({"PSYNC", replid, std::to_string(offset)});
+    offset_ = offset - 1;
+    replid_ = replid;
+    std::string line = NonEmptyLine();
+    synced_ = line.rfind("+CONTINUE", 0) == 0;
+    return line;
+  }
+
+  // The next propagated command, its bytes counted in the offset. PINGs (the master's
+  // keepalives every repl-ping-replica-period) are counted and skipped.
+  Command Next() {
+    while (true) {
+      std::string raw = Patiently([&] { return c_.ReadRaw(); });
+      offset_ += static_cast<int64_t>(raw.size());
+      Reply r;
+      ReplyReader::Parse(raw, &r);
+      Command args;
+      for (const Reply& e : r.elements) args.push_back(e.str);
+      if (args.size() == 1 && args[0] == "PING") continue;
+      return args;
+    }
+  }
+
+  const std::string& replid() const { return replid_; }
+  // The offset of the last byte read (what REPLCONF ACK would say).
+  int64_t offset() const { return offset_; }
+
+ private:
+  std::string NonEmptyLine() {
+    std::string line;
+    while ((line = Patiently([&] { return c_.ReadLine(); })).empty()) {
+    }
+    return line;
+  }
+
+  // Runs `read` until it returns within 10 s; each time it times out (the client's 200 ms), a
+  // synced replica acknowledges its offset.
+  template <typename Fn>
+  auto Patiently(Fn read) -> decltype(read()) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (true) {
+      try {
+        return read();
+      } catch (const std::runtime_error& e) {
+        if (std::string_view(e.what()) != "timed out waiting for the server" ||
+            std::chrono::steady_clock::now() > deadline) {
+          throw;
+        }
+      }
+      if (synced_) c_.SendCommand({"REPLCONF", "ACK", std::to_string(offset_)});
+    }
+  }
+
+  Client c_;
+  std::string replid_;
+  int64_t offset_ = 0;
+  bool synced_ = false;
+};
+
+// `got` is `expected` followed by an absolute unix time in ms that lies `ttl_ms` after a moment
+// between `before` and now.
+void ExpectAbsolute(const Command& got, Command expected, int64_t before, int64_t ttl_ms) {
+  ASSERT_EQ(got.size(), expected.size() + 1) << ::testing::PrintToString(got);
+  EXPECT_EQ(Command(got.begin(), got.end() - 1), expected);
+  int64_t at = std::stoll(got.back());
+  EXPECT_GE(at, before + ttl_ms);
+  EXPECT_LE(at, NowMs() + ttl_ms);
+}
+
+class ReplicationStreamTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    // The snapshot leaves at once instead of after Redis's default 5 s gathering delay.
+    server_ = StartServer({.config = {{"repl-diskless-sync-delay", "0"}}});
+  }
+  std::unique_ptr<Server> server_;
+};
+
+TEST_F(ReplicationStreamTest, TheMasterPropagatesEffects) {
+  StreamReader replica(server_->port());
+  ASSERT_NO_FATAL_FAILURE(replica.FullSync());
+  Client m(server_->port());
+
+  int64_t before = NowMs();
+  ASSERT_EQ(m({"SET", "a", "1", "EX", "100"}), Status("OK"));
+  EXPECT_EQ(replica.Next(), (Command{"SELECT", "0"}));
+  ExpectAbsolute(replica.Next(), {"SET", "a", "1", "PXAT"}, before, 100000);
+
+  before = NowMs();
+  ASSERT_EQ(m({"EXPIRE", "a", "200"}), Int(1));
+  ExpectAbsolute(replica.Next(), {"PEXPIREAT", "a"}, before, 200000);
+  before = NowMs();
+  ASSERT_EQ(m({"SETEX", "s", "100", "v"}), Status("OK"));
+  ExpectAbsolute(replica.Next(), {"SET", "s", "v", "PXAT"}, before, 100000);
+  before = NowMs();
+  ASSERT_EQ(m({"GETEX", "s", "PX", "5000"}), Bulk("v"));
+  ExpectAbsolute(replica.Next(), {"PEXPIREAT", "s"}, before, 5000);
+  ASSERT_EQ(m({"GETEX", "s", "PERSIST"}), Bulk("v"));
+  EXPECT_EQ(replica.Next(), (Command{"PERSIST", "s"}));
+
+  ASSERT_EQ(m({"GETDEL", "a"}), Bulk("1"));
+  EXPECT_EQ(replica.Next(), (Command{"DEL", "a"}));
+  ASSERT_EQ(m({"INCRBYFLOAT", "f", "1.5"}), Bulk("1.5"));
+  EXPECT_EQ(replica.Next(), (Command{"SET", "f", "1.5", "KEEPTTL"}));
+
+  // A key that expires leaves the replicas' data as a DEL from the master (whether the active
+  // cycle or an access found it first).
+  before = NowMs();
+  ASSERT_EQ(m({"SET", "e", "1", "PX", "1"}), Status("OK"));
+  ExpectAbsolute(replica.Next(), {"SET", "e", "1", "PXAT"}, before, 1);
+  ASSERT_TRUE(Eventually([&] { return m({"GET", "e"}) == Nil(); }));
+  EXPECT_EQ(replica.Next(), (Command{"DEL", "e"}));
+
+  // A script's writes, as effects, wrapped so replicas apply them all or none.
+  before = NowMs();
+  ASSERT_EQ(
+      m({"EVAL", "redis.call('SET', KEYS[1], 'x') return redis.call('PEXPIRE', KEYS[1], 60000)",
+         "1", "c"}),
+      Int(1));
+  EXPECT_EQ(replica.Next(), (Command{"MULTI"}));
+  EXPECT_EQ(replica.Next(), (Command{"SET", "c", "x"}));
+  ExpectAbsolute(replica.Next(), {"PEXPIREAT", "c"}, before, 60000);
+  EXPECT_EQ(replica.Next(), (Command{"EXEC"}));
+  // One write needs no wrapping.
+  ASSERT_EQ(m({"EVAL", "return redis.call('INCR', KEYS[1])", "1", "n"}), Int(1));
+  EXPECT_EQ(replica.Next(), (Command{"INCR", "n"}));
+  // A script that writes nothing sends nothing: the next command is the transaction below.
+  ASSERT_EQ(m({"EVAL", "return redis.call('GET', KEYS[1])", "1", "n"}), Bulk("1"));
+
+  ASSERT_EQ(m({"MULTI"}), Status("OK"));
+  ASSERT_EQ(m({"SET", "t", "1"}), Status("QUEUED"));
+  ASSERT_EQ(m({"INCR", "t"}), Status("QUEUED"));
+  ASSERT_EQ(m({"EXEC"}), Array({Status("OK"), Int(2)}));
+  EXPECT_EQ(replica.Next(), (Command{"MULTI"}));
+  EXPECT_EQ(replica.Next(), (Command{"SET", "t", "1"}));
+  EXPECT_EQ(replica.Next(), (Command{"INCR", "t"}));
+  EXPECT_EQ(replica.Next(), (Command{"EXEC"}));
+
+  ASSERT_EQ(m({"SELECT", "3"}), Status("OK"));
+  ASSERT_EQ(m({"SET", "z", "1"}), Status("OK"));
+  EXPECT_EQ(replica.Next(), (Command{"SELECT", "3"}));
+  EXPECT_EQ(replica.Next(), (Command{"SET", "z", "1"}));
+}
+
+TEST_F(ReplicationStreamTest, AReplicaThatComesBackContinuesFromTheBacklog) {
+  Client m(server_->port());
+  std::string replid;
+  int64_t offset = 0;
+  {
+    StreamReader replica(server_->port());
+    ASSERT_NO_FATAL_FAILURE(replica.FullSync());
+    ASSERT_EQ(m({"SET", "p", "1"}), Status("OK"));
+    EXPECT_EQ(replica.Next(), (Command{"SELECT", "0"}));
+    EXPECT_EQ(replica.Next(), (Command{"SET", "p", "1"}));
+    replid = replica.replid();
+    offset = replica.offset();
+  }  // the link drops
+  int64_t partial_before = StatsField(m, "sync_partial_ok");
+  int64_t full_before = StatsField(m, "sync_full");
+  // Written while the replica is away: the master keeps it in its backlog.
+  ASSERT_EQ(m({"SET", "q", "2"}), Status("OK"));
+  ASSERT_EQ(m({"DEL", "p"}), Int(1));
+
+  StreamReader back(server_->port());
+  EXPECT_EQ(back.PartialSync(replid, offset + 1), "+CONTINUE " + replid);
+  // Exactly what it missed, from where it stopped (the SELECT it already had is not repeated).
+  EXPECT_EQ(back.Next(), (Command{"SET", "q", "2"}));
+  EXPECT_EQ(back.Next(), (Command{"DEL", "p"}));
+  EXPECT_EQ(StatsField(m, "sync_partial_ok"), partial_before + 1);
+  EXPECT_EQ(StatsField(m, "sync_full"), full_before);
+
+  // An offset the backlog does not cover, or a history the master never had: a full resync.
+  StreamReader lost(server_->port());
+  std::string reply = lost.PartialSync(replid, offset + 1000000);
+  EXPECT_EQ(reply.rfind("+FULLRESYNC " + replid + " ", 0), 0u) << reply;
+  EXPECT_EQ(StatsField(m, "sync_partial_err"), 1);
+}
+
+}  // namespace
+}  // namespace redlab::conformance
