@@ -9,7 +9,10 @@
 
 namespace redlab {
 
-/// One server, parsed from `redis://[[user]:password@]host[:port][/db]`.
+/// One server, parsed from `redis://[[user]:password@]host[:port][/db]`, as Lettuce reads
+/// Redis URIs: user and password are percent-decoded (RFC 3986: `%40` is '@', '+' stays '+'),
+/// the host is required (`redis://:6379` is an error, not localhost), the port defaults to
+/// 6379 and the database to 0.
 struct ServerAddress {
   std::string host = "127.0.0.1";
   int port = 6379;
@@ -17,7 +20,8 @@ struct ServerAddress {
   std::string password;  // empty: no AUTH
   int db = 0;            // SELECTed after connecting when not 0
 
-  /// Throws ConfigError on a malformed URL. The scheme may be left out ("host:port").
+  /// Throws ConfigError on a malformed URL (no host, a bad port, database or %-escape). The
+  /// scheme may be left out ("host:port").
   static ServerAddress Parse(std::string_view url);
   /// `redis://host:port[/db]`, the password left out: for messages.
   std::string ToString() const;
