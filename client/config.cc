@@ -144,6 +144,9 @@ void Config::Validate() const {
   if (lock_watchdog_timeout.count() < 3) throw ConfigError("lock_watchdog_timeout is under 3 ms");
   if (retry_attempts < 0) throw ConfigError("retry_attempts must not be negative");
   if (retry_interval.count() < 0) throw ConfigError("retry_interval must not be negative");
+  if (ping_connection_interval.count() < 0) {
+    throw ConfigError("ping_connection_interval must not be negative");
+  }
   if (connection_pool_size < 1) throw ConfigError("connection_pool_size must be at least 1");
   if (lock_watchdog_batch_size < 1) throw ConfigError("lock_watchdog_batch_size must be >= 1");
 }

@@ -73,6 +73,14 @@ struct Config {
   /// How long subscribing to a lock's unlock channel may take before Lock() gives up with
   /// TimeoutError (Redisson: subscriptionTimeout, 7.5 s). TryLock(wait) is bounded by its wait.
   std::chrono::milliseconds subscription_timeout{7500};
+  /// How often the pub/sub connection is checked (Redisson: pingConnectionInterval, 30 s). A
+  /// half-open connection (the peer or a middlebox gone without a FIN) delivers nothing, not
+  /// even an error, so waiters would sleep through every unlock message: a check not answered
+  /// by the next one closes the connection, which is reopened with every channel subscribed
+  /// again. The check is a SUBSCRIBE to a private channel (`redlab:ping:<random>`), whose
+  /// confirmation hiredis 0.14 can route (it cannot route a PING's reply on a subscribed
+  /// connection). 0: no checks.
+  std::chrono::milliseconds ping_connection_interval{30000};
   /// Command connections per master; commands from many threads are pipelined on them, and a
   /// lock write with its WAIT blocks only the connection it runs on.
   int connection_pool_size = 4;

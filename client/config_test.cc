@@ -89,6 +89,7 @@ TEST(ConfigTest, DefaultsAreRedissons) {
   EXPECT_TRUE(c.check_lock_synced_slaves);
   EXPECT_EQ(c.slaves_sync_timeout, std::chrono::milliseconds(1000));
   EXPECT_EQ(c.subscription_timeout, std::chrono::milliseconds(7500));
+  EXPECT_EQ(c.ping_connection_interval, std::chrono::milliseconds(30000));
   EXPECT_NO_THROW(c.Validate());
 }
 
@@ -107,6 +108,9 @@ TEST(ConfigTest, TopologiesAndValidation) {
   EXPECT_THROW(bad.Validate(), ConfigError);
   bad = Config::SingleServer("h:1");
   bad.connection_pool_size = 0;
+  EXPECT_THROW(bad.Validate(), ConfigError);
+  bad = Config::SingleServer("h:1");
+  bad.ping_connection_interval = std::chrono::milliseconds(-1);
   EXPECT_THROW(bad.Validate(), ConfigError);
   bad = Config::SingleServer("h:1");
   bad.masters.clear();
