@@ -134,12 +134,13 @@ void Watchdog::EndRelease(const std::string& name, ThreadId t, const Ticket& tic
       }
       return;
     case ReleaseOutcome::kStillHeld:
+    case ReleaseOutcome::kFailed:
+      // Leased holds left: the release gave them restart_ms (or, failed, may have).
       if (!e.kept() && !e.holds.empty()) {
-        e.lease_ends = Clock::now() + std::chrono::milliseconds(ticket.restart_ms);
+        e.lease_ends =
+            std::max(e.lease_ends, Clock::now() + std::chrono::milliseconds(ticket.restart_ms));
         NoteLeaseEnd(it->first, e.lease_ends);
       }
-      break;
-    case ReleaseOutcome::kFailed:
       break;
   }
   EraseIfIdle(it);
