@@ -2,6 +2,7 @@
 
 #include "client/acquisition.h"
 #include "client/ids.h"
+#include "client/lock.h"
 #include "client/watchdog.h"
 
 namespace redlab::client {
@@ -24,8 +25,11 @@ void ClientCore::Start() {
   std::future<void> built = Submit<void>([this](std::shared_ptr<std::promise<void>> p) {
     for (const ServerAddress& address : config.masters) {
       Node node;
+      size_t index = nodes.size();
       node.link = std::make_unique<NodeLink>(loop, config, address);
-      node.watchdog = std::make_unique<Watchdog>(loop, *node.link, config, scripts.renew);
+      node.watchdog = std::make_unique<Watchdog>(
+          loop, *node.link, config, scripts.renew,
+          [this, index](const std::string& name, ThreadId t) { NotifyLost(index, name, t); });
       node.link->ConnectAll();
       nodes.push_back(std::move(node));
     }
@@ -64,6 +68,38 @@ void ClientCore::Shutdown() {
     for (Node& n : nodes) n.link->Close();
     nodes.clear();
   });
+  // Outside the lock: a callback's captures may own lock handles.
+  std::map<std::pair<size_t, std::string>, std::shared_ptr<const LostCallback>> dropped;
+  {
+    std::lock_guard<std::mutex> lock(on_lost_mu_);
+    on_lost_closed_ = true;
+    dropped.swap(on_lost_);
+  }
+}
+
+void ClientCore::SetOnLost(size_t node, const std::string& name, LostCallback callback) {
+  std::shared_ptr<const LostCallback> previous;
+  {
+    std::lock_guard<std::mutex> lock(on_lost_mu_);
+    if (on_lost_closed_) return;  // destroyed on return, outside the lock
+    auto& slot = on_lost_[{node, name}];
+    previous = std::move(slot);
+    if (callback) {
+      slot = std::make_shared<const LostCallback>(std::move(callback));
+    } else {
+      on_lost_.erase({node, name});
+    }
+  }
+}
+
+void ClientCore::NotifyLost(size_t node, const std::string& name, ThreadId t) {
+  std::shared_ptr<const LostCallback> callback;
+  {
+    std::lock_guard<std::mutex> lock(on_lost_mu_);
+    auto it = on_lost_.find({node, name});
+    if (it != on_lost_.end()) callback = it->second;
+  }
+  if (callback) (*callback)(LockLost{name, t, id + ":" + std::to_string(t.value)});
 }
 
 }  // namespace redlab::client

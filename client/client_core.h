@@ -4,17 +4,25 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "client/config.h"
 #include "client/errors.h"
 #include "client/event_loop.h"
+#include "client/ids.h"
 #include "client/node_link.h"
 #include "client/script.h"
+
+namespace redlab {
+struct LockLost;
+}
 
 namespace redlab::client {
 
@@ -52,6 +60,15 @@ struct ClientCore : std::enable_shared_from_this<ClientCore> {
   }
   void CheckNotLoopThread() const;
 
+  using LostCallback = std::function<void(const LockLost&)>;
+  /// Sets (or, empty, clears) the OnLost callback of lock `name` on master `node`: one per
+  /// lock and client, whichever handle set it, since the watchdog keeps a lock per name and
+  /// owner, not per handle. Any thread. Dropped once the client is shut down, so a callback
+  /// holding a lock handle (which holds this core) cannot keep the two alive.
+  void SetOnLost(size_t node, const std::string& name, LostCallback callback);
+  /// Calls the OnLost callback of `name` for owner `t`, if there is one (loop thread).
+  void NotifyLost(size_t node, const std::string& name, ThreadId t);
+
   struct Node {
     std::unique_ptr<NodeLink> link;
     std::unique_ptr<Watchdog> watchdog;
@@ -68,6 +85,11 @@ struct ClientCore : std::enable_shared_from_this<ClientCore> {
 
  private:
   std::atomic<bool> shut_down_{false};
+
+  std::mutex on_lost_mu_;
+  std::map<std::pair<size_t, std::string>, std::shared_ptr<const LostCallback>>
+      on_lost_;                  // guarded by on_lost_mu_
+  bool on_lost_closed_ = false;  // guarded by on_lost_mu_: shut down, callbacks dropped
 };
 
 }  // namespace redlab::client

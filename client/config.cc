@@ -16,6 +16,35 @@ int ParseNumber(std::string_view text, std::string_view what, std::string_view u
   return value;
 }
 
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// RFC 3986 percent-decoding of the userinfo (a password may hold ':', '@', '/' or '%' only so
+// encoded). '+' stays '+': it means a space only in HTML forms, not in URIs.
+std::string PercentDecode(std::string_view text, std::string_view what, std::string_view url) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '%') {
+      out += text[i];
+      continue;
+    }
+    int high = i + 1 < text.size() ? HexDigit(text[i + 1]) : -1;
+    int low = i + 2 < text.size() ? HexDigit(text[i + 2]) : -1;
+    if (high < 0 || low < 0) {
+      throw ConfigError("bad %-escape in the " + std::string(what) + " of server URL '" +
+                        std::string(url) + "'");
+    }
+    out += static_cast<char>(high * 16 + low);
+    i += 2;
+  }
+  return out;
+}
+
 }  // namespace
 
 ServerAddress ServerAddress::Parse(std::string_view url) {
@@ -33,10 +62,10 @@ ServerAddress ServerAddress::Parse(std::string_view url) {
     rest.remove_prefix(at + 1);
     size_t colon = auth.find(':');
     if (colon == std::string_view::npos) {
-      a.password = std::string(auth);  // "redis://secret@host": the password alone
+      a.password = PercentDecode(auth, "password", url);  // "redis://secret@host": alone
     } else {
-      a.user = std::string(auth.substr(0, colon));
-      a.password = std::string(auth.substr(colon + 1));
+      a.user = PercentDecode(auth.substr(0, colon), "user", url);
+      a.password = PercentDecode(auth.substr(colon + 1), "password", url);
     }
   }
   if (size_t slash = rest.find('/'); slash != std::string_view::npos) {
@@ -59,7 +88,9 @@ ServerAddress ServerAddress::Parse(std::string_view url) {
     host = rest.substr(0, colon);
     a.port = ParseNumber(rest.substr(colon + 1), "port", url);
   }
-  if (!host.empty()) a.host = std::string(host);
+  // Lettuce and redis-cli do not read an empty host as localhost either: say it.
+  if (host.empty()) throw ConfigError("no host in server URL '" + std::string(url) + "'");
+  a.host = std::string(host);
   if (a.port == 0 || a.port > 65535) throw ConfigError("bad port in '" + std::string(url) + "'");
   return a;
 }
@@ -113,6 +144,9 @@ void Config::Validate() const {
   if (lock_watchdog_timeout.count() < 3) throw ConfigError("lock_watchdog_timeout is under 3 ms");
   if (retry_attempts < 0) throw ConfigError("retry_attempts must not be negative");
   if (retry_interval.count() < 0) throw ConfigError("retry_interval must not be negative");
+  if (ping_connection_interval.count() < 0) {
+    throw ConfigError("ping_connection_interval must not be negative");
+  }
   if (connection_pool_size < 1) throw ConfigError("connection_pool_size must be at least 1");
   if (lock_watchdog_batch_size < 1) throw ConfigError("lock_watchdog_batch_size must be >= 1");
 }

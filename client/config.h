@@ -9,7 +9,10 @@
 
 namespace redlab {
 
-/// One server, parsed from `redis://[[user]:password@]host[:port][/db]`.
+/// One server, parsed from `redis://[[user]:password@]host[:port][/db]`, as Lettuce reads
+/// Redis URIs: user and password are percent-decoded (RFC 3986: `%40` is '@', '+' stays '+'),
+/// the host is required (`redis://:6379` is an error, not localhost), the port defaults to
+/// 6379 and the database to 0.
 struct ServerAddress {
   std::string host = "127.0.0.1";
   int port = 6379;
@@ -17,7 +20,8 @@ struct ServerAddress {
   std::string password;  // empty: no AUTH
   int db = 0;            // SELECTed after connecting when not 0
 
-  /// Throws ConfigError on a malformed URL. The scheme may be left out ("host:port").
+  /// Throws ConfigError on a malformed URL (no host, a bad port, database or %-escape). The
+  /// scheme may be left out ("host:port").
   static ServerAddress Parse(std::string_view url);
   /// `redis://host:port[/db]`, the password left out: for messages.
   std::string ToString() const;
@@ -69,6 +73,14 @@ struct Config {
   /// How long subscribing to a lock's unlock channel may take before Lock() gives up with
   /// TimeoutError (Redisson: subscriptionTimeout, 7.5 s). TryLock(wait) is bounded by its wait.
   std::chrono::milliseconds subscription_timeout{7500};
+  /// How often the pub/sub connection is checked (Redisson: pingConnectionInterval, 30 s). A
+  /// half-open connection (the peer or a middlebox gone without a FIN) delivers nothing, not
+  /// even an error, so waiters would sleep through every unlock message: a check not answered
+  /// by the next one closes the connection, which is reopened with every channel subscribed
+  /// again. The check is a SUBSCRIBE to a private channel (`redlab:ping:<random>`), whose
+  /// confirmation hiredis 0.14 can route (it cannot route a PING's reply on a subscribed
+  /// connection). 0: no checks.
+  std::chrono::milliseconds ping_connection_interval{30000};
   /// Command connections per master; commands from many threads are pipelined on them, and a
   /// lock write with its WAIT blocks only the connection it runs on.
   int connection_pool_size = 4;

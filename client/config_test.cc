@@ -45,6 +45,39 @@ TEST(ServerAddressTest, RejectsMalformedUrls) {
   EXPECT_THROW(ServerAddress::Parse("redis://[::1"), ConfigError);
 }
 
+TEST(ServerAddressTest, EmptyHostIsAnError) {
+  // As Lettuce and redis-cli: an empty host is not read as localhost.
+  EXPECT_THROW(ServerAddress::Parse("redis://:6379"), ConfigError);
+  EXPECT_THROW(ServerAddress::Parse("redis://"), ConfigError);
+  EXPECT_THROW(ServerAddress::Parse("redis://:pw@:6379"), ConfigError);
+  EXPECT_THROW(ServerAddress::Parse("redis:///2"), ConfigError);
+  EXPECT_THROW(ServerAddress::Parse(":6379"), ConfigError);
+  EXPECT_THROW(ServerAddress::Parse("redis://[]:6379"), ConfigError);
+  try {
+    ServerAddress::Parse("redis://:6379");
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), "no host in server URL 'redis://:6379'");
+  }
+}
+
+TEST(ServerAddressTest, UserinfoIsPercentDecoded) {
+  ServerAddress a = ServerAddress::Parse("redis://:p%40ss%3Aw%2Fo%25rd@h:1");
+  EXPECT_EQ(a.password, "p@ss:w/o%rd");
+  EXPECT_EQ(a.host, "h");
+  ServerAddress b = ServerAddress::Parse("redis://al%69ce:a+b%20c@h");
+  EXPECT_EQ(b.user, "alice");
+  EXPECT_EQ(b.password, "a+b c");  // RFC 3986: '+' is a plus, not a space
+  ServerAddress c = ServerAddress::Parse("redis://%E2%82%AC@h");  // UTF-8 bytes
+  EXPECT_EQ(c.password, "\xE2\x82\xAC");
+  ServerAddress d = ServerAddress::Parse("redis://%2a%2A@h");  // either case of hex digit
+  EXPECT_EQ(d.password, "**");
+  EXPECT_THROW(ServerAddress::Parse("redis://:bad%2@h"), ConfigError);
+  EXPECT_THROW(ServerAddress::Parse("redis://:bad%zz@h"), ConfigError);
+  EXPECT_THROW(ServerAddress::Parse("redis://:bad%@h"), ConfigError);
+  EXPECT_THROW(ServerAddress::Parse("redis://u%+1:pw@h"), ConfigError);
+  EXPECT_THROW(ServerAddress::Parse("redis://u%-1:pw@h"), ConfigError);
+}
+
 TEST(ConfigTest, DefaultsAreRedissons) {
   Config c = Config::SingleServer("redis://127.0.0.1:6379");
   EXPECT_EQ(c.mode, Config::Mode::kSingle);
@@ -56,6 +89,7 @@ TEST(ConfigTest, DefaultsAreRedissons) {
   EXPECT_TRUE(c.check_lock_synced_slaves);
   EXPECT_EQ(c.slaves_sync_timeout, std::chrono::milliseconds(1000));
   EXPECT_EQ(c.subscription_timeout, std::chrono::milliseconds(7500));
+  EXPECT_EQ(c.ping_connection_interval, std::chrono::milliseconds(30000));
   EXPECT_NO_THROW(c.Validate());
 }
 
@@ -74,6 +108,9 @@ TEST(ConfigTest, TopologiesAndValidation) {
   EXPECT_THROW(bad.Validate(), ConfigError);
   bad = Config::SingleServer("h:1");
   bad.connection_pool_size = 0;
+  EXPECT_THROW(bad.Validate(), ConfigError);
+  bad = Config::SingleServer("h:1");
+  bad.ping_connection_interval = std::chrono::milliseconds(-1);
   EXPECT_THROW(bad.Validate(), ConfigError);
   bad = Config::SingleServer("h:1");
   bad.masters.clear();

@@ -301,6 +301,10 @@ void Connection::FailQueued(std::exception_ptr why) {
   }
 }
 
+void Connection::Reset(std::exception_ptr why) {
+  if (state_ != State::kClosed) Abort(std::move(why));
+}
+
 void Connection::Close(std::exception_ptr why) {
   if (state_ == State::kClosed) return;
   state_ = State::kClosed;

@@ -52,6 +52,9 @@ class Connection {
   void Connect();
   /// Fails everything pending with `why` and stays closed.
   void Close(std::exception_ptr why);
+  /// Drops the connection as if it had failed (in-flight commands fail with `why`, OnDown is
+  /// called); the next command reconnects. For a connection found dead by a check.
+  void Reset(std::exception_ptr why);
 
   /// Subscriber connections: every pub/sub reply (subscribe confirmations, messages) goes to
   /// `handler` instead of a per-command callback, as hiredis routes them by channel.

@@ -74,10 +74,18 @@ void ReentrantLock::Lock(Millis lease, ThreadId owner) {
 }
 
 void ReentrantLock::LockInterruptibly(std::stop_token stop) {
-  LockInterruptibly(std::move(stop), Millis(-1));
+  LockInterruptibly(std::move(stop), Millis(-1), ThreadId::Current());
 }
 
 void ReentrantLock::LockInterruptibly(std::stop_token stop, Millis lease) {
+  LockInterruptibly(std::move(stop), lease, ThreadId::Current());
+}
+
+void ReentrantLock::LockInterruptibly(std::stop_token stop, ThreadId owner) {
+  LockInterruptibly(std::move(stop), Millis(-1), owner);
+}
+
+void ReentrantLock::LockInterruptibly(std::stop_token stop, Millis lease, ThreadId owner) {
   core_->client->CheckNotLoopThread();
   if (stop.stop_requested()) {
     // Java's lockInterruptibly: an interrupted thread does not even try.
@@ -87,7 +95,7 @@ void ReentrantLock::LockInterruptibly(std::stop_token stop, Millis lease) {
   Acquisition::Params params;
   if (lease.count() > 0) params.lease = lease;
   params.interrupt = interrupt;
-  std::future<void> done = StartAcquisition<void>(core_, ThreadId::Current(), std::move(params));
+  std::future<void> done = StartAcquisition<void>(core_, owner, std::move(params));
   std::stop_callback on_stop(stop, [core = core_, interrupt] {
     core->client->loop.Post([interrupt] {
       interrupt->requested = true;
@@ -98,6 +106,7 @@ void ReentrantLock::LockInterruptibly(std::stop_token stop, Millis lease) {
 }
 
 bool ReentrantLock::TryLock() { return core_->client->Await(TryLockAsync()); }
+bool ReentrantLock::TryLock(ThreadId owner) { return core_->client->Await(TryLockAsync(owner)); }
 bool ReentrantLock::TryLock(Millis wait) { return core_->client->Await(TryLockAsync(wait)); }
 bool ReentrantLock::TryLock(Millis wait, Millis lease) {
   return core_->client->Await(TryLockAsync(wait, lease));
@@ -106,11 +115,20 @@ bool ReentrantLock::TryLock(Millis wait, Millis lease, ThreadId owner) {
   return core_->client->Await(TryLockAsync(wait, lease, owner));
 }
 bool ReentrantLock::TryLock(Millis wait, ThreadId owner) {
-  return core_->client->Await(Acquire(std::nullopt, wait, false, owner));
+  return core_->client->Await(TryLockAsync(wait, owner));
 }
 
 void ReentrantLock::Unlock() { Unlock(ThreadId::Current()); }
 void ReentrantLock::Unlock(ThreadId owner) { core_->client->Await(UnlockAsync(owner)); }
+
+void ReentrantLock::unlock() noexcept {
+  try {
+    Unlock();
+  } catch (...) {
+    // Documented in lock.h: losses reach OnLost (Watchdog::EndRelease); the rest is dropped.
+  }
+}
+
 bool ReentrantLock::ForceUnlock() { return core_->client->Await(ForceUnlockAsync()); }
 bool ReentrantLock::IsLocked() { return core_->client->Await(IsLockedAsync()); }
 bool ReentrantLock::IsHeldByCurrentThread() { return IsHeldByThread(ThreadId::Current()); }
@@ -141,7 +159,10 @@ std::future<bool> ReentrantLock::TryLockAsync(ThreadId owner) {
   return Acquire(std::nullopt, std::nullopt, true, owner);
 }
 std::future<bool> ReentrantLock::TryLockAsync(Millis wait) {
-  return Acquire(std::nullopt, wait, false, ThreadId::Current());
+  return TryLockAsync(wait, ThreadId::Current());
+}
+std::future<bool> ReentrantLock::TryLockAsync(Millis wait, ThreadId owner) {
+  return Acquire(std::nullopt, wait, false, owner);
 }
 std::future<bool> ReentrantLock::TryLockAsync(Millis wait, Millis lease) {
   return TryLockAsync(wait, lease, ThreadId::Current());
@@ -181,9 +202,17 @@ std::future<bool> ReentrantLock::IsLockedAsync() {
   return Read<bool>(core_, {"EXISTS", core_->name}, [](const Reply& r) { return r.integer == 1; });
 }
 
+std::future<bool> ReentrantLock::IsHeldByCurrentThreadAsync() {
+  return IsHeldByThreadAsync(ThreadId::Current());
+}
+
 std::future<bool> ReentrantLock::IsHeldByThreadAsync(ThreadId owner) {
   return Read<bool>(core_, {"HEXISTS", core_->name, core_->Owner(owner)},
                     [](const Reply& r) { return r.integer == 1; });
+}
+
+std::future<int> ReentrantLock::GetHoldCountAsync() {
+  return GetHoldCountAsync(ThreadId::Current());
 }
 
 std::future<int> ReentrantLock::GetHoldCountAsync(ThreadId owner) {
@@ -197,8 +226,7 @@ std::future<ReentrantLock::Millis> ReentrantLock::RemainTimeToLiveAsync() {
 }
 
 void ReentrantLock::OnLost(std::function<void(const LockLost&)> callback) {
-  std::lock_guard<std::mutex> lock(core_->on_lost_mu);
-  core_->on_lost = std::move(callback);
+  core_->client->SetOnLost(core_->node, core_->name, std::move(callback));
 }
 
 const std::string& ReentrantLock::name() const { return core_->name; }

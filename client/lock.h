@@ -26,7 +26,8 @@ namespace client {
 struct LockCore;
 }
 
-/// What OnLost reports: a lock the watchdog was keeping found gone or taken over.
+/// What OnLost reports: a lock the watchdog was keeping found gone or taken over (by a
+/// renewal, or by a release that found no hold).
 struct LockLost {
   std::string name;   // the lock
   ThreadId thread;    // the owner that held it
@@ -40,10 +41,15 @@ struct LockLost {
 /// - a waiting thread sleeps until an unlock message on `redisson_lock__channel:{name}`, or at
 ///   most the holder's remaining TTL, and tries again;
 /// - every operation may name its owner explicitly (ThreadId{n}), for async and cross-thread
-///   use; the overloads without one use ThreadId::Current().
-/// Handles are cheap to copy and share one state (OnLost, the lease). Errors are the types of
-/// client/errors.h, thrown on the calling thread (by std::future::get for async calls).
-/// Synchronous calls must not be made from an OnLost callback (they throw).
+///   use; the overloads without one use ThreadId::Current();
+/// - the TTL each write gives the key is Redisson's internalLockLeaseTime, kept per owner and
+///   per hold: a release that leaves holds restarts the TTL they need (the watchdog timeout
+///   while one of them has no lease, else the latest one's lease), never a lease left over
+///   from an earlier or a failed acquisition.
+/// Handles are cheap to copy; every handle of one name on one client is the same lock (holds
+/// and OnLost are per client, name and owner). Errors are the types of client/errors.h, thrown
+/// on the calling thread (by std::future::get for async calls). Synchronous calls must not be
+/// made from an OnLost callback (they throw).
 class ReentrantLock {
  public:
   using Millis = std::chrono::milliseconds;
@@ -55,12 +61,15 @@ class ReentrantLock {
   void Lock(ThreadId owner);
   void Lock(Millis lease, ThreadId owner);
   /// As Lock(), but gives up with LockInterrupted when `stop` is requested (before or while
-  /// waiting): Java's lockInterruptibly.
+  /// waiting): Java's lockInterruptibly (Redisson's lockInterruptibly(leaseTime)).
   void LockInterruptibly(std::stop_token stop);
   void LockInterruptibly(std::stop_token stop, Millis lease);
+  void LockInterruptibly(std::stop_token stop, ThreadId owner);
+  void LockInterruptibly(std::stop_token stop, Millis lease, ThreadId owner);
 
   /// One attempt, no waiting (tryLock()).
   bool TryLock();
+  bool TryLock(ThreadId owner);
   /// Waits at most `wait`, with the watchdog (tryLock(waitTime)).
   bool TryLock(Millis wait);
   /// Waits at most `wait`; the lock then expires after `lease` (tryLock(waitTime, leaseTime)).
@@ -77,7 +86,9 @@ class ReentrantLock {
   /// Deletes the lock whoever holds it and wakes a waiter; true when it was held.
   bool ForceUnlock();
 
+  /// Whether anyone holds the lock (isLocked: the key exists).
   bool IsLocked();
+  /// Whether the calling thread (or `owner`) holds it (isHeldByThread: its field exists).
   bool IsHeldByCurrentThread();
   bool IsHeldByThread(ThreadId owner);
   /// Holds of the calling thread (or `owner`); 0 when it holds none.
@@ -94,24 +105,40 @@ class ReentrantLock {
   std::future<bool> TryLockAsync();
   std::future<bool> TryLockAsync(ThreadId owner);
   std::future<bool> TryLockAsync(Millis wait);
+  std::future<bool> TryLockAsync(Millis wait, ThreadId owner);
   std::future<bool> TryLockAsync(Millis wait, Millis lease);
   std::future<bool> TryLockAsync(Millis wait, Millis lease, ThreadId owner);
   std::future<void> UnlockAsync();
   std::future<void> UnlockAsync(ThreadId owner);
   std::future<bool> ForceUnlockAsync();
   std::future<bool> IsLockedAsync();
+  std::future<bool> IsHeldByCurrentThreadAsync();
   std::future<bool> IsHeldByThreadAsync(ThreadId owner);
+  std::future<int> GetHoldCountAsync();
   std::future<int> GetHoldCountAsync(ThreadId owner);
   std::future<Millis> RemainTimeToLiveAsync();
 
   // C++ Lockable, so std::lock_guard, std::unique_lock and std::scoped_lock work.
+  /// Lock(); throws as it does.
   void lock() { Lock(); }
+  /// TryLock(); throws as it does.
   bool try_lock() { return TryLock(); }
-  void unlock() { Unlock(); }
+  /// Unlock() that never throws: the standard's Lockable unlock() must not, and guards call
+  /// it from their destructors, where an exception ends in std::terminate. A failure is
+  /// dropped: a lock found lost (released by no one, IllegalMonitorState) is reported to
+  /// OnLost when the watchdog was keeping it, as a renewal would have; a release that could not
+  /// reach the server leaves the hold to expire (the watchdog stops keeping it, as Redisson's
+  /// unlock does). Call Unlock() to see errors.
+  void unlock() noexcept;
 
-  /// Called (on the client's loop thread: be quick, use async calls only) when the watchdog
-  /// finds a lock it keeps gone or held by someone else: the key expired during a stall, was
-  /// deleted, or a failover lost it. Redisson stays silent there. Replaces any earlier callback.
+  /// Called (on the client's loop thread: be quick, use async calls only) when a lock the
+  /// watchdog keeps is found gone or held by someone else (the key expired during a stall,
+  /// was deleted, or a failover lost it): by a renewal, or by a release that finds no hold.
+  /// Redisson stays silent there. Not called for a release that went through, nor for a lease
+  /// running out (that is what a lease is). One callback per lock name and client, shared by
+  /// every handle of the name: setting it on any handle replaces the previous one; an empty
+  /// function removes it. The client drops it at shutdown, so a callback may capture the lock
+  /// handle itself without leaking the client.
   void OnLost(std::function<void(const LockLost&)> callback);
 
   const std::string& name() const;

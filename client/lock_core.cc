@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "client/ids.h"
-#include "client/lock.h"
 #include "client/watchdog.h"
 
 namespace redlab::client {
@@ -34,20 +33,20 @@ LockCore::LockCore(std::shared_ptr<ClientCore> c, size_t n, std::string lock_nam
     : client(std::move(c)),
       node(n),
       name(std::move(lock_name)),
-      channel(PrefixName("redisson_lock__channel", name)),
-      internal_lease_ms(client->config.lock_watchdog_timeout.count()) {}
+      channel(PrefixName("redisson_lock__channel", name)) {}
 
 void LockCore::TryAcquireOnce(ThreadId t, std::optional<std::chrono::milliseconds> lease,
                               std::function<void(AcquireOutcome)> done) {
-  bool watchdog = !lease || lease->count() <= 0;
-  int64_t lease_ms = watchdog ? client->config.lock_watchdog_timeout.count() : lease->count();
-  if (!watchdog) internal_lease_ms = lease_ms;
+  int64_t lease_ms = lease && lease->count() > 0 ? lease->count() : 0;  // 0: the watchdog
+  // The TTL comes from the owner's book of holds and is recorded only once the server said
+  // yes: a failed attempt (held elsewhere) changes nothing.
+  int64_t ttl = watchdog().AcquireTtl(name, t, lease_ms);
   auto self = shared_from_this();
   // Not idempotent: a repeated acquisition would count a second hold.
   link().EvalWrite(
-      client->scripts.acquire, {name}, {std::to_string(lease_ms), Owner(t)},
+      client->scripts.acquire, {name}, {std::to_string(ttl), Owner(t)},
       /*idempotent=*/false, [](const Reply& r) { return r.is_nil(); },
-      [self, t, watchdog, done = std::move(done)](WriteResult w) {
+      [self, t, lease_ms, done = std::move(done)](WriteResult w) {
         AcquireOutcome out;
         const CommandResult& r = w.result;
         if (r.error) {
@@ -69,18 +68,17 @@ void LockCore::TryAcquireOnce(ThreadId t, std::optional<std::chrono::millisecond
                 failed.error = std::make_exception_ptr(NoSyncedReplicas(what));
                 done(failed);
               },
-              /*watched_hold=*/false);
+              /*on_book=*/false);
           return;
         } else {
           out.acquired = true;
-          if (watchdog) self->watchdog().Add(self, t);
+          self->watchdog().Acquired(self->name, t, lease_ms, self->Owner(t));
         }
         done(out);
       });
 }
 
-void LockCore::Release(ThreadId t, std::function<void(std::exception_ptr)> done,
-                       bool watched_hold) {
+void LockCore::Release(ThreadId t, std::function<void(std::exception_ptr)> done, bool on_book) {
   const Config& config = client->config;
   std::string request_id = RandomHex(16);
   std::string latch = PrefixName("redisson_unlock_latch", name) + ":" + request_id;
@@ -88,15 +86,27 @@ void LockCore::Release(ThreadId t, std::function<void(std::exception_ptr)> done,
   // (timeout + retryInterval) * retryAttempts, at least 1 ms.
   int64_t latch_ms = std::max<int64_t>(
       1, (config.timeout + config.retry_interval).count() * config.retry_attempts);
+  // Taken off the book now, not at the answer: a renewal racing this release on another
+  // connection must not read the deleted key as a loss.
+  Watchdog::Ticket ticket;
+  if (on_book) {
+    ticket = watchdog().BeginRelease(name, t);
+  } else {
+    ticket.restart_ms = watchdog().RestartTtl(name, t);
+  }
   auto self = shared_from_this();
   link().EvalWrite(
       client->scripts.release, {name, channel, latch},
-      {kUnlockMessage, std::to_string(internal_lease_ms.load()), Owner(t),
-       std::to_string(latch_ms)},
+      {kUnlockMessage, std::to_string(ticket.restart_ms), Owner(t), std::to_string(latch_ms)},
       /*idempotent=*/true, [](const Reply& r) { return !r.is_nil(); },
-      [self, t, latch, watched_hold, done = std::move(done)](WriteResult w) {
-        if (watched_hold) self->watchdog().Remove(self->name, t);
+      [self, t, latch, on_book, ticket, done = std::move(done)](WriteResult w) {
+        using Outcome = Watchdog::ReleaseOutcome;
         const CommandResult& r = w.result;
+        Outcome outcome = r.error || r.reply.is_error() ? Outcome::kFailed
+                          : r.reply.is_nil()            ? Outcome::kNotHeld
+                          : r.reply.integer == 1        ? Outcome::kReleased
+                                                        : Outcome::kStillHeld;
+        if (on_book) self->watchdog().EndRelease(self->name, t, ticket, outcome);
         if (r.error) {
           done(r.error);
           return;
@@ -138,15 +148,6 @@ void LockCore::ForceRelease(std::function<void(std::exception_ptr, bool)> done) 
         }
         done(nullptr, deleted);
       });
-}
-
-void LockCore::NotifyLost(ThreadId t) {
-  std::function<void(const LockLost&)> callback;
-  {
-    std::lock_guard<std::mutex> lock(on_lost_mu);
-    callback = on_lost;
-  }
-  if (callback) callback(LockLost{name, t, Owner(t)});
 }
 
 }  // namespace redlab::client

@@ -4,21 +4,15 @@
 // these in futures.
 #pragma once
 
-#include <atomic>
 #include <chrono>
 #include <exception>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 
 #include "client/client_core.h"
 #include "client/ids.h"
-
-namespace redlab {
-struct LockLost;
-}
 
 namespace redlab::client {
 
@@ -43,24 +37,16 @@ struct LockCore : std::enable_shared_from_this<LockCore> {
   void TryAcquireOnce(ThreadId t, std::optional<std::chrono::milliseconds> lease,
                       std::function<void(AcquireOutcome)> done);
   /// One release (one hold). IllegalMonitorState when `t` does not hold it. Loop thread.
-  /// `watched_hold`: the hold was counted by the watchdog (Redisson forgets one per unlock);
-  /// false when taking back an acquisition that never reached it.
-  void Release(ThreadId t, std::function<void(std::exception_ptr)> done, bool watched_hold = true);
+  /// `on_book`: the hold is on the watchdog's book of holds (the latest one goes); false when
+  /// taking back an acquisition that never reached it.
+  void Release(ThreadId t, std::function<void(std::exception_ptr)> done, bool on_book = true);
   /// Deletes the lock whoever holds it; true when there was one. Loop thread.
   void ForceRelease(std::function<void(std::exception_ptr, bool)> done);
-  /// The watchdog found `t`'s hold gone: tell the OnLost callback. Loop thread.
-  void NotifyLost(ThreadId t);
 
   const std::shared_ptr<ClientCore> client;
   const size_t node;
   const std::string name;
   const std::string channel;  // redisson_lock__channel:{name}
-  // The lease the release script restarts when holds remain: Redisson's internalLockLeaseTime
-  // (the watchdog timeout, or the last lease given).
-  std::atomic<int64_t> internal_lease_ms;
-
-  std::mutex on_lost_mu;
-  std::function<void(const LockLost&)> on_lost;  // guarded by on_lost_mu
 };
 
 }  // namespace redlab::client

@@ -50,7 +50,8 @@ NodeLink::NodeLink(EventLoop& loop, const Config& config, const ServerAddress& a
   for (int i = 0; i < config.connection_pool_size; ++i) {
     pool_.push_back(std::make_unique<Connection>(loop, options));
   }
-  subscriber_ = std::make_unique<Subscriber>(loop, options, config.retry_interval);
+  subscriber_ = std::make_unique<Subscriber>(loop, options, config.retry_interval,
+                                             config.ping_connection_interval);
   waiters_ = std::make_unique<LockWaiters>(*subscriber_);
 }
 

@@ -3,14 +3,19 @@
 #include <algorithm>
 
 #include "client/errors.h"
+#include "client/ids.h"
 
 namespace redlab::client {
 
 Subscriber::Subscriber(EventLoop& loop, ConnectionOptions options,
-                       std::chrono::milliseconds retry_interval)
+                       std::chrono::milliseconds retry_interval,
+                       std::chrono::milliseconds ping_interval)
     : loop_(loop),
       connection_(loop, std::move(options)),
       retry_interval_(retry_interval),
+      ping_interval_(ping_interval),
+      ping_channel_("redlab:ping:" + RandomHex(8)),
+      ping_timer_(loop),
       reconnect_timer_(loop) {
   connection_.SetPushHandler([this](const Reply& r) { OnPush(r); });
   connection_.SetOnReady([this] { OnReady(); });
@@ -61,6 +66,10 @@ void Subscriber::OnPush(const Reply& reply) {
   if (reply.type != Reply::Type::kArray || reply.elements.size() < 3) return;
   const std::string& kind = reply.elements[0].str;
   const std::string& name = reply.elements[1].str;
+  if (name == ping_channel_) {
+    if (kind == "subscribe") ping_unanswered_ = false;
+    return;
+  }
   auto it = channels_.find(name);
   if (it == channels_.end()) return;
   Channel& c = it->second;
@@ -77,12 +86,30 @@ void Subscriber::OnPush(const Reply& reply) {
 }
 
 void Subscriber::OnReady() {
+  ping_unanswered_ = false;
+  if (ping_interval_.count() > 0) ping_timer_.Start(ping_interval_, [this] { Ping(); });
   std::vector<std::string> names;
   for (auto& [name, c] : channels_) names.push_back(name);
   for (const std::string& name : names) Reconcile(name);
 }
 
+void Subscriber::Ping() {
+  if (closed_ || connection_.state() != Connection::State::kReady) return;
+  if (ping_unanswered_) {
+    // Half-open, or the server stalls: drop it. OnDown reconnects and OnReady resubscribes,
+    // which wakes every parked waiter (messages may have been lost meanwhile).
+    connection_.Reset(
+        std::make_exception_ptr(IoError("the pub/sub connection did not answer its check within " +
+                                        std::to_string(ping_interval_.count()) + " ms (" +
+                                        connection_.address().ToString() + ")")));
+    return;
+  }
+  ping_unanswered_ = connection_.SendPubSub({"SUBSCRIBE", ping_channel_});
+  ping_timer_.Start(ping_interval_, [this] { Ping(); });
+}
+
 void Subscriber::OnDown() {
+  ping_timer_.Stop();
   if (closed_) return;
   bool any_wanted = false;
   for (auto it = channels_.begin(); it != channels_.end();) {
@@ -105,6 +132,7 @@ void Subscriber::OnDown() {
 
 void Subscriber::Close() {
   closed_ = true;
+  ping_timer_.Stop();
   reconnect_timer_.Stop();
   channels_.clear();
   connection_.Close(std::make_exception_ptr(ClientClosed("the client was shut down")));

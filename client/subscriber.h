@@ -1,12 +1,15 @@
 // The pub/sub connection of one server: SUBSCRIBEs each channel someone listens to, routes
 // messages to its listener, and after a reconnect subscribes again and tells the listeners
-// (they may have missed messages). Loop thread only.
+// (they may have missed messages). While connected it checks the connection every
+// ping_interval (Config::ping_connection_interval) and drops it when a check goes unanswered.
+// Loop thread only.
 #pragma once
 
 #include <chrono>
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "client/connection.h"
 
@@ -32,7 +35,8 @@ class ChannelSubscriber {
 
 class Subscriber : public ChannelSubscriber {
  public:
-  Subscriber(EventLoop& loop, ConnectionOptions options, std::chrono::milliseconds retry_interval);
+  Subscriber(EventLoop& loop, ConnectionOptions options, std::chrono::milliseconds retry_interval,
+             std::chrono::milliseconds ping_interval = std::chrono::milliseconds(0));
 
   void Subscribe(const std::string& channel, Listener* listener) override;
   void Unsubscribe(const std::string& channel) override;
@@ -56,10 +60,17 @@ class Subscriber : public ChannelSubscriber {
   void OnPush(const Reply& reply);
   void OnReady();
   void OnDown();
+  // Each ping_interval: the previous check unanswered means the connection is dead (reset it);
+  // otherwise send the next one.
+  void Ping();
 
   EventLoop& loop_;
   Connection connection_;
   std::chrono::milliseconds retry_interval_;
+  std::chrono::milliseconds ping_interval_;
+  const std::string ping_channel_;  // subscribed again by each check; no one publishes there
+  bool ping_unanswered_ = false;
+  Timer ping_timer_;
   Timer reconnect_timer_;
   std::map<std::string, Channel> channels_;
   bool closed_ = false;

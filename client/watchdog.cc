@@ -1,43 +1,178 @@
 #include "client/watchdog.h"
 
-#include <vector>
-
-#include "client/lock_core.h"
+#include <algorithm>
+#include <memory>
 
 namespace redlab::client {
 
-Watchdog::Watchdog(EventLoop& loop, NodeLink& link, const Config& config, const Script& renew)
-    : loop_(loop), link_(link), config_(config), renew_(renew), timer_(loop) {}
+Watchdog::Watchdog(EventLoop& loop, NodeLink& link, const Config& config, const Script& renew,
+                   LostFn on_lost)
+    : loop_(loop),
+      link_(link),
+      config_(config),
+      renew_(renew),
+      on_lost_(std::move(on_lost)),
+      timer_(loop),
+      lease_timer_(loop) {}
 
-void Watchdog::Add(std::shared_ptr<LockCore> lock, ThreadId t) {
-  if (closed_) return;
-  Entry& e = entries_[{lock->name, t.value}];
-  if (e.holds == 0) {
-    e.owner = lock->Owner(t);
-    e.generation = next_generation_++;
-  }
-  e.lock = std::move(lock);
-  ++e.holds;
-  if (!timer_.active() && !renewing_) Schedule(config_.lock_watchdog_timeout / 3);
+Watchdog::Entry* Watchdog::Find(const std::string& name, ThreadId t) {
+  auto it = entries_.find({name, t.value});
+  return it == entries_.end() ? nullptr : &it->second;
 }
 
-void Watchdog::Remove(const std::string& name, ThreadId t) {
+const Watchdog::Entry* Watchdog::Find(const std::string& name, ThreadId t) const {
   auto it = entries_.find({name, t.value});
-  if (it == entries_.end()) return;
-  if (--it->second.holds <= 0) entries_.erase(it);
-  if (entries_.empty()) timer_.Stop();
+  return it == entries_.end() ? nullptr : &it->second;
+}
+
+int64_t Watchdog::Needed(const Entry* e) const {
+  if (e != nullptr && e->watched == 0 && !e->holds.empty()) return e->holds.back();
+  return config_.lock_watchdog_timeout.count();
+}
+
+int64_t Watchdog::AcquireTtl(const std::string& name, ThreadId t, int64_t lease_ms) const {
+  int64_t watchdog = config_.lock_watchdog_timeout.count();
+  if (lease_ms <= 0) return watchdog;
+  const Entry* e = Find(name, t);
+  return e != nullptr && e->watched > 0 ? std::max(lease_ms, watchdog) : lease_ms;
+}
+
+int64_t Watchdog::RestartTtl(const std::string& name, ThreadId t) const {
+  return Needed(Find(name, t));
+}
+
+void Watchdog::Acquired(const std::string& name, ThreadId t, int64_t lease_ms, std::string owner) {
+  if (closed_) return;
+  auto [it, created] = entries_.try_emplace({name, t.value});
+  Entry& e = it->second;
+  if (created) {
+    e.owner = std::move(owner);
+    e.generation = next_generation_++;
+  } else if (!e.kept() && e.releasing == 0 && Clock::now() >= e.lease_ends) {
+    // Only leased holds, and the key has expired since our last write: they are gone, and
+    // this acquisition created the lock anew (a lease left to expire must not pile up here).
+    e.holds.clear();
+  }
+  if (lease_ms <= 0) {
+    e.holds.push_back(0);
+    ++e.watched;
+    if (!timer_.active() && !renewing_) Schedule(config_.lock_watchdog_timeout / 3);
+  } else {
+    e.holds.push_back(lease_ms);
+    if (!e.kept()) {
+      e.lease_ends = Clock::now() + std::chrono::milliseconds(lease_ms);
+      NoteLeaseEnd(it->first, e.lease_ends);
+    }
+  }
+}
+
+void Watchdog::NoteLeaseEnd(const Key& key, Clock::time_point when) {
+  bool earliest = lease_ends_.empty() || when < lease_ends_.begin()->first;
+  lease_ends_.emplace(when, key);
+  if (earliest) {
+    auto delay = std::chrono::ceil<std::chrono::milliseconds>(when - Clock::now());
+    lease_timer_.Start(delay + std::chrono::milliseconds(1), [this] { DropExpiredLeases(); });
+  }
+}
+
+void Watchdog::DropExpiredLeases() {
+  Clock::time_point now = Clock::now();
+  while (!lease_ends_.empty() && lease_ends_.begin()->first <= now) {
+    auto it = entries_.find(lease_ends_.begin()->second);
+    lease_ends_.erase(lease_ends_.begin());
+    if (it != entries_.end() && !it->second.kept() && it->second.releasing == 0 &&
+        now >= it->second.lease_ends) {
+      entries_.erase(it);
+    }
+  }
+  if (!lease_ends_.empty()) {
+    auto delay = std::chrono::ceil<std::chrono::milliseconds>(lease_ends_.begin()->first - now);
+    lease_timer_.Start(delay + std::chrono::milliseconds(1), [this] { DropExpiredLeases(); });
+  }
+}
+
+Watchdog::Ticket Watchdog::BeginRelease(const std::string& name, ThreadId t) {
+  Ticket ticket;
+  Entry* e = Find(name, t);
+  if (e != nullptr) {
+    ticket.generation = e->generation;
+    ++e->releasing;
+    if (!e->holds.empty()) {
+      // The latest hold goes first, as nested scopes release them.
+      ticket.watched = e->holds.back() == 0;
+      e->holds.pop_back();
+      if (ticket.watched) {
+        --e->watched;
+        ++e->releasing_watched;
+      }
+    }
+  }
+  ticket.restart_ms = Needed(e);
+  return ticket;
+}
+
+void Watchdog::EndRelease(const std::string& name, ThreadId t, const Ticket& ticket,
+                          ReleaseOutcome outcome) {
+  auto it = entries_.find({name, t.value});
+  if (ticket.generation == 0 || it == entries_.end() ||
+      it->second.generation != ticket.generation) {
+    return;  // dropped meanwhile (lost, forced, or the client closed)
+  }
+  Entry& e = it->second;
+  --e.releasing;
+  if (ticket.watched) --e.releasing_watched;
+  switch (outcome) {
+    case ReleaseOutcome::kReleased:
+      entries_.erase(it);
+      return;
+    case ReleaseOutcome::kNotHeld:
+      // The server holds nothing of `t`'s: if the watchdog was keeping it, it was lost.
+      if (ticket.watched || e.kept()) {
+        Lost(it);
+      } else {
+        entries_.erase(it);
+      }
+      return;
+    case ReleaseOutcome::kStillHeld:
+    case ReleaseOutcome::kFailed:
+      // Leased holds left: the release gave them restart_ms (or, failed, may have).
+      if (!e.kept() && !e.holds.empty()) {
+        e.lease_ends =
+            std::max(e.lease_ends, Clock::now() + std::chrono::milliseconds(ticket.restart_ms));
+        NoteLeaseEnd(it->first, e.lease_ends);
+      }
+      break;
+  }
+  EraseIfIdle(it);
+}
+
+void Watchdog::EraseIfIdle(std::map<Key, Entry>::iterator it) {
+  if (it->second.holds.empty() && it->second.releasing == 0) entries_.erase(it);
+}
+
+void Watchdog::Lost(std::map<Key, Entry>::iterator it) {
+  std::string name = it->first.first;
+  ThreadId t{it->first.second};
+  entries_.erase(it);
+  if (on_lost_) on_lost_(name, t);
 }
 
 void Watchdog::RemoveAll(const std::string& name) {
   auto it = entries_.lower_bound({name, 0});
   while (it != entries_.end() && it->first.first == name) it = entries_.erase(it);
-  if (entries_.empty()) timer_.Stop();
 }
 
 void Watchdog::Close() {
   closed_ = true;
   timer_.Stop();
+  lease_timer_.Stop();
   entries_.clear();
+  lease_ends_.clear();
+}
+
+size_t Watchdog::size() const {
+  return static_cast<size_t>(std::count_if(entries_.begin(), entries_.end(),
+                                           [](const auto& kv) { return kv.second.kept(); }));
 }
 
 void Watchdog::Schedule(std::chrono::milliseconds delay) {
@@ -45,13 +180,12 @@ void Watchdog::Schedule(std::chrono::milliseconds delay) {
 }
 
 void Watchdog::Renew() {
-  if (closed_ || entries_.empty()) return;
+  if (closed_) return;
   struct Round {
     size_t pending = 0;
     bool failed = false;
   };
   auto round = std::make_shared<Round>();
-  renewing_ = true;
 
   // Batches of lock_watchdog_batch_size: KEYS = lock names, ARGV = lease, then each owner.
   std::vector<std::pair<Key, uint64_t>> batch;
@@ -63,6 +197,7 @@ void Watchdog::Renew() {
       args.push_back(entries_[key].owner);
     }
     ++round->pending;
+    renewing_ = true;
     auto members = std::make_shared<std::vector<std::pair<Key, uint64_t>>>(std::move(batch));
     batch.clear();
     link_.EvalWrite(
@@ -81,15 +216,15 @@ void Watchdog::Renew() {
               auto it = entries_.find((*members)[i].first);
               // Released (or released and taken again) since the batch left: not lost.
               if (it == entries_.end() || it->second.generation != (*members)[i].second) continue;
-              std::shared_ptr<LockCore> lock = it->second.lock;
-              ThreadId t{it->first.second};
-              entries_.erase(it);
-              lock->NotifyLost(t);
+              // A release in flight may have deleted it (on another connection, before this
+              // renewal ran): its answer decides (EndRelease).
+              if (it->second.releasing > 0 || !it->second.kept()) continue;
+              Lost(it);
             }
           }
           if (--round->pending > 0) return;
           renewing_ = false;
-          if (!entries_.empty()) {
+          if (size() > 0) {
             Schedule(round->failed
                          ? std::min(config_.retry_interval, config_.lock_watchdog_timeout / 3)
                          : config_.lock_watchdog_timeout / 3);
@@ -97,6 +232,7 @@ void Watchdog::Renew() {
         });
   };
   for (const auto& [key, entry] : entries_) {
+    if (!entry.kept()) continue;
     batch.emplace_back(key, entry.generation);
     if (batch.size() == static_cast<size_t>(config_.lock_watchdog_batch_size)) flush();
   }

@@ -71,6 +71,50 @@ TEST_F(LockCliTest, LostLockSigtermsTheCommand) {
   EXPECT_NE(cli.Stderr().find("lock 'fragile' was lost"), std::string::npos) << cli.Stderr();
 }
 
+TEST_F(LockCliTest, LeaseRunningOutSigtermsTheCommand) {
+  CliProcess cli({"lock", "--server", Server(), "--lease", "300", "short-lease", "--", "sh", "-c",
+                  "echo started; exec cat"});
+  ASSERT_EQ(cli.ReadLine(), "started");
+  EXPECT_EQ(cli.Wait(), 128 + SIGTERM);
+  EXPECT_NE(cli.Stderr().find("lock 'short-lease' was lost while COMMAND ran (its --lease of 300 "
+                              "ms ran out); sending COMMAND SIGTERM"),
+            std::string::npos)
+      << cli.Stderr();
+}
+
+TEST_F(LockCliTest, LeasedKeyDeletedSigtermsTheCommand) {
+  // A lease of a minute, checked every third of the (short) watchdog timeout.
+  CliProcess cli({"lock", "--server", Server(), "--lease", "60000", "--watchdog-timeout", "300",
+                  "deleted-lease", "--", "sh", "-c", "echo started; exec cat"});
+  ASSERT_EQ(cli.ReadLine(), "started");
+  EXPECT_EQ(c()({"DEL", "deleted-lease"}), Int(1));
+  EXPECT_EQ(cli.Wait(), 128 + SIGTERM);
+  EXPECT_NE(cli.Stderr().find("lock 'deleted-lease' was lost while COMMAND ran (its key is gone"),
+            std::string::npos)
+      << cli.Stderr();
+}
+
+TEST_F(LockCliTest, LossBeforeTheCommandStartsStillSigtermsIt) {
+  // A 1 ms lease is over before COMMAND has a pid: the loss is found while it is being
+  // started, and the SIGTERM announced then must still reach it.
+  CliProcess cli(
+      {"lock", "--server", Server(), "--lease", "1", "instant", "--", "sh", "-c", "exec cat"});
+  EXPECT_EQ(cli.Wait(), 128 + SIGTERM);
+  EXPECT_NE(cli.Stderr().find("lock 'instant' was lost"), std::string::npos) << cli.Stderr();
+}
+
+TEST_F(LockCliTest, FailedReleaseKeepsTheCommandsStatus) {
+  auto proxy = std::make_unique<TcpProxy>(port());
+  CliProcess cli({"lock", "--server", "redis://127.0.0.1:" + std::to_string(proxy->port()),
+                  "unreleased", "--", "sh", "-c", "echo started; read line; exit 3"});
+  ASSERT_EQ(cli.ReadLine(), "started");
+  proxy.reset();  // the server is out of reach when COMMAND ends
+  cli.WriteLine("go");
+  EXPECT_EQ(cli.Wait(), 3);
+  EXPECT_NE(cli.Stderr().find("could not release lock 'unreleased'"), std::string::npos)
+      << cli.Stderr();
+}
+
 TEST_F(LockCliTest, LeaseAndMissingCommand) {
   CliProcess leased({"lock", "--server", Server(), "--lease", "60000", "leased", "--", "sh", "-c",
                      "echo started; read line"});

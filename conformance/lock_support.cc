@@ -104,6 +104,21 @@ void TcpProxy::SwallowRepliesOnOpenConnections() {
   for (Pair& p : pairs_) p.swallow = true;
 }
 
+void TcpProxy::SwallowRepliesOnLatestConnection() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!pairs_.empty()) pairs_.back().swallow = true;
+}
+
+void TcpProxy::HoldNewConnections() {
+  std::lock_guard<std::mutex> lock(mu_);
+  hold_new_ = true;
+}
+
+int TcpProxy::open_connections() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return static_cast<int>(pairs_.size());
+}
+
 void TcpProxy::Hold() {
   hold_ = true;
   Wake();
@@ -126,7 +141,7 @@ void TcpProxy::Run() {
       for (const Pair& p : pairs_) {
         fds.push_back({p.downstream, POLLIN, 0});
         // Held: the target's bytes stay unread, in the kernel, until Release.
-        fds.push_back({p.upstream, static_cast<short>(hold_ ? 0 : POLLIN), 0});
+        fds.push_back({p.upstream, static_cast<short>(hold_ || p.held ? 0 : POLLIN), 0});
       }
     }
     if (poll(fds.data(), fds.size(), 1000) <= 0) continue;
@@ -146,7 +161,7 @@ void TcpProxy::Run() {
         ssize_t n = recv(p.downstream, buf, sizeof(buf), 0);
         if (n <= 0 || !SendAll(p.upstream, buf, static_cast<size_t>(n))) dead[i] = true;
       }
-      if (!dead[i] && up.revents && !hold_) {
+      if (!dead[i] && up.revents && !hold_ && !p.held) {
         ssize_t n = recv(p.upstream, buf, sizeof(buf), 0);
         if (n <= 0 || (!p.swallow && !SendAll(p.downstream, buf, static_cast<size_t>(n)))) {
           dead[i] = true;
@@ -168,7 +183,7 @@ void TcpProxy::Run() {
         } else {
           int one = 1;
           setsockopt(down, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-          pairs_.push_back({down, up, false});
+          pairs_.push_back({down, up, false, hold_new_});
           ++accepted_;
         }
       }

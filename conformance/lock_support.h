@@ -80,18 +80,26 @@ class TcpProxy {
   // From now on, bytes from the target on the connections open now are dropped; connections
   // made later are forwarded normally.
   void SwallowRepliesOnOpenConnections();
+  // From now on, bytes from the target on the connection accepted last are dropped (a
+  // half-open connection: the client's bytes arrive, nothing comes back, nothing closes).
+  void SwallowRepliesOnLatestConnection();
   // Stops / resumes forwarding what the target sends (on every connection, new ones too). Held
   // bytes wait in the kernel and arrive, in order, after Release.
   void Hold();
   void Release();
+  // Holds what the target sends on connections accepted from now on (those open now go on).
+  void HoldNewConnections();
   // Connections accepted so far.
   int accepted() const { return accepted_.load(); }
+  // Connections open now (a client closing its end closes the pair).
+  int open_connections();
 
  private:
   struct Pair {
     int downstream;  // accepted from the client
     int upstream;    // to the target
     bool swallow = false;
+    bool held = false;
   };
   void Run();
   void Wake();
@@ -101,8 +109,8 @@ class TcpProxy {
   int port_ = 0;
   int wake_[2] = {-1, -1};
   std::mutex mu_;
-  std::vector<Pair> pairs_;    // guarded by mu_
-  bool swallow_open_ = false;  // guarded by mu_: apply to the pairs open now
+  std::vector<Pair> pairs_;  // guarded by mu_
+  bool hold_new_ = false;    // guarded by mu_: pairs accepted from now on start held
   std::atomic<bool> hold_{false};
   std::atomic<bool> stop_{false};
   std::atomic<int> accepted_{0};

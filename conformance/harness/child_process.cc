@@ -23,7 +23,9 @@ ChildProcess::ChildProcess(const std::string& path, const std::vector<std::strin
     dup2(in[0], 0);
     dup2(out[1], 1);
     dup2(err[1], 2);
-    for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) close(fd);
+    // Nothing else of the test process (the pipes' other ends, a TcpProxy's sockets) may live
+    // on in the child.
+    close_range(3, ~0U, 0);
     execv(path.c_str(), argv.data());
     _exit(127);
   }

@@ -1,40 +1,63 @@
 #include "tools/redlab/lock_command.h"
 
-#include <memory>
-
-#include "tools/redlab/commands.h"
-
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <condition_variable>
 #include <cstring>
 #include <iostream>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 #include "client/client.h"
+#include "tools/redlab/commands.h"
 
 extern char** environ;
 
 namespace redlab::tools {
 namespace {
 
+using Millis = std::chrono::milliseconds;
+
 // The running COMMAND, for the signal handlers that pass SIGINT/SIGTERM/SIGHUP on to it (a
-// handler can only reach process-wide state) and for OnLost.
+// handler can only reach process-wide state) and for the loss reports, which come from the
+// client's loop thread (OnLost) or the lease monitor's thread.
 std::atomic<pid_t> g_child{0};
+// The lock was lost; set before g_child is read, and read after g_child is set, so a loss
+// reported while COMMAND is being started still gets its SIGTERM.
+std::atomic<bool> g_lost{false};
+std::atomic<bool> g_terminated{false};  // COMMAND got its SIGTERM
 
 void ForwardSignal(int sig) {
   pid_t child = g_child.load();
   if (child > 0) kill(child, sig);
 }
 
-// Writes with write(2): OnLost runs on the client's loop thread while main waits in waitpid.
+// Writes with write(2): losses are reported from other threads while main waits in waitpid.
 void SayOnStderr(const std::string& text) {
   std::string line = "redlab lock: " + text + "\n";
   ssize_t ignored = write(STDERR_FILENO, line.data(), line.size());
   (void)ignored;
+}
+
+void TerminateChild() {
+  pid_t child = g_child.load();
+  if (child > 0 && !g_terminated.exchange(true)) kill(child, SIGTERM);
+}
+
+// The lock is gone while COMMAND runs (or is about to): say so once, and SIGTERM COMMAND.
+void ReportLost(const std::string& what) {
+  if (g_lost.exchange(true)) return;
+  SayOnStderr(what + "; sending COMMAND SIGTERM");
+  TerminateChild();
 }
 
 int StatusOf(int wait_status) {
@@ -63,10 +86,18 @@ int RunChild(const std::vector<std::string>& command) {
     status = rc == ENOENT ? kExitNotFound : kExitCannotRun;
   } else {
     g_child = pid;
+    // Lost before COMMAND had a pid to signal: ReportLost could not send the SIGTERM it
+    // announced, so send it now.
+    if (g_lost) TerminateChild();
+    // Wait for the exit without reaping, so the pid cannot be reused while a loss report may
+    // still signal it; then forget it and reap.
+    siginfo_t info{};
+    while (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
+    }
+    g_child = 0;
     int wait_status = 0;
     while (waitpid(pid, &wait_status, 0) < 0 && errno == EINTR) {
     }
-    g_child = 0;
     status = StatusOf(wait_status);
   }
   sigaction(SIGINT, &old_int, nullptr);
@@ -80,6 +111,95 @@ int FailureStatus(const std::exception& e) {
     return kExitUnavailable;
   }
   return kExitSoftware;
+}
+
+// With --lease nothing renews the lock, and the client's OnLost stays silent about it (a lease
+// running out is what a lease does): this thread watches it instead, checking that the owner
+// still holds it every `period` (a third of the lease, as the watchdog would renew it) and when
+// the lease ends. Not holding it while COMMAND runs is a loss: ReportLost.
+class LeaseMonitor {
+ public:
+  LeaseMonitor(ReentrantLock lock, ThreadId owner, Millis lease, Millis period)
+      : lock_(std::move(lock)),
+        owner_(owner),
+        lease_(lease),
+        period_(std::max(period, Millis(1))),
+        thread_([this] { Run(); }) {}
+  ~LeaseMonitor() {
+    RequestStop();
+    thread_.join();
+  }
+  // COMMAND has ended. A check under way finishes (or fails once the client shuts down).
+  void RequestStop() {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+    cv_.notify_all();
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+
+  void Run() {
+    Clock::time_point deadline = Clock::now() + lease_;
+    Clock::time_point next = std::min(Clock::now() + period_, deadline);
+    std::unique_lock<std::mutex> lock(mu_);
+    while (!cv_.wait_until(lock, next, [this] { return stop_; })) {
+      lock.unlock();
+      std::optional<bool> held;
+      Millis ttl(-2);
+      try {
+        held = lock_.IsHeldByThread(owner_);
+        // Past the lease by our clock but not yet by the server's: look again when it says.
+        if (*held && Clock::now() >= deadline) ttl = lock_.RemainTimeToLive();
+      } catch (const Error&) {
+        // The server cannot be asked right now: nothing is known, ask again next time.
+      }
+      lock.lock();
+      if (stop_) return;
+      Clock::time_point now = Clock::now();
+      if (held && !*held) {
+        lock.unlock();
+        ReportLost("lock '" + lock_.name() + "' was lost while COMMAND ran (" +
+                   (now >= deadline
+                        ? "its --lease of " + std::to_string(lease_.count()) + " ms ran out"
+                        : std::string("its key is gone or held by another owner")) +
+                   ")");
+        return;
+      }
+      if (now < deadline) {
+        next = std::min(now + period_, deadline);
+      } else {
+        next = now + (ttl.count() >= 0 ? std::min(ttl + Millis(1), period_) : period_);
+      }
+    }
+  }
+
+  ReentrantLock lock_;
+  const ThreadId owner_;
+  const Millis lease_;
+  const Millis period_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;  // guarded by mu_
+  std::thread thread_;
+};
+
+// Releases the lock after COMMAND ran. Whatever happens, COMMAND's status stands: a failure is
+// only reported (the lock then expires by its TTL). Bounded by the client's timeout and retries.
+void Release(ReentrantLock& lock, const LockCommandOptions& o) {
+  try {
+    lock.Unlock();
+  } catch (const IllegalMonitorState&) {
+    if (!g_lost) {
+      SayOnStderr("lock '" + o.name + "' was no longer held when COMMAND ended" +
+                  (o.lease_ms ? " (its --lease ran out)" : ""));
+    }
+  } catch (const std::exception& e) {
+    int64_t ttl = o.lease_ms.value_or(o.watchdog_ms);
+    SayOnStderr("could not release lock '" + o.name + "': " + e.what() +
+                "; it stays locked until its TTL runs out (at most " + std::to_string(ttl) +
+                " ms)");
+  }
 }
 
 }  // namespace
@@ -99,8 +219,9 @@ CLI::App* AddLockCommand(CLI::App& app, LockCommandOptions& o) {
       ->check(CLI::NonNegativeNumber)
       ->type_name("MS");
   cmd->add_option("--lease", o.lease_ms,
-                  "Let the lock expire MS milliseconds after acquiring it, even if COMMAND is "
-                  "still running (default: a watchdog renews it until COMMAND ends)")
+                  "Let the lock expire MS milliseconds after acquiring it; if COMMAND is still "
+                  "running then, it has lost the lock and gets SIGTERM (default: a watchdog "
+                  "renews the lock until COMMAND ends)")
       ->check(CLI::PositiveNumber)
       ->type_name("MS");
   cmd->add_option("--watchdog-timeout", o.watchdog_ms,
@@ -118,9 +239,11 @@ CLI::App* AddLockCommand(CLI::App& app, LockCommandOptions& o) {
       "Exit status: COMMAND's own (128+N when a signal N ended it); 75 when the lock was not\n"
       "acquired within --wait; 69 when the server cannot be reached; 127 when COMMAND is not\n"
       "found, 126 when it cannot run; 64 on bad arguments; 70 on other failures.\n"
-      "SIGINT, SIGTERM and SIGHUP are passed on to COMMAND; the lock is released when it ends.\n"
+      "SIGINT, SIGTERM and SIGHUP are passed on to COMMAND; the lock is released when it ends\n"
+      "(a failed release is reported on stderr; the exit status stays COMMAND's).\n"
       "If the lock is lost while COMMAND runs (its key deleted or expired: the watchdog finds\n"
-      "it gone), redlab says so on stderr and sends COMMAND SIGTERM.");
+      "it gone; with --lease, the lease ran out or the key is gone), redlab says so on stderr\n"
+      "and sends COMMAND SIGTERM.");
   return cmd;
 }
 
@@ -128,48 +251,52 @@ int RunLockCommand(const LockCommandOptions& o) {
   Config config;
   try {
     config = Config::SingleServer(o.server);
-    config.lock_watchdog_timeout = std::chrono::milliseconds(o.watchdog_ms);
+    config.lock_watchdog_timeout = Millis(o.watchdog_ms);
     config.Validate();
   } catch (const Error& e) {
     SayOnStderr(e.what());
     return kExitUsage;
   }
+  std::unique_ptr<Client> client;
+  std::optional<ReentrantLock> lock;
   try {
-    Client client(config);
-    ReentrantLock lock = client.GetLock(o.name);
-    lock.OnLost([](const LockLost& lost) {
-      SayOnStderr("lock '" + lost.name + "' was lost while COMMAND ran (its key is gone or " +
-                  "held by another owner); sending COMMAND SIGTERM");
-      pid_t child = g_child.load();
-      if (child > 0) kill(child, SIGTERM);
+    client = std::make_unique<Client>(config);
+    lock = client->GetLock(o.name);
+    lock->OnLost([name = o.name](const LockLost&) {
+      ReportLost("lock '" + name + "' was lost while COMMAND ran (its key is gone or held by " +
+                 "another owner)");
     });
     bool acquired = true;
-    auto lease = std::chrono::milliseconds(o.lease_ms.value_or(0));
+    auto lease = Millis(o.lease_ms.value_or(0));
     if (o.wait_ms) {
-      acquired = o.lease_ms ? lock.TryLock(std::chrono::milliseconds(*o.wait_ms), lease)
-                            : lock.TryLock(std::chrono::milliseconds(*o.wait_ms));
+      acquired =
+          o.lease_ms ? lock->TryLock(Millis(*o.wait_ms), lease) : lock->TryLock(Millis(*o.wait_ms));
     } else if (o.lease_ms) {
-      lock.Lock(lease);
+      lock->Lock(lease);
     } else {
-      lock.Lock();
+      lock->Lock();
     }
     if (!acquired) {
       SayOnStderr("lock '" + o.name + "' not acquired within " + std::to_string(*o.wait_ms) +
                   " ms");
       return kExitNotAcquired;
     }
-    int status = RunChild(o.command);
-    try {
-      lock.Unlock();
-    } catch (const IllegalMonitorState&) {
-      SayOnStderr("lock '" + o.name + "' was no longer held when COMMAND ended" +
-                  (o.lease_ms ? " (its --lease ran out)" : ""));
-    }
-    return status;
   } catch (const std::exception& e) {
     SayOnStderr(std::string(e.what()));
     return FailureStatus(e);
   }
+  // From here on COMMAND runs, and its status is the exit status whatever the lock does.
+  std::unique_ptr<LeaseMonitor> monitor;
+  if (o.lease_ms) {
+    monitor = std::make_unique<LeaseMonitor>(*lock, ThreadId::Current(), Millis(*o.lease_ms),
+                                             Millis(std::min(*o.lease_ms, o.watchdog_ms) / 3));
+  }
+  int status = RunChild(o.command);
+  if (monitor) monitor->RequestStop();
+  Release(*lock, o);
+  client->Shutdown();  // fails a check the monitor may still wait for
+  monitor.reset();
+  return status;
 }
 
 SubcommandRun AddLockSubcommand(CLI::App& app) {
