@@ -289,6 +289,7 @@ class Node::Impl : public engine::EngineHost,
     if (!replicaof_host_.empty()) {
       engine_->replication().ReplicaOf(replicaof_host_, replicaof_port_, /*fresh=*/true);
     }
+    engine_->MarkStartupMemory();
     logger_.Notice("Ready to accept connections tcp");
     ready.set_value(std::string());
 

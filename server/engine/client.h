@@ -60,6 +60,12 @@ class Client {
       : id_(id), io_(io), ctime_ms_(now_ms), last_interaction_ms_(now_ms) {}
 
   uint64_t id() const { return id_; }
+  // The memory this client holds (CLIENT LIST tot-mem, INFO mem_clients_*): itself, its reply
+  // buffer and its query buffer.
+  size_t TotalMemory() const {
+    return sizeof(Client) + reply_buffer_.capacity() +
+           (io_ != nullptr ? io_->QueryBufferLength() + io_->QueryBufferFree() : 0);
+  }
   ClientIo* io() const { return io_; }
 
   int db() const { return db_; }

@@ -67,8 +67,7 @@ std::string DescribeClient(Engine& engine, const Client& c) {
   num("obl", static_cast<int64_t>(c.reply_buffer().size()));
   num("oll", 0);
   num("omem", io ? static_cast<int64_t>(io->PendingOutputBytes()) : 0);
-  num("tot-mem", static_cast<int64_t>(sizeof(Client) + c.reply_buffer().capacity() +
-                                      (io ? io->QueryBufferLength() + io->QueryBufferFree() : 0)));
+  num("tot-mem", static_cast<int64_t>(c.TotalMemory()));
   field("events", "r");
   field("cmd", c.last_command() ? std::string_view(c.last_command()->full_name) : "NULL");
   field("user", "default");

@@ -591,14 +591,12 @@ void Engine::CloseIdleClients() {
 
 void Engine::SampleOps() {
   int64_t now = clock_.NowMs();
-  if (stats_.ops_last_time_ms != 0 && now > stats_.ops_last_time_ms) {
-    uint64_t ops = stats_.total_commands_processed - stats_.ops_last_count;
-    stats_.ops_samples[stats_.ops_sample_index] =
-        ops * 1000 / static_cast<uint64_t>(now - stats_.ops_last_time_ms);
-    stats_.ops_sample_index = (stats_.ops_sample_index + 1) % ServerStats::kOpsSamples;
-  }
-  stats_.ops_last_time_ms = now;
-  stats_.ops_last_count = stats_.total_commands_processed;
+  const replication::ReplicationStats& repl = replication_->stats();
+  stats_.ops.Track(stats_.total_commands_processed, now);
+  stats_.net_input.Track(stats_.total_net_input_bytes, now);
+  stats_.net_output.Track(stats_.total_net_output_bytes, now);
+  stats_.net_repl_input.Track(repl.net_repl_input_bytes, now);
+  stats_.net_repl_output.Track(repl.net_repl_output_bytes, now);
 }
 
 bool Engine::OutputBufferLimitReached(Client& client, size_t pending) {

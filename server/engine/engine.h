@@ -83,6 +83,31 @@ class EffectSink {
   virtual void OnEffects(std::span<const Effect> effects) = 0;
 };
 
+// A rate sampled once per cron tick over the last 16 ticks (Redis's trackInstantaneousMetric):
+// instantaneous_ops_per_sec and the instantaneous_*_kbps of INFO stats.
+struct InstantaneousMetric {
+  static constexpr size_t kSamples = 16;
+  uint64_t samples[kSamples] = {};
+  size_t index = 0;
+  uint64_t last_reading = 0;
+  int64_t last_time_ms = 0;
+
+  void Track(uint64_t reading, int64_t now_ms) {
+    if (last_time_ms != 0 && now_ms > last_time_ms) {
+      samples[index] = (reading - last_reading) * 1000 / static_cast<uint64_t>(now_ms - last_time_ms);
+      index = (index + 1) % kSamples;
+    }
+    last_time_ms = now_ms;
+    last_reading = reading;
+  }
+  // Per second, averaged over the samples.
+  uint64_t Average() const {
+    uint64_t sum = 0;
+    for (uint64_t s : samples) sum += s;
+    return sum / kSamples;
+  }
+};
+
 struct CommandStats {
   uint64_t calls = 0;
   uint64_t usec = 0;
@@ -102,12 +127,10 @@ struct ServerStats {
   uint64_t total_error_replies = 0;
   uint64_t dirty = 0;  // changes since the last save (no saves happen: since start or FLUSHALL)
   std::map<std::string, uint64_t, std::less<>> errors;  // by error code, for INFO errorstats
-  // instantaneous_ops_per_sec: ops counted over the last samples (one per cron tick)
-  static constexpr size_t kOpsSamples = 16;
-  uint64_t ops_samples[kOpsSamples] = {};
-  size_t ops_sample_index = 0;
-  uint64_t ops_last_count = 0;
-  int64_t ops_last_time_ms = 0;
+  InstantaneousMetric ops, net_input, net_output, net_repl_input, net_repl_output;
+  // Time spent over maxmemory: closed periods, and the start of the current one (0: none).
+  uint64_t eviction_exceeded_us = 0;
+  int64_t eviction_exceeded_since_us = 0;
 };
 
 // How a command called by a script (redis.call) is checked and run; see Engine::CallFromScript.
@@ -317,11 +340,16 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   // Bytes the node uses: what its thread allocated and has not freed (see memory.h).
   size_t UsedMemory() const;
   size_t PeakMemory() const { return peak_memory_; }
+  // What the node used once started, before any client (Redis's initial_memory_usage, INFO
+  // used_memory_startup); the host marks it when the node is ready.
+  void MarkStartupMemory() { startup_memory_ = UsedMemory(); }
+  size_t StartupMemory() const { return startup_memory_; }
 
   // maxmemory (eviction.cc): evicts keys by the configured policy until the node is under the
   // limit; false when it stays over it (noeviction, or nothing left to evict). Redis's
   // performEvictions.
   bool EnforceMaxmemory();
+  bool EvictUntilUnder();
 
  private:
   void OnErrorReply(std::string_view text) override;
@@ -385,6 +413,7 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   Client::BlockState ReleaseBlock(Client& client);
   int64_t pause_end_ms_ = 0;  // 0: not paused
   mutable size_t peak_memory_ = 0;
+  size_t startup_memory_ = 0;
   bool pause_writes_only_ = false;
   bool PauseApplies(uint32_t flags) const;
   void ScheduleNextTimer();

@@ -43,6 +43,21 @@ Db::Node* PickVictim(Keyspace& ks, Db& db, std::string_view policy) {
 }  // namespace
 
 bool Engine::EnforceMaxmemory() {
+  bool under = EvictUntilUnder();
+  // How long the node stays over maxmemory (INFO total/current_eviction_exceeded_time).
+  int64_t now_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                       std::chrono::steady_clock::now().time_since_epoch())
+                       .count();
+  if (!under && stats_.eviction_exceeded_since_us == 0) {
+    stats_.eviction_exceeded_since_us = now_us;
+  } else if (under && stats_.eviction_exceeded_since_us != 0) {
+    stats_.eviction_exceeded_us += static_cast<uint64_t>(now_us - stats_.eviction_exceeded_since_us);
+    stats_.eviction_exceeded_since_us = 0;
+  }
+  return under;
+}
+
+bool Engine::EvictUntilUnder() {
   if (config_.maxmemory <= 0) return true;
   const size_t limit = static_cast<size_t>(config_.maxmemory);
   if (UsedMemory() <= limit) return true;

@@ -169,6 +169,8 @@ class Replication : public engine::EffectSink, private LinkHandler {
   // ROLE.
   void ReplyRole(resp::ReplyWriter& reply) const;
   const ReplicationStats& stats() const { return stats_; }
+  // Bytes the backlog holds (INFO mem_replication_backlog); 0 without one.
+  size_t backlog_memory() const { return backlog_ != nullptr ? backlog_->size() : 0; }
 
  private:
   // An attached replica (master side): a client connection that sent PSYNC or SYNC.
