@@ -449,6 +449,7 @@ TEST_F(ListBlockingTest, KilledClientIsNotServed) {
 
 TEST_F(ListBlockingTest, ReplicatedAsThePlainPops) {
   ReplicationStream stream(port());
+  stream.FullSync();
   c()({"RPUSH", "l", "a", "b", "c"});
   c()({"RPUSH", "l2", "1", "2", "3"});
   c()({"BLPOP", "l", "0"});
@@ -482,6 +483,7 @@ TEST_F(ListBlockingTest, ReplicatedAsThePlainPops) {
 
 TEST_F(ListBlockingTest, ServedPopsAreReplicatedAsThePlainPops) {
   ReplicationStream stream(port());
+  stream.FullSync();
   Client popper = Blocked({"BLPOP", "l", "0"});
   c()({"RPUSH", "l", "a", "b"});
   EXPECT_EQ(popper.Read(), Bulks({"l", "a"}));
@@ -514,6 +516,7 @@ TEST(ListBlockingExpiryTest, KeyExpiredBeforeItsWaitersAreServed) {
   Client c(server->port());
   ASSERT_EQ(c({"DEBUG", "SET-ACTIVE-EXPIRE", "0"}), Status("OK"));
   ReplicationStream stream(server->port());
+  stream.FullSync();
   Client waiter(server->port());
   int64_t id = waiter({"CLIENT", "ID"}).integer;
   waiter.SendCommand({"BRPOP", "k", "0"});

@@ -3,6 +3,8 @@
 // of a write, not the write (relative TTLs as PXAT / PEXPIREAT, GETDEL and expiry as DEL,
 // INCRBYFLOAT as SET ... KEEPTTL, a script's writes wrapped in MULTI/EXEC), and a replica that
 // comes back with the history it has gets "+CONTINUE" and exactly the bytes it missed.
+#include "conformance/harness/replication_stream.h"
+
 #include "conformance/harness/fixture.h"
 
 namespace redlab::conformance {
@@ -22,97 +24,6 @@ int64_t StatsField(Client& c, std::string_view field) {
   size_t start = info.find(needle) + needle.size();
   return std::stoll(info.substr(start, info.find('\r', start) - start));
 }
-
-// A connection that says it is a replica: it asks for the stream and reads it, acknowledging
-// what it has while it waits, as a replica's cron does.
-class StreamReader {
- public:
-  explicit StreamReader(int port) : c_(port, std::chrono::milliseconds(200)) {
-    EXPECT_EQ(Patiently([&] {
-                return c_({"REPLCONF", "capa", "eof", "capa", "psync2"});
-              }),
-              Status("OK"));
-  }
-
-  // PSYNC ? -1: a full resync. Skips the snapshot; the stream starts right after it.
-  void FullSync() {
-    c_.SendCommand({"PSYNC", "?", "-1"});
-    std::string line = NonEmptyLine();  // empty lines are keepalives while the master prepares
-    ASSERT_EQ(line.rfind("+FULLRESYNC ", 0), 0u) << line;
-    replid_ = line.substr(12, 40);
-    offset_ = std::stoll(line.substr(53));
-    std::string header = NonEmptyLine();
-    if (header.rfind("$EOF:", 0) == 0) {  // diskless: the snapshot ends with a 40-byte mark
-      Patiently([&] { return c_.ReadThrough(header.substr(5)); });
-    } else {
-      ASSERT_EQ(header[0], '$') << header;
-      Patiently([&] { return c_.ReadExact(std::stoull(header.substr(1))); });
-    }
-    // Loaded: from now on it acks while waiting (after a diskless transfer Redis starts the
-    // stream only at an ack that finds the transfer done on its side too).
-    synced_ = true;
-  }
-
-  // PSYNC <replid> <offset>: the reply line (the stream follows a +CONTINUE).
-  std::string PartialSync(const std::string& replid, int64_t offset) {
-    c_.SendCommand({"PSYNC", replid, std::to_string(offset)});
-    offset_ = offset - 1;
-    replid_ = replid;
-    std::string line = NonEmptyLine();
-    synced_ = line.rfind("+CONTINUE", 0) == 0;
-    return line;
-  }
-
-  // The next propagated command, its bytes counted in the offset. PINGs (the master's
-  // keepalives every repl-ping-replica-period) are counted and skipped.
-  Command Next() {
-    while (true) {
-      std::string raw = Patiently([&] { return c_.ReadRaw(); });
-      offset_ += static_cast<int64_t>(raw.size());
-      Reply r;
-      ReplyReader::Parse(raw, &r);
-      Command args;
-      for (const Reply& e : r.elements) args.push_back(e.str);
-      if (args.size() == 1 && args[0] == "PING") continue;
-      return args;
-    }
-  }
-
-  const std::string& replid() const { return replid_; }
-  // The offset of the last byte read (what REPLCONF ACK would say).
-  int64_t offset() const { return offset_; }
-
- private:
-  std::string NonEmptyLine() {
-    std::string line;
-    while ((line = Patiently([&] { return c_.ReadLine(); })).empty()) {
-    }
-    return line;
-  }
-
-  // Runs `read` until it returns within 10 s; each time it times out (the client's 200 ms), a
-  // synced replica acknowledges its offset.
-  template <typename Fn>
-  auto Patiently(Fn read) -> decltype(read()) {
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (true) {
-      try {
-        return read();
-      } catch (const std::runtime_error& e) {
-        if (std::string_view(e.what()) != "timed out waiting for the server" ||
-            std::chrono::steady_clock::now() > deadline) {
-          throw;
-        }
-      }
-      if (synced_) c_.SendCommand({"REPLCONF", "ACK", std::to_string(offset_)});
-    }
-  }
-
-  Client c_;
-  std::string replid_;
-  int64_t offset_ = 0;
-  bool synced_ = false;
-};
 
 // `got` is `expected` followed by an absolute unix time in ms that lies `ttl_ms` after a moment
 // between `before` and now.
@@ -134,7 +45,7 @@ class ReplicationStreamTest : public ::testing::Test {
 };
 
 TEST_F(ReplicationStreamTest, TheMasterPropagatesEffects) {
-  StreamReader replica(server_->port());
+  ReplicationStream replica(server_->port());
   ASSERT_NO_FATAL_FAILURE(replica.FullSync());
   Client m(server_->port());
 
@@ -204,7 +115,7 @@ TEST_F(ReplicationStreamTest, AReplicaThatComesBackContinuesFromTheBacklog) {
   std::string replid;
   int64_t offset = 0;
   {
-    StreamReader replica(server_->port());
+    ReplicationStream replica(server_->port());
     ASSERT_NO_FATAL_FAILURE(replica.FullSync());
     ASSERT_EQ(m({"SET", "p", "1"}), Status("OK"));
     EXPECT_EQ(replica.Next(), (Command{"SELECT", "0"}));
@@ -218,7 +129,7 @@ TEST_F(ReplicationStreamTest, AReplicaThatComesBackContinuesFromTheBacklog) {
   ASSERT_EQ(m({"SET", "q", "2"}), Status("OK"));
   ASSERT_EQ(m({"DEL", "p"}), Int(1));
 
-  StreamReader back(server_->port());
+  ReplicationStream back(server_->port());
   EXPECT_EQ(back.PartialSync(replid, offset + 1), "+CONTINUE " + replid);
   // Exactly what it missed, from where it stopped (the SELECT it already had is not repeated).
   EXPECT_EQ(back.Next(), (Command{"SET", "q", "2"}));
@@ -227,7 +138,7 @@ TEST_F(ReplicationStreamTest, AReplicaThatComesBackContinuesFromTheBacklog) {
   EXPECT_EQ(StatsField(m, "sync_full"), full_before);
 
   // An offset the backlog does not cover, or a history the master never had: a full resync.
-  StreamReader lost(server_->port());
+  ReplicationStream lost(server_->port());
   std::string reply = lost.PartialSync(replid, offset + 1000000);
   EXPECT_EQ(reply.rfind("+FULLRESYNC " + replid + " ", 0), 0u) << reply;
   EXPECT_EQ(StatsField(m, "sync_partial_err"), 1);

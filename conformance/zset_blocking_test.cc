@@ -178,6 +178,7 @@ TEST_F(ZsetBlockingTest, InsideATransactionNothingBlocks) {
 
 TEST_F(ZsetBlockingTest, ReplicatedAsZpop) {
   ReplicationStream stream(port());
+  stream.FullSync();
   c()({"ZADD", "myzset", "1", "one", "2", "two", "3", "three"});
   c()({"ZADD", "myzset2", "4", "four", "5", "five", "6", "six"});
   c()({"BZMPOP", "0", "1", "myzset", "MIN"});
