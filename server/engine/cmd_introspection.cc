@@ -234,7 +234,7 @@ void GetKeys(CommandContext& ctx, bool with_flags) {
     ctx.ReplyError("Invalid number of arguments specified for command");
     return;
   }
-  std::vector<FoundKey> keys = FindKeys(*cmd, line);
+  std::vector<FoundKey> keys = FindKeysWithFlags(*cmd, line);
   // No key found is fine for a command whose keys are optional (EVAL with numkeys 0).
   if (keys.empty() && !cmd->has(kCmdNoMandatoryKeys)) {
     ctx.ReplyError("Invalid arguments specified for command");

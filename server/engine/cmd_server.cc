@@ -81,9 +81,15 @@ void ConfigSetCommand(CommandContext& ctx) {
     // Secrets are hidden from SLOWLOG and MONITOR even when the command fails.
     if (ConfigRegistry::IsSensitive(ctx.arg(i))) ctx.RedactArg(i + 1);
   }
+  std::string requirepass = ctx.engine().config().requirepass;
   if (auto error = ctx.engine().config_registry().Set(pairs)) {
     ctx.ReplyError(*error);
     return;
+  }
+  // A new requirepass becomes the default user's only password (Redis's updateRequirePass,
+  // which runs only when the value changes).
+  if (ctx.engine().config().requirepass != requirepass) {
+    ctx.engine().acl().SetDefaultPassword(ctx.engine().config().requirepass);
   }
   ctx.ReplyOk();
 }

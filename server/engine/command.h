@@ -20,6 +20,16 @@ using CommandProc = void (*)(CommandContext& ctx);
 using CommandFlagsProc = uint32_t (*)(Engine& engine, std::span<const std::string> args,
                                       uint32_t flags);
 
+// A key found in a command's arguments: its argument index and its key-spec flags.
+struct FoundKey {
+  size_t index;
+  uint32_t flags;
+};
+// Redis's getkeys_proc, for the commands whose key flags depend on the arguments (SET with GET,
+// BITFIELD with only GETs): COMMAND GETKEYSANDFLAGS and the ACL key checks use it instead of
+// the key specs, as Redis does for specs with variable_flags.
+using CommandKeysProc = std::vector<FoundKey> (*)(std::span<const std::string> args);
+
 // Command flags, with Redis's meaning (server.h, CMD_*). COMMAND INFO prints them by these names.
 enum CommandFlag : uint32_t {
   kCmdWrite = 1u << 0,         // may modify the dataset
@@ -110,6 +120,7 @@ struct CommandSpec {
   std::vector<KeySpec> keys;
   CommandProc proc = nullptr;
   CommandFlagsProc flags_proc = nullptr;  // null: the flags above, whatever the arguments
+  CommandKeysProc keys_proc = nullptr;    // null: the key specs tell the keys and their flags
   // For COMMAND DOCS.
   std::string_view group;
   std::string_view since;

@@ -103,6 +103,9 @@ Engine::Engine(ServerConfig config, EngineHost* host)
       run_id_(RandomHex(40)),
       start_time_ms_(clock_.NowMs()) {
   command_stats_.resize(commands_.total_ids());
+  // requirepass is the default user's password (the `user` directives and aclfile, applied by
+  // LoadAclAtStartup, come after it, as in Redis).
+  acl_.SetDefaultPassword(config_.requirepass);
   keyspace_.set_expiry_listener(this);
   replication_ = std::make_unique<replication::Replication>(*this);
 }
@@ -112,8 +115,9 @@ Engine::~Engine() = default;
 Client* Engine::CreateClient(ClientIo* io) {
   uint64_t id = next_client_id_++;
   auto client = std::make_unique<Client>(id, io, clock_.NowMs());
-  // As in Redis, a client starts authenticated when the default user needs no password; it
-  // stays so if a password is configured later.
+  // As in Redis, a client starts as the default user, authenticated when that user needs no
+  // password; it stays so if a password is configured later.
+  client->set_user(&acl_.default_user());
   client->set_authenticated(!auth_required());
   Client* raw = client.get();
   clients_.emplace(id, std::move(client));
@@ -293,6 +297,9 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
   MasterViewScope master_view(keyspace_, client);
 
   const Command* cmd = commands_.Resolve(args);
+  // CLIENT LIST's cmd=: the command last looked up, refused or not (Redis's c->lastcmd; EXEC
+  // while the transaction runs).
+  client.set_last_command(cmd);
   if (cmd == nullptr && host_ != nullptr && host_->ExecuteNodeCommand(client, args, reply)) return;
   if (cmd == nullptr) {
     Reject(client, nullptr, args, reply, UnknownCommandError(commands_, args));
@@ -322,6 +329,11 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
   if (client.in_multi() && cmd->has(kCmdNoMulti)) {
     Reject(client, cmd, args, reply, "Command not allowed inside a transaction");
     return;
+  }
+  // ACLs. A user allowed everything (the default user, usually) costs one test here.
+  if (const acl::User* user = client.user(); user != nullptr && !user->unrestricted())
+      [[unlikely]] {
+    if (!AclPermits(client, *cmd, args, reply)) return;
   }
   // Over maxmemory, commands that may grow memory are refused once eviction cannot help (inside
   // MULTI every queued command is, as queueing grows memory too).
@@ -397,7 +409,13 @@ void Engine::ExecQueued(Client& client, resp::ReplyWriter& reply) {
   const bool deny_blocking = client.deny_blocking();
   client.set_deny_blocking(true);
   // The whole transaction runs at one instant (Redis keeps the cached time within EXEC).
-  for (auto& queued : commands) Call(client, *queued.cmd, queued.args, reply);
+  for (auto& queued : commands) {
+    // The rules may have changed since the command was queued: they are checked again.
+    if (const acl::User* user = client.user(); user != nullptr && !user->unrestricted()) {
+      if (!AclPermitsQueued(client, queued, reply)) continue;
+    }
+    Call(client, *queued.cmd, queued.args, reply);
+  }
   client.set_deny_blocking(deny_blocking);
 }
 
@@ -408,7 +426,6 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
   int64_t offset_before = replication_->master_repl_offset();
   int db = client.db();
   int64_t start = SteadyUs();
-  client.set_last_command(&cmd);  // CLIENT LIST shows the running command as cmd=
   CommandContext ctx(*this, client, args, cmd, reply);
   ++call_depth_;
   cmd.spec->proc(ctx);
@@ -454,6 +471,7 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
 std::optional<std::string> Engine::CallFromScript(Client& client, ScriptCall& call,
                                                   std::span<std::string> args, std::string* reply) {
   const Command* cmd = commands_.Resolve(args);
+  client.set_last_command(cmd);
   // A refusal is counted as an error reply and, for a known command, as a rejected call.
   auto refuse = [&](std::string text) -> std::optional<std::string> {
     OnErrorReply(text[0] == '-' ? text.substr(1) : "ERR " + text);
@@ -470,6 +488,10 @@ std::optional<std::string> Engine::CallFromScript(Client& client, ScriptCall& ca
   if (replication_->is_replica() && !replication_->link_up() &&
       !config_.replica_serve_stale_data && !cmd->has(kCmdStale)) {
     return refuse("Can not execute the command on a stale replica");
+  }
+  // scriptVerifyACL: the script's client runs as the user that runs the script.
+  if (const acl::User* user = client.user(); user != nullptr && !user->unrestricted()) {
+    if (auto refusal = ScriptAclRefusal(client, call, *cmd, args)) return refuse(*refusal);
   }
   // scriptVerifyWriteCommandAllow: may-replicate commands (PUBLISH...) count as writes here, so
   // read-only scripts may run under CLIENT PAUSE WRITE.

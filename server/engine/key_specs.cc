@@ -55,4 +55,9 @@ std::vector<FoundKey> FindKeys(const Command& cmd, std::span<const std::string> 
   return keys;
 }
 
+std::vector<FoundKey> FindKeysWithFlags(const Command& cmd, std::span<const std::string> args) {
+  if (cmd.spec->keys_proc != nullptr) return cmd.spec->keys_proc(args);
+  return FindKeys(cmd, args);
+}
+
 }  // namespace redlab::server::engine

@@ -11,11 +11,11 @@
 
 namespace redlab::server::engine {
 
-struct FoundKey {
-  size_t index;    // argument index of the key
-  uint32_t flags;  // the key spec's flags
-};
-
+// The keys the key specs find (Redis's getKeysUsingKeySpecs); none when the arguments do not
+// fit the specs (a syntax error of the command) or a spec is incomplete.
 std::vector<FoundKey> FindKeys(const Command& cmd, std::span<const std::string> args);
+// The keys as Redis's getKeysFromCommandWithSpecs finds them: by the command's keys_proc when it
+// has one (its key flags vary with the arguments), else by its key specs.
+std::vector<FoundKey> FindKeysWithFlags(const Command& cmd, std::span<const std::string> args);
 
 }  // namespace redlab::server::engine

@@ -200,6 +200,7 @@ bool ScriptRunner::Prepare(CommandContext& ctx, uint64_t flags, bool read_only, 
   }
   run->from_master = from_master;
   run->call.from_master = from_master;
+  run->call.caller = &ctx.client();
   run->call.read_only = read_only || (!compat && (flags & scripting::kScriptNoWrites));
   run->call.deny_oom = oom && (compat || !(flags & scripting::kScriptAllowOom));
   return true;
@@ -211,6 +212,8 @@ void ScriptRunner::Execute(CommandContext& ctx, Run& run, scripting::Interpreter
   run.start_us = SteadyUs();
   client_.set_db(ctx.client().db());
   client_.set_protocol(2);
+  // The script's commands run as the user that runs the script (Redis's scriptCall).
+  client_.set_user(ctx.client().user());
   run_ = &run;
   lua_run.interrupt_hook = engine_.config().busy_reply_threshold > 0;
   size_t reply_start = ctx.reply().buffer()->size();
@@ -332,8 +335,11 @@ bool ScriptRunner::Call(std::span<std::string> args, int resp, std::string* repl
   return true;
 }
 
-bool ScriptRunner::IsCommand(std::span<const std::string> args) {
-  return engine_.commands().Resolve(args) != nullptr;
+std::optional<bool> ScriptRunner::AclCheckCommand(std::span<const std::string> args) {
+  const Command* cmd = engine_.commands().Resolve(args);
+  if (cmd == nullptr) return std::nullopt;
+  const acl::User* user = run_->call.caller->user();
+  return user == nullptr || user->unrestricted() || acl::CheckCommand(*user, *cmd, args).allowed();
 }
 
 bool ScriptRunner::Interrupt() {

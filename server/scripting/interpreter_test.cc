@@ -29,7 +29,10 @@ class FakeHost : public ScriptHost {
     *reply = it->second;
     return true;
   }
-  bool IsCommand(std::span<const std::string> args) override { return replies.count(args[0]) > 0; }
+  std::optional<bool> AclCheckCommand(std::span<const std::string> args) override {
+    if (replies.count(args[0]) == 0) return std::nullopt;
+    return true;
+  }
   bool Interrupt() override {
     ++interrupts;
     return on_interrupt ? on_interrupt() : false;
