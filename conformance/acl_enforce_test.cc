@@ -2,6 +2,7 @@
 // and scripts, authentication as ACL users (AUTH, HELLO, requirepass), and what happens to the
 // clients of users that change or go away.
 #include "conformance/acl_util.h"
+#include "conformance/harness/topology.h"
 #include "conformance/scripting_util.h"
 
 namespace redlab::conformance {
@@ -301,6 +302,32 @@ TEST_F(AclEnforceTest, SubscribersLosingTheirChannelsAreDisconnected) {
   EXPECT_EQ(admin({"ACL", "SETUSER", "ps", "resetchannels"}), Status("OK"));
   EXPECT_TRUE(kept.WaitClosed());
   EXPECT_EQ(idle({"PING"}), Status("PONG"));
+}
+
+TEST_F(AclEnforceTest, NodeCommandsNeedAnUnrestrictedUser) {
+  REDLAB_ONLY("FAULT and TOPOLOGY are redlab's own commands");
+  Client admin = Connect();
+  EXPECT_EQ(admin({"ACL", "SETUSER", "u", "on", ">pw", "+@all", "~*"}), Status("OK"));
+  Client c = ConnectAs("u");
+  EXPECT_EQ(c({"FAULT", "LIST"}), CommandDenied("fault"));
+  EXPECT_EQ(c({"TOPOLOGY", "NODES"}), CommandDenied("topology"));
+  EXPECT_EQ(admin({"ACL", "SETUSER", "u", "&*"}), Status("OK"));
+  EXPECT_EQ(c({"FAULT", "LIST"}), Array({}));
+}
+
+TEST(AclReplicationTest, TheMastersStreamIsNotChecked) {
+  std::unique_ptr<Topology> t = StartTopology({.replicas = 1, .fault_proxy = false});
+  ASSERT_TRUE(t->WaitForSync());
+  Client replica = t->ConnectReplica(0);
+  EXPECT_EQ(replica({"ACL", "SETUSER", "admin", "on", ">pw", "+@all", "~*", "&*"}), Status("OK"));
+  EXPECT_EQ(replica({"AUTH", "admin", "pw"}), Status("OK"));
+  EXPECT_EQ(replica({"ACL", "SETUSER", "default", "resetkeys", "-@all"}), Status("OK"));
+  Client master = t->ConnectMaster();
+  EXPECT_EQ(master({"SET", "k", "v"}), Status("OK"));
+  EXPECT_EQ(master({"WAIT", "1", "0"}), Int(1));
+  EXPECT_EQ(replica({"GET", "k"}), Bulk("v"));
+  std::string link = replica({"CLIENT", "LIST", "TYPE", "master"}).str;
+  EXPECT_NE(link.find(" user=(superuser) "), std::string::npos) << link;
 }
 
 }  // namespace

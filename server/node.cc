@@ -150,6 +150,11 @@ class Node::Impl : public engine::EngineHost,
     PublishState();
     if (!client.authenticated() && engine_->auth_required()) {
       reply.Error(engine::err::kNoAuth);
+    } else if (client.user() != nullptr && !client.user()->unrestricted()) {
+      // Outside Redis's command table, these belong to no ACL category: only a user allowed
+      // every command, key and channel may break the node.
+      reply.Error("-NOPERM this user has no permissions to run the '" +
+                  std::string(fault ? "fault" : "topology") + "' command");
     } else if (client.in_multi()) {
       reply.Error("Command not allowed inside a transaction");
     } else if (fault) {

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,7 @@ class FakeHost : public ScriptHost {
   }
   std::optional<bool> AclCheckCommand(std::span<const std::string> args) override {
     if (replies.count(args[0]) == 0) return std::nullopt;
-    return true;
+    return denied.count(args[0]) == 0;
   }
   bool Interrupt() override {
     ++interrupts;
@@ -43,6 +44,7 @@ class FakeHost : public ScriptHost {
   }
 
   std::map<std::string, std::string> replies;
+  std::set<std::string> denied;  // commands acl_check_cmd refuses
   std::vector<std::vector<std::string>> calls;
   std::vector<int> resps;
   std::vector<std::string> logs;
@@ -333,6 +335,8 @@ TEST_F(InterpreterTest, RedisHelpers) {
   EXPECT_EQ(ErrorOf("redis.setresp(4)"), "-ERR RESP version must be 2 or 3.");
   host_.replies["get"] = "$-1\r\n";
   EXPECT_EQ(Eval("return redis.acl_check_cmd('get')"), ":1\r\n");
+  host_.denied.insert("get");
+  EXPECT_EQ(Eval("return redis.acl_check_cmd('get')"), "$-1\r\n");  // false: a nil reply
   EXPECT_EQ(ErrorOf("redis.acl_check_cmd('nosuch')"),
             "-ERR Invalid command passed to redis.acl_check_cmd()");
 }
