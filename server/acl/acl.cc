@@ -11,12 +11,6 @@ namespace {
 
 using engine::CStringPrefix;
 
-bool HasSpaces(std::string_view s) {
-  return std::any_of(s.begin(), s.end(), [](char c) {
-    return c == '\0' || std::isspace(static_cast<unsigned char>(c));
-  });
-}
-
 std::string_view Trim(std::string_view s, std::string_view chars) {
   size_t begin = s.find_first_not_of(chars);
   if (begin == std::string_view::npos) return {};
@@ -159,7 +153,7 @@ std::optional<std::string> Acl::ParseFile(std::string_view text, std::string_vie
           file + ":" + line_number + " should start with user keyword followed by the username. ";
       continue;
     }
-    if (HasSpaces(argv[1])) {
+    if (HasSpacesOrNul(argv[1])) {
       errors += "'" + file + ":" + line_number + ": username '" +
                 std::string(CStringPrefix(argv[1])) + "' contains invalid characters. ";
       continue;
@@ -258,7 +252,7 @@ std::optional<std::string> Acl::LoadConfiguredUsers(std::span<const std::string>
     directives.push_back(std::move(directive));
   }
   for (const Directive& directive : directives) {
-    if (HasSpaces(directive.name)) return std::string("Spaces not allowed in ACL usernames");
+    if (HasSpacesOrNul(directive.name)) return std::string("Spaces not allowed in ACL usernames");
     User* user = Find(directive.name);
     if (user == nullptr) {
       auto created = std::make_unique<User>(directive.name, *table_, all_channels);

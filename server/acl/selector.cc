@@ -14,14 +14,6 @@ using engine::Command;
 using engine::CStringPrefix;
 using engine::EqualsIgnoreCase;
 
-// ACLStringHasSpaces: patterns may hold neither whitespace nor NUL bytes, so that rules can be
-// written back one per word.
-bool HasSpaces(std::string_view s) {
-  return std::any_of(s.begin(), s.end(), [](char c) {
-    return c == '\0' || std::isspace(static_cast<unsigned char>(c));
-  });
-}
-
 // Visits every command and, after each, its subcommands, in the table's order (Redis walks its
 // command dictionary, whose order is random: redlab's is the registration order).
 template <typename Fn>
@@ -47,6 +39,12 @@ void AppendPattern(std::string* out, const KeyPattern& key) {
 }
 
 }  // namespace
+
+bool HasSpacesOrNul(std::string_view s) {
+  return std::any_of(s.begin(), s.end(), [](char c) {
+    return c == '\0' || std::isspace(static_cast<unsigned char>(c));
+  });
+}
 
 std::string_view RuleErrorText(RuleError error) {
   switch (error) {
@@ -203,7 +201,7 @@ std::optional<RuleError> Selector::AddKeyPattern(std::string_view rule) {
     permissions = kKeyReadWrite;
   }
   std::string_view pattern = rule.substr(std::min(offset, rule.size()));
-  if (HasSpaces(pattern)) return RuleError::kSyntax;
+  if (HasSpacesOrNul(pattern)) return RuleError::kSyntax;
   // The same pattern twice adds the new permissions to the old entry.
   auto it = std::find_if(keys_.begin(), keys_.end(),
                          [&](const KeyPattern& k) { return k.pattern == pattern; });
@@ -218,7 +216,7 @@ std::optional<RuleError> Selector::AddKeyPattern(std::string_view rule) {
 std::optional<RuleError> Selector::AddChannel(std::string_view rule) {
   if (all_channels_) return RuleError::kChannelAfterAll;
   std::string_view pattern = rule.substr(1);
-  if (HasSpaces(pattern)) return RuleError::kSyntax;
+  if (HasSpacesOrNul(pattern)) return RuleError::kSyntax;
   if (std::find(channels_.begin(), channels_.end(), pattern) == channels_.end()) {
     channels_.emplace_back(pattern);
   }

@@ -37,6 +37,10 @@ struct KeyPattern {
   bool operator==(const KeyPattern&) const = default;
 };
 
+// ACLStringHasSpaces: user names and patterns may hold neither whitespace nor NUL bytes, so that
+// rules can be written back one per word.
+bool HasSpacesOrNul(std::string_view s);
+
 // Whether `channel` is allowed by a list of channel patterns (ACLCheckChannelAgainstList): a
 // channel is matched as a glob; the pattern of a PSUBSCRIBE (`is_pattern`) only literally.
 bool ChannelListAllows(std::span<const std::string> patterns, std::string_view channel,

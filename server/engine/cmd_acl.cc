@@ -18,17 +18,11 @@ namespace {
 
 constexpr int64_t kGenpassMaxBits = 4096;
 
-bool HasSpaces(std::string_view s) {
-  return std::any_of(s.begin(), s.end(), [](char c) {
-    return c == '\0' || std::isspace(static_cast<unsigned char>(c));
-  });
-}
-
 void AclSetUserCommand(CommandContext& ctx) {
   // Nothing of a user's rules (passwords, key names) reaches SLOWLOG or MONITOR.
   for (size_t j = 2; j < ctx.argc(); ++j) ctx.RedactArg(j);
   const std::string& name = ctx.arg(2);
-  if (HasSpaces(name)) {
+  if (acl::HasSpacesOrNul(name)) {
     ctx.ReplyError("Usernames can't contain spaces or null characters");
     return;
   }
