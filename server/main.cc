@@ -10,6 +10,7 @@
 #include <sstream>
 #include <thread>
 
+#include "server/engine/text.h"
 #include "server/node.h"
 #include "server/topology.h"
 
@@ -56,13 +57,29 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 1;
   }
   std::vector<std::string> extras = app.remaining();
-  for (size_t i = 0; i < extras.size(); ++i) {
+  for (size_t i = 0; i < extras.size();) {
     if (extras[i].rfind("--", 0) != 0 || i + 1 >= extras.size()) {
       std::fprintf(stderr, "redlab-server: expected --name value, got '%s'\n", extras[i].c_str());
       return 1;
     }
-    options.settings.emplace_back(extras[i].substr(2), extras[i + 1]);
-    ++i;
+    // As with redis-server, the words up to the next --option are the option's arguments
+    // (--user alice on '>pw' +@all): a `user` directive keeps them as a quoted config line,
+    // other settings take them joined by spaces.
+    std::string name = extras[i].substr(2);
+    std::vector<std::string> words;
+    for (++i; i < extras.size() && (words.empty() || extras[i].rfind("--", 0) != 0); ++i) {
+      words.push_back(extras[i]);
+    }
+    std::string value = words.size() == 1 ? words[0] : std::string();
+    for (size_t w = 0; words.size() > 1 && w < words.size(); ++w) {
+      if (w > 0) value += ' ';
+      if (name == "user") {
+        redlab::server::engine::AppendRepr(&value, words[w]);
+      } else {
+        value += words[w];
+      }
+    }
+    options.settings.emplace_back(name, value);
   }
   if (!replicaof.empty()) {
     std::vector<std::string> words;

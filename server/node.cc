@@ -33,6 +33,11 @@ class Node::Impl : public engine::EngineHost,
         options_.replicaof = value;
         continue;
       }
+      // `user` directives may repeat; each is a whole redis.conf line after "user".
+      if (engine::EqualsIgnoreCase(name, "user")) {
+        config_.users.push_back(value);
+        continue;
+      }
       settings.emplace_back(name, value);
     }
     if (auto error = engine::ConfigRegistry(&config_).Set(settings, /*startup=*/true)) {
@@ -152,6 +157,11 @@ class Node::Impl : public engine::EngineHost,
     PublishState();
     if (!client.authenticated() && engine_->auth_required()) {
       reply.Error(engine::err::kNoAuth);
+    } else if (client.user() != nullptr && !client.user()->unrestricted()) {
+      // Outside Redis's command table, these belong to no ACL category: only a user allowed
+      // every command, key and channel may break the node.
+      reply.Error("-NOPERM this user has no permissions to run the '" +
+                  std::string(fault ? "fault" : "topology") + "' command");
     } else if (client.in_multi()) {
       reply.Error("Command not allowed inside a transaction");
     } else if (fault) {
@@ -255,11 +265,15 @@ class Node::Impl : public engine::EngineHost,
     engine_ = std::make_unique<engine::Engine>(config_, this);
     engine_->replication().set_host(this);
     listener_ = std::make_unique<net::Listener>(&loop_, engine_.get(), &reply_faults_);
-    int rc = listener_->Listen(config_.bind, static_cast<int>(config_.port),
-                               static_cast<int>(config_.tcp_backlog));
-    if (rc != 0) {
-      std::string error = "Could not create server TCP listening socket " + config_.bind + ":" +
-                          std::to_string(config_.port) + ": " + uv_strerror(rc);
+    std::optional<std::string> acl_error = engine_->LoadAclAtStartup();
+    int rc = acl_error ? 0
+                       : listener_->Listen(config_.bind, static_cast<int>(config_.port),
+                                           static_cast<int>(config_.tcp_backlog));
+    if (acl_error || rc != 0) {
+      std::string error = acl_error
+                              ? *acl_error
+                              : "Could not create server TCP listening socket " + config_.bind +
+                                    ":" + std::to_string(config_.port) + ": " + uv_strerror(rc);
       listener_->CloseAll([] {});
       uv_run(&loop_, UV_RUN_DEFAULT);
       listener_.reset();

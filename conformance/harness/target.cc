@@ -88,6 +88,25 @@ class ProcessServer : public Server {
   int port_;
 };
 
+// Settings as command-line options. A `user` directive is a redis.conf line ("alice on >pw
+// +@all"): its words are separate arguments, as redis-server needs them.
+void AppendConfigArgs(const ServerOptions& options, std::vector<std::string>* argv) {
+  for (const auto& [name, value] : options.config) {
+    argv->push_back("--" + name);
+    if (name != "user") {
+      argv->push_back(value);
+      continue;
+    }
+    size_t start = 0;
+    while (start <= value.size()) {
+      size_t space = value.find(' ', start);
+      if (space == std::string::npos) space = value.size();
+      if (space > start) argv->push_back(value.substr(start, space - start));
+      start = space + 1;
+    }
+  }
+}
+
 }  // namespace
 
 Target CurrentTarget() {
@@ -173,10 +192,7 @@ std::unique_ptr<Server> StartServerOf(Target target, const ServerOptions& option
       argv.push_back("--requirepass");
       argv.push_back(options.requirepass);
     }
-    for (const auto& [name, value] : options.config) {
-      argv.push_back("--" + name);
-      argv.push_back(value);
-    }
+    AppendConfigArgs(options, &argv);
     return std::make_unique<ProcessServer>(argv, port);
   }
   argv = {"redis-server", "--port", std::to_string(port), "--bind",  "127.0.0.1", "--save",   "",
@@ -185,10 +201,7 @@ std::unique_ptr<Server> StartServerOf(Target target, const ServerOptions& option
     argv.push_back("--requirepass");
     argv.push_back(options.requirepass);
   }
-  for (const auto& [name, value] : options.config) {
-    argv.push_back("--" + name);
-    argv.push_back(value);
-  }
+  AppendConfigArgs(options, &argv);
   return std::make_unique<ProcessServer>(argv, port);
 }
 

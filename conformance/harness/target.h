@@ -22,7 +22,8 @@ inline bool IsRealRedis() { return CurrentTarget() == Target::kRedis; }
 
 struct ServerOptions {
   std::string requirepass;
-  // Further settings as Redis config names and values, applied at startup.
+  // Further settings as Redis config names and values, applied at startup. A ("user", "alice on
+  // >pw +@all") setting is a `user` directive, its words separated by spaces; it may repeat.
   std::vector<std::pair<std::string, std::string>> config;
 };
 

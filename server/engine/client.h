@@ -11,6 +11,10 @@
 #include <utility>
 #include <vector>
 
+namespace redlab::server::acl {
+class User;
+}  // namespace redlab::server::acl
+
 namespace redlab::server::engine {
 
 struct Command;
@@ -78,6 +82,10 @@ class Client {
 
   bool authenticated() const { return authenticated_; }
   void set_authenticated(bool value) { authenticated_ = value; }
+  // The ACL user the client runs as: the default user until it authenticates as another;
+  // nullptr for the node's own clients (the link to a master), which may do anything.
+  const acl::User* user() const { return user_; }
+  void set_user(const acl::User* user) { user_ = user; }
 
   // A script's client: blocking commands must not block it, they answer at once as if timed out
   // (Redis's CLIENT_DENY_BLOCKING).
@@ -258,6 +266,7 @@ class Client {
   int protocol_ = 2;
   std::string name_;
   bool authenticated_ = false;
+  const acl::User* user_ = nullptr;
   bool deny_blocking_ = false;
   bool close_after_reply_ = false;
   bool reply_off_ = false;

@@ -10,6 +10,7 @@
 #include "server/engine/cmd_string.h"
 #include "server/engine/engine.h"
 #include "server/engine/numbers.h"
+#include "server/engine/text.h"
 
 namespace redlab::server::engine {
 namespace {
@@ -188,6 +189,28 @@ void BitField(CommandContext& ctx, bool read_only_command) {
 }
 
 void BitFieldCommand(CommandContext& ctx) { BitField(ctx, false); }
+
+// bitfieldGetKeys: only GETs (and OVERFLOWs) read the key; anything else may write it.
+std::vector<FoundKey> BitFieldKeys(std::span<const std::string> args) {
+  bool read_only = true;
+  for (size_t i = 2; i < args.size(); ++i) {
+    size_t more = args.size() - i - 1;
+    std::string_view op = CStringPrefix(args[i]);  // strcasecmp sees a C string
+    if (EqualsIgnoreCase(op, "get") && more >= 2) {
+      i += 2;
+    } else if ((EqualsIgnoreCase(op, "set") || EqualsIgnoreCase(op, "incrby")) && more >= 3) {
+      read_only = false;
+      break;
+    } else if (EqualsIgnoreCase(op, "overflow") && more >= 1) {
+      i += 1;
+    } else {
+      read_only = false;  // a syntax error: safer to assume a write
+      break;
+    }
+  }
+  if (read_only) return {{1, kKeyRO | kKeyAccess}};
+  return {{1, kKeyRW | kKeyAccess | kKeyUpdate}};
+}
 void BitFieldRoCommand(CommandContext& ctx) { BitField(ctx, true); }
 
 }  // namespace
@@ -201,6 +224,7 @@ void RegisterBitfieldCommands(CommandTable& table) {
              .acl = kAclBitmap,
              .keys = {rw},
              .proc = BitFieldCommand,
+             .get_keys = BitFieldKeys,
              .group = "bitmap",
              .since = "3.2.0",
              .summary = "Perform arbitrary bitfield integer operations on strings",

@@ -17,7 +17,6 @@
 #include "server/engine/text.h"
 
 namespace redlab::server::engine {
-namespace {
 
 // One line of CLIENT LIST, with Redis 7.0's fields in Redis's order.
 std::string DescribeClient(Engine& engine, const Client& c) {
@@ -70,11 +69,13 @@ std::string DescribeClient(Engine& engine, const Client& c) {
   num("tot-mem", static_cast<int64_t>(c.TotalMemory()));
   field("events", "r");
   field("cmd", c.last_command() ? std::string_view(c.last_command()->full_name) : "NULL");
-  field("user", "default");
+  field("user", c.user() != nullptr ? std::string_view(c.user()->name()) : "(superuser)");
   num("redir", c.tracking().on ? static_cast<int64_t>(c.tracking().redirect) : -1);
   num("resp", c.protocol());
   return s;
 }
+
+namespace {
 
 void ClientIdCommand(CommandContext& ctx) {
   ctx.reply().Integer(static_cast<int64_t>(ctx.client().id()));
@@ -163,6 +164,7 @@ void ClientKillCommand(CommandContext& ctx) {
   Engine& engine = ctx.engine();
   Client& self = ctx.client();
   std::string addr, laddr, type;
+  const acl::User* user = nullptr;
   uint64_t id = 0;
   bool skipme = true;
   bool old_form = ctx.argc() == 3;
@@ -194,10 +196,9 @@ void ClientKillCommand(CommandContext& ctx) {
       } else if (ctx.ArgIs(i, "laddr")) {
         laddr = value;
       } else if (ctx.ArgIs(i, "user")) {
-        // Only the default user exists (no ACL users), and every client is authenticated as
-        // it: USER default matches them all.
-        if (value != "default") {
-          ctx.ReplyError("No such user '" + value + "'");
+        user = engine.acl().Find(value);
+        if (user == nullptr) {
+          ctx.ReplyError("No such user '" + std::string(CStringPrefix(value)) + "'");
           return;
         }
       } else if (ctx.ArgIs(i, "skipme")) {
@@ -222,6 +223,7 @@ void ClientKillCommand(CommandContext& ctx) {
     if (!laddr.empty() && (io == nullptr || io->LocalAddress() != laddr)) continue;
     if (!type.empty() && !IsClientType(*c, type)) continue;
     if (id != 0 && c->id() != id) continue;
+    if (user != nullptr && c->user() != user) continue;
     if (c.get() == &self && skipme) continue;
     victims.push_back(c.get());
   }

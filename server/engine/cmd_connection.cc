@@ -64,19 +64,11 @@ void ResetCommand(CommandContext& ctx) {
   c.set_db(0);
   c.set_protocol(2);
   c.set_name(std::string());
+  // clientSetDefaultAuth: back to the default user.
+  c.set_user(&ctx.engine().acl().default_user());
   c.set_authenticated(!ctx.engine().auth_required());
   ctx.reply().set_protocol(2);
   ctx.reply().Status("RESET");
-}
-
-// ACLAuthenticateUser for the one user redlab knows, "default", whose password is requirepass
-// (no password configured: any password is accepted, as for a nopass user).
-bool Authenticate(CommandContext& ctx, std::string_view user, std::string_view password) {
-  if (user != "default") return false;
-  const std::string& required = ctx.engine().config().requirepass;
-  if (!required.empty() && required != password) return false;
-  ctx.client().set_authenticated(true);
-  return true;
 }
 
 void AuthCommand(CommandContext& ctx) {
@@ -88,7 +80,7 @@ void AuthCommand(CommandContext& ctx) {
   std::string_view user = "default";
   std::string_view password;
   if (ctx.argc() == 2) {
-    if (!ctx.engine().auth_required()) {
+    if (ctx.engine().acl().default_user().nopass()) {
       ctx.ReplyError(
           "AUTH <password> called without any password configured for the default user. Are you "
           "sure your configuration is correct?");
@@ -100,7 +92,7 @@ void AuthCommand(CommandContext& ctx) {
     password = ctx.arg(2);
     ctx.RedactArg(2);
   }
-  if (Authenticate(ctx, user, password)) {
+  if (ctx.engine().Authenticate(ctx.client(), user, password, ctx.arg(0))) {
     ctx.ReplyOk();
   } else {
     ctx.ReplyError(err::kWrongPass);
@@ -124,7 +116,7 @@ void HelloCommand(CommandContext& ctx) {
     if (ctx.ArgIs(j, "AUTH") && more >= 2) {
       ctx.RedactArg(j + 1);
       ctx.RedactArg(j + 2);
-      if (!Authenticate(ctx, ctx.arg(j + 1), ctx.arg(j + 2))) {
+      if (!ctx.engine().Authenticate(ctx.client(), ctx.arg(j + 1), ctx.arg(j + 2), ctx.arg(0))) {
         ctx.ReplyError(err::kWrongPass);
         return;
       }

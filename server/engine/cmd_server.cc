@@ -86,10 +86,16 @@ void ConfigSetCommand(CommandContext& ctx) {
     // Secrets are hidden from SLOWLOG and MONITOR even when the command fails.
     if (ConfigRegistry::IsSensitive(ctx.arg(i))) ctx.RedactArg(i + 1);
   }
+  std::string requirepass = ctx.engine().config().requirepass;
   bool allow_protected = ctx.engine().AllowProtectedConfig(ctx.client());
   if (auto error = ctx.engine().config_registry().Set(pairs, /*startup=*/false, allow_protected)) {
     ctx.ReplyError(*error);
     return;
+  }
+  // A new requirepass becomes the default user's only password (Redis's updateRequirePass,
+  // which runs only when the value changes).
+  if (ctx.engine().config().requirepass != requirepass) {
+    ctx.engine().acl().SetDefaultPassword(ctx.engine().config().requirepass);
   }
   ctx.engine().ConfigChanged();
   ctx.ReplyOk();

@@ -269,9 +269,9 @@ void SortRoCommand(CommandContext& ctx) { SortGeneric(ctx, true); }
 
 // sortGetKeys: the sorted key, and the last STORE's destination (options are skipped with
 // their arguments).
-std::vector<KeyRef> SortKeys(std::span<const std::string> args) {
-  std::vector<KeyRef> keys = {{1, kKeyRO | kKeyAccess}};
-  std::optional<KeyRef> store;
+std::vector<FoundKey> SortKeys(std::span<const std::string> args) {
+  std::vector<FoundKey> keys = {{1, kKeyRO | kKeyAccess}};
+  std::optional<FoundKey> store;
   auto is = [](std::string_view a, std::string_view b) { return EqualsIgnoreCase(a, b); };
   for (size_t i = 2; i < args.size(); ++i) {
     if (is(args[i], "limit")) {
@@ -279,14 +279,14 @@ std::vector<KeyRef> SortKeys(std::span<const std::string> args) {
     } else if (is(args[i], "get") || is(args[i], "by")) {
       i += 1;
     } else if (is(args[i], "store") && i + 1 < args.size()) {
-      store = KeyRef{i + 1, kKeyOW | kKeyUpdate};
+      store = FoundKey{i + 1, kKeyOW | kKeyUpdate};
     }
   }
   if (store) keys.push_back(*store);
   return keys;
 }
 
-std::vector<KeyRef> SortRoKeys(std::span<const std::string>) { return {{1, kKeyRO | kKeyAccess}}; }
+std::vector<FoundKey> SortRoKeys(std::span<const std::string>) { return {{1, kKeyRO | kKeyAccess}}; }
 
 }  // namespace
 
@@ -307,11 +307,11 @@ void RegisterSortCommands(CommandTable& table) {
              .keys = {KeyAt(1, kKeyRO | kKeyAccess), UnknownKeys(kKeyRO | kKeyAccess, kByGetNotes),
                       UnknownKeys(kKeyOW | kKeyUpdate, kStoreNotes)},
              .proc = SortCommand,
+             .get_keys = SortKeys,
              .group = "generic",
              .since = "1.0.0",
              .summary = "Sort the elements in a list, set or sorted set",
-             .complexity = kComplexity,
-             .get_keys = SortKeys});
+             .complexity = kComplexity});
   table.Add(
       {.name = "sort_ro",
        .arity = -2,
@@ -319,11 +319,11 @@ void RegisterSortCommands(CommandTable& table) {
        .acl = kAclSet | kAclSortedSet | kAclList | kAclDangerous,
        .keys = {KeyAt(1, kKeyRO | kKeyAccess), UnknownKeys(kKeyRO | kKeyAccess, kByGetNotes)},
        .proc = SortRoCommand,
+       .get_keys = SortRoKeys,
        .group = "generic",
        .since = "7.0.0",
        .summary = "Sort the elements in a list, set or sorted set. Read-only variant of SORT.",
-       .complexity = kComplexity,
-       .get_keys = SortRoKeys});
+       .complexity = kComplexity});
 }
 
 }  // namespace redlab::server::engine

@@ -11,6 +11,7 @@
 #include "server/engine/engine.h"
 #include "server/engine/errors.h"
 #include "server/engine/numbers.h"
+#include "server/engine/text.h"
 
 namespace redlab::server::engine {
 namespace {
@@ -289,6 +290,17 @@ void MSetGeneric(CommandContext& ctx, bool nx) {
 void MSetCommand(CommandContext& ctx) { MSetGeneric(ctx, false); }
 void MSetNxCommand(CommandContext& ctx) { MSetGeneric(ctx, true); }
 
+// setGetKeys: with GET the key is read as well as written.
+std::vector<FoundKey> SetKeys(std::span<const std::string> args) {
+  for (size_t i = 3; i < args.size(); ++i) {
+    // Compared as a C string, as Redis does.
+    if (EqualsIgnoreCase(CStringPrefix(args[i]), "get")) {
+      return {{1, kKeyRW | kKeyAccess | kKeyUpdate}};
+    }
+  }
+  return {{1, kKeyOW | kKeyUpdate}};
+}
+
 }  // namespace
 
 void RegisterStringCommands(CommandTable& table) {
@@ -311,6 +323,7 @@ void RegisterStringCommands(CommandTable& table) {
              .acl = kAclString,
              .keys = {set_key},
              .proc = SetCommand,
+             .get_keys = SetKeys,
              .group = "string",
              .since = "1.0.0",
              .summary = "Set the string value of a key",

@@ -20,6 +20,16 @@ using CommandProc = void (*)(CommandContext& ctx);
 using CommandFlagsProc = uint32_t (*)(Engine& engine, std::span<const std::string> args,
                                       uint32_t flags);
 
+// A key found in a command's arguments: its argument index and its key-spec flags.
+struct FoundKey {
+  size_t index;
+  uint32_t flags;
+};
+// Redis's getkeys_proc, a command's own key finder: used where its key specs cannot tell the keys
+// (an "unknown" or incomplete spec: SORT's BY/GET/STORE) or their flags (a spec with
+// variable_flags: SET with GET, BITFIELD with only GETs).
+using GetKeysProc = std::vector<FoundKey> (*)(std::span<const std::string> args);
+
 // Command flags, with Redis's meaning (server.h, CMD_*). COMMAND INFO prints them by these names.
 enum CommandFlag : uint32_t {
   kCmdWrite = 1u << 0,          // may modify the dataset
@@ -105,14 +115,6 @@ struct KeySpec {
   std::string_view notes;
 };
 
-// A key a command names: its argument index and key-spec flags.
-struct KeyRef {
-  size_t index;
-  uint32_t flags;
-};
-// Finds the keys of a command whose key specs cannot (Redis's getkeys_proc, e.g. sortGetKeys).
-using GetKeysProc = std::vector<KeyRef> (*)(std::span<const std::string> args);
-
 struct CommandSpec {
   std::string_view name;  // lower case, as COMMAND prints it; for subcommands just the sub name
   int arity = 0;          // N: exactly N arguments including the name; -N: at least N
@@ -121,6 +123,7 @@ struct CommandSpec {
   std::vector<KeySpec> keys;
   CommandProc proc = nullptr;
   CommandFlagsProc flags_proc = nullptr;  // null: the flags above, whatever the arguments
+  GetKeysProc get_keys = nullptr;         // null: the key specs tell the keys and their flags
   // For COMMAND DOCS.
   std::string_view group;
   std::string_view since;
@@ -128,7 +131,6 @@ struct CommandSpec {
   std::string_view complexity;
   std::vector<std::string_view> tips;
   std::vector<CommandSpec> subcommands;
-  GetKeysProc get_keys = nullptr;  // COMMAND GETKEYS for commands with "unknown" key specs
 };
 
 inline KeySpec UnknownKeys(uint32_t flags, std::string_view notes) {

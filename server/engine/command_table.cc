@@ -96,6 +96,7 @@ const Command* Command::FindSubcommand(std::string_view name) const {
 CommandTable::CommandTable() {
   RegisterConnectionCommands(*this);
   RegisterServerCommands(*this);
+  RegisterAclCommands(*this);
   RegisterKeyCommands(*this);
   RegisterCopyCommands(*this);
   RegisterDumpCommands(*this);
@@ -157,33 +158,53 @@ const Command* CommandTable::Resolve(std::span<const std::string> args) const {
   return cmd->FindSubcommand(args[1]);
 }
 
+namespace {
+
+constexpr AclCategoryInfo kAclCategories[] = {
+    {kAclKeyspace, "@keyspace"},
+    {kAclRead, "@read"},
+    {kAclWrite, "@write"},
+    {kAclSet, "@set"},
+    {kAclSortedSet, "@sortedset"},
+    {kAclList, "@list"},
+    {kAclHash, "@hash"},
+    {kAclString, "@string"},
+    {kAclBitmap, "@bitmap"},
+    {kAclHyperLogLog, "@hyperloglog"},
+    {kAclGeo, "@geo"},
+    {kAclStream, "@stream"},
+    {kAclPubsub, "@pubsub"},
+    {kAclAdmin, "@admin"},
+    {kAclFast, "@fast"},
+    {kAclSlow, "@slow"},
+    {kAclBlocking, "@blocking"},
+    {kAclDangerous, "@dangerous"},
+    {kAclConnection, "@connection"},
+    {kAclTransaction, "@transaction"},
+    {kAclScripting, "@scripting"},
+};
+
+}  // namespace
+
+std::span<const AclCategoryInfo> AclCategories() { return kAclCategories; }
+
+uint32_t AclCategoryByName(std::string_view name) {
+  for (const AclCategoryInfo& c : kAclCategories) {
+    std::string_view bare = c.name.substr(1);
+    if (bare.size() != name.size()) continue;
+    bool same = true;
+    for (size_t i = 0; i < name.size() && same; ++i) {
+      same = std::tolower(static_cast<unsigned char>(name[i])) == bare[i];
+    }
+    if (same) return c.bit;
+  }
+  return 0;
+}
+
 std::vector<std::string_view> AclCategoryNames(uint32_t acl) {
-  static constexpr std::pair<uint32_t, std::string_view> kNames[] = {
-      {kAclKeyspace, "@keyspace"},
-      {kAclRead, "@read"},
-      {kAclWrite, "@write"},
-      {kAclSet, "@set"},
-      {kAclSortedSet, "@sortedset"},
-      {kAclList, "@list"},
-      {kAclHash, "@hash"},
-      {kAclString, "@string"},
-      {kAclBitmap, "@bitmap"},
-      {kAclHyperLogLog, "@hyperloglog"},
-      {kAclGeo, "@geo"},
-      {kAclStream, "@stream"},
-      {kAclPubsub, "@pubsub"},
-      {kAclAdmin, "@admin"},
-      {kAclFast, "@fast"},
-      {kAclSlow, "@slow"},
-      {kAclBlocking, "@blocking"},
-      {kAclDangerous, "@dangerous"},
-      {kAclConnection, "@connection"},
-      {kAclTransaction, "@transaction"},
-      {kAclScripting, "@scripting"},
-  };
   std::vector<std::string_view> out;
-  for (const auto& [bit, name] : kNames) {
-    if (acl & bit) out.push_back(name);
+  for (const AclCategoryInfo& c : kAclCategories) {
+    if (acl & c.bit) out.push_back(c.name);
   }
   return out;
 }

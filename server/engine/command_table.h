@@ -70,7 +70,15 @@ class CommandTable {
   size_t next_id_ = 0;
 };
 
-// The ACL category names in the order COMMAND INFO prints them.
+// The ACL categories in Redis's order (COMMAND INFO, ACL CAT), with their names ("@keyspace").
+struct AclCategoryInfo {
+  uint32_t bit;
+  std::string_view name;
+};
+std::span<const AclCategoryInfo> AclCategories();
+// The category named `name` (without '@', any case), or 0 when there is none.
+uint32_t AclCategoryByName(std::string_view name);
+// The names of the categories set in `acl`, in the order COMMAND INFO prints them.
 std::vector<std::string_view> AclCategoryNames(uint32_t acl);
 // The flag names COMMAND INFO prints, in its order.
 std::vector<std::string_view> CommandFlagNames(const Command& cmd);
@@ -80,6 +88,7 @@ std::vector<std::string_view> KeySpecFlagNames(uint32_t flags);
 void RegisterConnectionCommands(CommandTable& table);  // also calls RegisterClientCommands
 void RegisterClientCommands(CommandTable& table);      // cmd_client.cc
 void RegisterServerCommands(CommandTable& table);
+void RegisterAclCommands(CommandTable& table);  // cmd_acl.cc
 void RegisterKeyCommands(CommandTable& table);
 void RegisterCopyCommands(CommandTable& table);         // cmd_copy.cc: COPY MOVE SWAPDB
 void RegisterDumpCommands(CommandTable& table);         // cmd_dump.cc: DUMP RESTORE

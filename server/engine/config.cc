@@ -172,6 +172,10 @@ const std::vector<Param>& Params() {
     v.push_back(Immutable(Int("port", &ServerConfig::port, 0, 65535)));
     v.push_back(Immutable(Int("databases", &ServerConfig::databases, 1, kIntMax)));
     v.push_back(Sensitive(Str("requirepass", &ServerConfig::requirepass)));
+    v.push_back(Immutable(Str("aclfile", &ServerConfig::aclfile)));
+    v.push_back(Int("acllog-max-len", &ServerConfig::acllog_max_len, 0, kLongMax));
+    v.push_back(Enum("acl-pubsub-default", &ServerConfig::acl_pubsub_default,
+                     {"allchannels", "resetchannels"}));
     v.push_back(Int("maxclients", &ServerConfig::maxclients, 1, kUint32Max));
     v.push_back(Int("timeout", &ServerConfig::timeout, 0, kIntMax));
     Param hz = Int("hz", &ServerConfig::hz, 0, kIntMax);

@@ -14,7 +14,14 @@ namespace redlab::server::engine {
 struct ServerConfig {
   std::string bind = "127.0.0.1";
   int64_t port = 6379;
-  std::string requirepass;  // empty: no password
+  std::string requirepass;  // empty: no password (the default user's password; see acl/acl.h)
+  std::string aclfile;      // ACL LOAD/SAVE's file, relative to `dir`; empty: none (immutable)
+  int64_t acllog_max_len = 128;
+  // Whether new users may use every channel ("allchannels") or none ("resetchannels").
+  std::string acl_pubsub_default = "resetchannels";
+  // `user` directives given at startup, each "<name> <rule> ..." as a redis.conf line; not a
+  // CONFIG parameter.
+  std::vector<std::string> users;
   int64_t maxclients = 10000;
   int64_t timeout = 0;  // idle seconds before closing; 0 = never
   int64_t databases = 16;

@@ -109,6 +109,9 @@ Engine::Engine(ServerConfig config, EngineHost* host)
       run_id_(RandomHex(40)),
       start_time_ms_(clock_.NowMs()) {
   command_stats_.resize(commands_.total_ids());
+  // requirepass is the default user's password (the `user` directives and aclfile, applied by
+  // LoadAclAtStartup, come after it, as in Redis).
+  acl_.SetDefaultPassword(config_.requirepass);
   keyspace_.set_expiry_listener(this);
   replication_ = std::make_unique<replication::Replication>(*this);
   persistence_ = std::make_unique<Persistence>(*this);
@@ -146,8 +149,9 @@ Engine::~Engine() = default;
 Client* Engine::CreateClient(ClientIo* io) {
   uint64_t id = next_client_id_++;
   auto client = std::make_unique<Client>(id, io, clock_.NowMs());
-  // As in Redis, a client starts authenticated when the default user needs no password; it
-  // stays so if a password is configured later.
+  // As in Redis, a client starts as the default user, authenticated when that user needs no
+  // password; it stays so if a password is configured later.
+  client->set_user(&acl_.default_user());
   client->set_authenticated(!auth_required());
   Client* raw = client.get();
   clients_.emplace(id, std::move(client));
@@ -373,6 +377,9 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
   MasterViewScope master_view(keyspace_, client);
 
   const Command* cmd = commands_.Resolve(args);
+  // CLIENT LIST's cmd=: the command last looked up, refused or not (Redis's c->lastcmd; EXEC
+  // while the transaction runs).
+  client.set_last_command(cmd);
   if (cmd == nullptr && host_ != nullptr && host_->ExecuteNodeCommand(client, args, reply)) return;
   if (cmd == nullptr) {
     Reject(client, nullptr, args, reply, UnknownCommandError(commands_, args));
@@ -402,6 +409,11 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
   if (client.in_multi() && cmd->has(kCmdNoMulti)) {
     Reject(client, cmd, args, reply, "Command not allowed inside a transaction");
     return;
+  }
+  // ACLs. A user allowed everything (the default user, usually) costs one test here.
+  if (const acl::User* user = client.user(); user != nullptr && !user->unrestricted())
+      [[unlikely]] {
+    if (!AclPermits(client, *cmd, args, reply)) return;
   }
   // Over maxmemory, commands that may grow memory are refused once eviction cannot help (inside
   // MULTI every queued command is, as queueing grows memory too).
@@ -483,7 +495,13 @@ void Engine::ExecQueued(Client& client, resp::ReplyWriter& reply) {
   const bool deny_blocking = client.deny_blocking();
   client.set_deny_blocking(true);
   // The whole transaction runs at one instant (Redis keeps the cached time within EXEC).
-  for (auto& queued : commands) Call(client, *queued.cmd, queued.args, reply);
+  for (auto& queued : commands) {
+    // The rules may have changed since the command was queued: they are checked again.
+    if (const acl::User* user = client.user(); user != nullptr && !user->unrestricted()) {
+      if (!AclPermitsQueued(client, queued, reply)) continue;
+    }
+    Call(client, *queued.cmd, queued.args, reply);
+  }
   client.set_deny_blocking(deny_blocking);
 }
 
@@ -494,7 +512,6 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
   int64_t offset_before = replication_->master_repl_offset();
   int db = client.db();
   int64_t start = SteadyUs();
-  client.set_last_command(&cmd);  // CLIENT LIST shows the running command as cmd=
   CommandContext ctx(*this, client, args, cmd, reply);
   ++call_depth_;
   cmd.spec->proc(ctx);

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "server/acl/acl.h"
+#include "server/acl/check.h"
 #include "server/engine/blocked_keys.h"
 #include "server/engine/client.h"
 #include "server/engine/clock.h"
@@ -136,7 +138,7 @@ struct ServerStats {
 // How a command called by a script (redis.call) is checked and run; see Engine::CallFromScript.
 struct ScriptCall {
   // The client that ran the script, and its EVAL: a read by the script makes a tracking caller
-  // remember the keys the script declared.
+  // remember the keys the script declared; the ACL log names it.
   Client* caller = nullptr;
   const Command* caller_cmd = nullptr;
   std::span<const std::string> caller_args;
@@ -251,8 +253,46 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   int64_t start_time_ms() const { return start_time_ms_; }
   int64_t uptime_seconds() { return (clock_.NowMs() - start_time_ms_) / 1000; }
 
-  // Whether clients must authenticate (requirepass set).
-  bool auth_required() const { return !config_.requirepass.empty(); }
+  // Whether clients must authenticate: the default user needs a password or is off (Redis's
+  // authRequired, for a client that has not authenticated).
+  bool auth_required() const {
+    const acl::User& user = acl_.default_user();
+    return !user.nopass() || user.disabled();
+  }
+
+  // ACLs (engine_acl.cc). The node's users and ACL log.
+  acl::Acl& acl() { return acl_; }
+  // Whether new users get every channel (acl-pubsub-default allchannels).
+  bool acl_all_channels_default() const { return config_.acl_pubsub_default == "allchannels"; }
+  // AUTH and HELLO AUTH (ACLAuthenticateUser): on success the client runs as `username`; a
+  // failure is logged in the ACL log with `command` (the AUTH or HELLO as the client wrote it).
+  bool Authenticate(Client& client, std::string_view username, std::string_view password,
+                    std::string_view command);
+  // Adds an event to the ACL log (addACLLogEntry), with `client` described as CLIENT LIST does.
+  void LogAclEvent(const Client& client, acl::LogReason reason, acl::LogContext context,
+                   std::string object, std::string_view username);
+  // Logs a refused command (reason and object from `result`). `described` is the client the log
+  // shows, when not `client` itself (a script's client is shown as the client running it).
+  void LogAclDenial(const Client& client, const Command& cmd, std::span<const std::string> args,
+                    const acl::CheckResult& result, acl::LogContext context,
+                    const Client* described = nullptr);
+  // Disconnects the clients running as `user`, which is going away (ACLFreeUserAndKillClients):
+  // they return to the default user, unauthenticated; `current` is closed after its reply.
+  void DisconnectClientsOf(const acl::User* user, Client* current);
+  // ACL SETUSER that takes channels away (ACLKillPubsubClientsIfNeeded): the subscribers of
+  // `user` whose subscriptions the new rules would refuse are disconnected.
+  void DisconnectRevokedSubscribers(const acl::User& user, const acl::User& new_rules,
+                                    Client* current);
+  // aclfile as a path: relative to `dir`, as Redis (which runs in `dir`) reads it.
+  std::string AclFilePath() const;
+  // ACL LOAD: replaces the users by the aclfile's, disconnecting the clients of the previous
+  // users (`current` after its reply); Redis's error text when the file cannot be used.
+  std::optional<std::string> ReloadAclFile(Client* current);
+  // ACL SAVE: writes the users to the aclfile (through a temporary file); false on failure.
+  bool SaveAclFile();
+  // `user` directives and aclfile at startup (ACLLoadUsersAtStartup); the error that must stop
+  // the node, if any.
+  std::optional<std::string> LoadAclAtStartup();
   ListpackLimits hash_limits() const {
     return {static_cast<size_t>(config_.hash_max_listpack_entries),
             static_cast<size_t>(config_.hash_max_listpack_value)};
@@ -356,6 +396,18 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   void OnKeyExpired(Db& db, std::string_view key) override;
   // Whether enable-debug-command lets `client` run a protected command (DEBUG).
   bool AllowProtected(const Client& client) const;
+  // processCommand's ACL check for a client whose user is restricted: false after refusing the
+  // command (NOPERM) and logging it.
+  bool AclPermits(Client& client, const Command& cmd, std::span<std::string> args,
+                  resp::ReplyWriter& reply);
+  // EXEC's check of a queued command, as the rules may have changed since it was queued: false
+  // after replying its NOPERM error in the EXEC reply.
+  bool AclPermitsQueued(Client& client, const Client::QueuedCommand& queued,
+                        resp::ReplyWriter& reply);
+  // scriptVerifyACL: the text a script gets for a command its user may not run, if any.
+  std::optional<std::string> ScriptAclRefusal(const Client& client, const ScriptCall& call,
+                                              const Command& cmd,
+                                              std::span<const std::string> args);
   void FlushEffects();
   void Reject(Client& client, const Command* cmd, std::span<std::string> args,
               resp::ReplyWriter& reply, std::string_view error);
@@ -385,6 +437,7 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   Clock clock_;
   Keyspace keyspace_;
   CommandTable commands_;
+  acl::Acl acl_{commands_};
   std::vector<CommandStats> command_stats_;
   ServerStats stats_;
   SlowLog slowlog_;
@@ -431,5 +484,9 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   std::string run_id_;
   int64_t start_time_ms_;
 };
+
+// A client as one line of CLIENT LIST, without the newline (Redis's catClientInfoString; in
+// cmd_client.cc).
+std::string DescribeClient(Engine& engine, const Client& client);
 
 }  // namespace redlab::server::engine

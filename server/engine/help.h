@@ -129,4 +129,33 @@ inline constexpr std::string_view kLatencyHelp[] = {
     "    If no commands are specified then all histograms are replied.",
 };
 
+inline constexpr std::string_view kAclHelp[] = {
+    "CAT [<category>]",
+    "    List all commands that belong to <category>, or all command categories",
+    "    when no category is specified.",
+    "DELUSER <username> [<username> ...]",
+    "    Delete a list of users.",
+    "DRYRUN <username> <command> [<arg> ...]",
+    "    Returns whether the user can execute the given command without executing the command.",
+    "GETUSER <username>",
+    "    Get the user's details.",
+    "GENPASS [<bits>]",
+    "    Generate a secure 256-bit user password. The optional `bits` argument can",
+    "    be used to specify a different size.",
+    "LIST",
+    "    Show users details in config file format.",
+    "LOAD",
+    "    Reload users from the ACL file.",
+    "LOG [<count> | RESET]",
+    "    Show the ACL log entries.",
+    "SAVE",
+    "    Save the current config to the ACL file.",
+    "SETUSER <username> <attribute> [<attribute> ...]",
+    "    Create or modify a user with the specified attributes.",
+    "USERS",
+    "    List all the registered usernames.",
+    "WHOAMI",
+    "    Return the current connection username.",
+};
+
 }  // namespace redlab::server::engine

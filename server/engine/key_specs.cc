@@ -1,5 +1,6 @@
 #include "server/engine/key_specs.h"
 
+#include <algorithm>
 #include <optional>
 
 #include "server/engine/numbers.h"
@@ -64,6 +65,10 @@ std::optional<std::vector<FoundKey>> KeysFromSpecs(const Command& cmd,
 }  // namespace
 
 std::vector<FoundKey> FindKeys(const Command& cmd, std::span<const std::string> args) {
+  // Specs whose flags vary with the arguments leave the flags to the command's finder.
+  bool variable_flags = std::any_of(cmd.spec->keys.begin(), cmd.spec->keys.end(),
+                                    [](const KeySpec& k) { return k.flags & kKeyVariableFlags; });
+  if (variable_flags && cmd.spec->get_keys != nullptr) return cmd.spec->get_keys(args);
   if (std::optional<std::vector<FoundKey>> keys = KeysFromSpecs(cmd, args)) return *keys;
   // The specs cannot tell: the command's own key finder (Redis's getkeys_proc), if it has one.
   if (cmd.spec->get_keys != nullptr) return cmd.spec->get_keys(args);

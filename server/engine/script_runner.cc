@@ -71,6 +71,7 @@ int LogVerbosity(std::string_view loglevel) {
 std::optional<std::string> Engine::CallFromScript(Client& client, ScriptCall& call,
                                                   std::span<std::string> args, std::string* reply) {
   const Command* cmd = commands_.Resolve(args);
+  client.set_last_command(cmd);
   // A refusal is counted as an error reply and, for a known command, as a rejected call.
   auto refuse = [&](std::string text) -> std::optional<std::string> {
     OnErrorReply(text[0] == '-' ? text.substr(1) : "ERR " + text);
@@ -89,6 +90,10 @@ std::optional<std::string> Engine::CallFromScript(Client& client, ScriptCall& ca
   if (replication_->is_replica() && !replication_->link_up() && !config_.replica_serve_stale_data &&
       !cmd->has(kCmdStale)) {
     return refuse("Can not execute the command on a stale replica");
+  }
+  // scriptVerifyACL: the script's client runs as the user that runs the script.
+  if (const acl::User* user = client.user(); user != nullptr && !user->unrestricted()) {
+    if (auto refusal = ScriptAclRefusal(client, call, *cmd, args)) return refuse(*refusal);
   }
   // scriptVerifyWriteCommandAllow: may-replicate commands (PUBLISH...) count as writes here, so
   // read-only scripts may run under CLIENT PAUSE WRITE.
@@ -271,6 +276,8 @@ void ScriptRunner::Execute(CommandContext& ctx, Run& run, scripting::Interpreter
   run.start_us = SteadyUs();
   client_.set_db(ctx.client().db());
   client_.set_protocol(2);
+  // The script's commands run as the user that runs the script (Redis's scriptCall).
+  client_.set_user(ctx.client().user());
   run_ = &run;
   lua_run.interrupt_hook = engine_.config().busy_reply_threshold > 0;
   size_t reply_start = ctx.reply().buffer()->size();
@@ -392,8 +399,11 @@ bool ScriptRunner::Call(std::span<std::string> args, int resp, std::string* repl
   return true;
 }
 
-bool ScriptRunner::IsCommand(std::span<const std::string> args) {
-  return engine_.commands().Resolve(args) != nullptr;
+std::optional<bool> ScriptRunner::AclCheckCommand(std::span<const std::string> args) {
+  const Command* cmd = engine_.commands().Resolve(args);
+  if (cmd == nullptr) return std::nullopt;
+  const acl::User* user = run_->call.caller->user();
+  return user == nullptr || user->unrestricted() || acl::CheckCommand(*user, *cmd, args).allowed();
 }
 
 bool ScriptRunner::Interrupt() {

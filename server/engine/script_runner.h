@@ -86,7 +86,7 @@ class ScriptRunner final : private scripting::ScriptHost {
 
   // scripting::ScriptHost
   bool Call(std::span<std::string> args, int resp, std::string* reply, std::string* error) override;
-  bool IsCommand(std::span<const std::string> args) override;
+  std::optional<bool> AclCheckCommand(std::span<const std::string> args) override;
   bool Interrupt() override;
   void SetRepl(int flags) override;
   void Log(int level, std::string_view message) override;

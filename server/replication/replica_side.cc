@@ -382,6 +382,8 @@ void Replication::CreateMasterClient() {
   master_client_ = engine_.CreateClient(master_client_io_.get());
   master_client_->set_repl_role(engine::Client::ReplRole::kMaster);
   master_client_->set_authenticated(true);
+  master_client_->set_user(nullptr);  // the master's stream runs whatever the ACLs say
+
   parser_.Reset();
   args_.Clear();
   command_bytes_ = 0;

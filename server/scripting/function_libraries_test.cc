@@ -20,7 +20,7 @@ class NullHost : public ScriptHost {
     *reply = "+OK\r\n";
     return true;
   }
-  bool IsCommand(std::span<const std::string> args) override { return true; }
+  std::optional<bool> AclCheckCommand(std::span<const std::string>) override { return true; }
   bool Interrupt() override { return false; }
   void SetRepl(int flags) override {}
   void Log(int level, std::string_view message) override {}

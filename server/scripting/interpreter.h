@@ -37,9 +37,9 @@ class ScriptHost {
   // in *error ("-CODE message", or "message" for the ERR code).
   virtual bool Call(std::span<std::string> args, int resp, std::string* reply,
                     std::string* error) = 0;
-  // redis.acl_check_cmd: whether `args` name a command (the caller may run every command: redlab
-  // has no ACL users).
-  virtual bool IsCommand(std::span<const std::string> args) = 0;
+  // redis.acl_check_cmd: whether the user running the script may run `args`; nothing when
+  // `args` name no command.
+  virtual std::optional<bool> AclCheckCommand(std::span<const std::string> args) = 0;
   // Called every kHookInstructions Lua instructions of a run that asked for it (busy-script
   // detection). The host may serve other clients meanwhile; returns true to kill the script.
   virtual bool Interrupt() = 0;

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,7 +30,10 @@ class FakeHost : public ScriptHost {
     *reply = it->second;
     return true;
   }
-  bool IsCommand(std::span<const std::string> args) override { return replies.count(args[0]) > 0; }
+  std::optional<bool> AclCheckCommand(std::span<const std::string> args) override {
+    if (replies.count(args[0]) == 0) return std::nullopt;
+    return denied.count(args[0]) == 0;
+  }
   bool Interrupt() override {
     ++interrupts;
     return on_interrupt ? on_interrupt() : false;
@@ -40,6 +44,7 @@ class FakeHost : public ScriptHost {
   }
 
   std::map<std::string, std::string> replies;
+  std::set<std::string> denied;  // commands acl_check_cmd refuses
   std::vector<std::vector<std::string>> calls;
   std::vector<int> resps;
   std::vector<std::string> logs;
@@ -330,6 +335,8 @@ TEST_F(InterpreterTest, RedisHelpers) {
   EXPECT_EQ(ErrorOf("redis.setresp(4)"), "-ERR RESP version must be 2 or 3.");
   host_.replies["get"] = "$-1\r\n";
   EXPECT_EQ(Eval("return redis.acl_check_cmd('get')"), ":1\r\n");
+  host_.denied.insert("get");
+  EXPECT_EQ(Eval("return redis.acl_check_cmd('get')"), "$-1\r\n");  // false: a nil reply
   EXPECT_EQ(ErrorOf("redis.acl_check_cmd('nosuch')"),
             "-ERR Invalid command passed to redis.acl_check_cmd()");
 }

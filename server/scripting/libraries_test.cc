@@ -28,7 +28,9 @@ class NoCommandsHost : public ScriptHost {
     *error = "Unknown Redis command called from script";
     return false;
   }
-  bool IsCommand(std::span<const std::string>) override { return false; }
+  std::optional<bool> AclCheckCommand(std::span<const std::string>) override {
+    return std::nullopt;
+  }
   bool Interrupt() override { return false; }
   void SetRepl(int) override {}
   void Log(int, std::string_view) override {}

@@ -165,9 +165,9 @@ int AclCheckCmdCommand(lua_State* lua) {
   RunState* state = RequireRunState(lua, "redis.acl_check_cmd");
   std::vector<std::string> args;
   if (!ArgsToStrings(lua, &args)) lua_error(lua);
-  if (!state->host->IsCommand(args))
-    RaiseErrorTable(lua, "Invalid command passed to redis.acl_check_cmd()");
-  lua_pushboolean(lua, 1);
+  std::optional<bool> allowed = state->host->AclCheckCommand(args);
+  if (!allowed) RaiseErrorTable(lua, "Invalid command passed to redis.acl_check_cmd()");
+  lua_pushboolean(lua, *allowed ? 1 : 0);
   return 1;
 }
 
