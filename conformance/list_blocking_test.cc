@@ -60,6 +60,20 @@ TEST_F(ListBlockingTest, SilencedRepliesOfBlockedCommandsStaySilent) {
   EXPECT_EQ(c()({"EXISTS", "l2"}), Int(0));
 }
 
+// SWAPDB makes the keys of the other database present: waiters on them are served.
+TEST_F(ListBlockingTest, SwapdbServesClientsWaitingOnKeysItBrings) {
+  Client waiter = Connect();
+  EXPECT_EQ(waiter({"SELECT", "1"}), Status("OK"));
+  waiter.SendCommand({"BLPOP", "k", "0"});
+  WaitBlocked(1);
+  EXPECT_EQ(c()({"RPUSH", "k", "hello"}), Int(1));
+  EXPECT_EQ(c()({"SWAPDB", "0", "1"}), Status("OK"));
+  EXPECT_EQ(waiter.Read(), Bulks({"k", "hello"}));
+  EXPECT_EQ(waiter({"EXISTS", "k"}), Int(0));
+  EXPECT_EQ(c()({"SWAPDB", "0", "1"}), Status("OK"));
+  c()({"FLUSHALL"});
+}
+
 TEST_F(ListBlockingTest, WaitersAreServedInTheOrderTheyBlocked) {
   Client first = Blocked({"BLPOP", "l", "0"});
   Client second = Blocked({"BRPOP", "other", "l", "0"});

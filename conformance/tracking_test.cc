@@ -49,6 +49,20 @@ TEST_F(TrackingTest, OwnChangeIsReportedAfterTheReply) {
   EXPECT_EQ(c3.Raw({"PING"}), "+PONG\r\n");
 }
 
+// A blocked command that ends later is the same: BLMOVE's push into a key its client tracks is
+// reported after BLMOVE's reply.
+TEST_F(TrackingTest, UnblockedCommandsReplyComesBeforeItsInvalidation) {
+  Client c3 = Resp3();
+  EXPECT_EQ(c()({"RPUSH", "list2", "a"}), Int(1));
+  EXPECT_EQ(c3({"CLIENT", "TRACKING", "ON"}), Status("OK"));
+  EXPECT_EQ(c3.Raw({"LRANGE", "list2", "0", "-1"}), "*1\r\n$1\r\na\r\n");
+  c3.SendCommand({"BLMOVE", "list1", "list2", "LEFT", "LEFT", "0"});
+  ASSERT_TRUE(Eventually([&] { return InfoNumber("blocked_clients") == 1; }));
+  EXPECT_EQ(c()({"RPUSH", "list1", "foo"}), Int(1));
+  EXPECT_EQ(c3.ReadRaw(), "$3\r\nfoo\r\n");
+  EXPECT_EQ(c3.ReadRaw(), Invalidate({"list2"}));
+}
+
 TEST_F(TrackingTest, TransactionReplyComesBeforeItsInvalidations) {
   Client c3 = Resp3();
   EXPECT_EQ(c3({"CLIENT", "TRACKING", "ON"}), Status("OK"));

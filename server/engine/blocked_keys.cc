@@ -59,6 +59,14 @@ void BlockedKeys::OnKeyAdded(Db& db, std::string_view key, ObjectType type) {
   ready_.push_back(ReadyKey{db.id(), std::string(key)});
 }
 
+void BlockedKeys::ScanDatabase(Db& db) {
+  std::vector<std::string> keys;
+  for (const auto& [key, queue] : waiting_[static_cast<size_t>(db.id())]) keys.push_back(key);
+  for (const std::string& key : keys) {
+    db.ForEachMatching(key, [&](const Db::Node* n) { OnKeyAdded(db, key, n->value.value.type()); });
+  }
+}
+
 std::vector<BlockedKeys::ReadyKey> BlockedKeys::TakeReady() { return std::exchange(ready_, {}); }
 
 void BlockedKeys::Serving(const ReadyKey& ready) {

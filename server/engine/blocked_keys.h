@@ -30,6 +30,10 @@ class BlockedKeys : public KeyAddedListener {
   // A key was added: it is ready when clients waiting for its type wait on it (signalKeyAsReady).
   void OnKeyAdded(Db& db, std::string_view key, ObjectType type) override;
 
+  // After SWAPDB: every key clients wait on in `db` that now holds a value is ready
+  // (scanDatabaseForReadyKeys; logically expired keys too, which serving then deletes).
+  void ScanDatabase(Db& db);
+
   struct ReadyKey {
     int db;
     std::string key;

@@ -175,16 +175,21 @@ void Engine::ServeClient(Client& client, const std::string& key) {
   uint64_t errors_before = stats_.total_error_replies;
   int64_t start = SteadyUs();
   CommandContext ctx(*this, client, block.args, cmd, reply);
-  // As a command: what it propagates (an expired destination's DEL too) leaves as one unit.
+  // As a command: what it propagates (an expired destination's DEL too) leaves as one unit, and
+  // it is the current client, whose own invalidations wait for its reply.
+  Client* previous_client = current_client_;
+  current_client_ = &client;
   ++call_depth_;
   block.serve(ctx, key);
   --call_depth_;
+  current_client_ = previous_client;
   FlushEffects();
   // The call itself was counted when the client blocked (updateStatsOnUnblock).
   CommandStats& cs = command_stats_[cmd.id];
   cs.usec += static_cast<uint64_t>(SteadyUs() - start);
   if (stats_.total_error_replies != errors_before) ++cs.failed_calls;
   FinishBlockedCommand(client, reply_start, /*resume=*/false);
+  if (tracking_.has_pending()) tracking_.SendPending();
 }
 
 void Engine::ServeWaitingReplicas() {

@@ -290,8 +290,12 @@ void Engine::SwapDatabases(int a, int b) {
     touch(second, first);
   }
   first.SwapContents(second);
-  // Clients blocked on keys of either database would be served here if the keys they wait for
-  // now exist (scanDatabaseForReadyKeys); redlab has no commands that block on keys yet.
+  // Clients blocked on keys of either database are served (after SWAPDB) when the keys they wait
+  // for now hold a value.
+  if (blocked_clients() > 0) {
+    blocked_keys_.ScanDatabase(first);
+    blocked_keys_.ScanDatabase(second);
+  }
 }
 
 void Engine::BeforeSleep() { tracking_.BroadcastInvalidations(); }

@@ -342,13 +342,19 @@ void Replication::OnClientDestroyed(engine::Client& client) {
 }
 
 void Replication::ReplicaCron(int64_t now_s) {
+  // Redis's replicationCron runs once a second and counts its runs; it pings when the count is a
+  // multiple of repl-ping-replica-period (so a period raised to 3600 means no ping for an hour,
+  // however recently a replica attached).
+  bool new_second = now_s != last_cron_s_;
+  last_cron_s_ = now_s;
+  if (!new_second) return;
+  int64_t loop = cron_loops_++;
   if (replicas_.empty()) return;
   const engine::ServerConfig& c = engine_.config();
-  // A PING every repl-ping-replica-period keeps replicas' timeouts from firing on an idle master
-  // (it moves the offset, as in Redis). None while a FAILOVER waits for the offsets to match.
+  // A PING keeps replicas' timeouts from firing on an idle master (it moves the offset, as in
+  // Redis). None while a FAILOVER waits for the offsets to match.
   if (!is_replica() && failover_state_ == FailoverState::kNone && c.repl_ping_replica_period > 0 &&
-      now_s - last_ping_s_ >= c.repl_ping_replica_period) {
-    last_ping_s_ = now_s;
+      loop % c.repl_ping_replica_period == 0) {
     static const std::vector<std::string> kPing = {"ping"};
     FeedCommand(kPing);
   }

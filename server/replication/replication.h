@@ -273,7 +273,8 @@ class Replication : public engine::EffectSink, private LinkHandler {
   std::unordered_map<uint64_t, PendingReplconf> replconf_;  // by client id, before PSYNC
   bool getack_pending_ = false;
   bool flush_scheduled_ = false;  // replicas' output waits for the next timer
-  int64_t last_ping_s_ = 0;
+  int64_t last_cron_s_ = -1;  // the second ReplicaCron last ran in
+  int64_t cron_loops_ = 0;    // seconds ReplicaCron has run in (Redis's replication_cron_loops)
 
   // Replica side.
   std::string master_host_;
