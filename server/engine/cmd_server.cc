@@ -92,6 +92,9 @@ void ConfigSetCommand(CommandContext& ctx) {
     return;
   }
   ctx.engine().ConfigChanged();
+  for (const auto& [name, value] : pairs) {
+    if (EqualsIgnoreCase(name, "maxmemory")) ctx.engine().StartEviction();
+  }
   ctx.ReplyOk();
 }
 

@@ -110,6 +110,7 @@ Engine::Engine(ServerConfig config, EngineHost* host)
       start_time_ms_(clock_.NowMs()) {
   command_stats_.resize(commands_.total_ids());
   keyspace_.set_expiry_listener(this);
+  keyspace_.set_key_event_listener(this);
   replication_ = std::make_unique<replication::Replication>(*this);
   persistence_ = std::make_unique<Persistence>(*this);
   ConfigChanged();
@@ -121,6 +122,7 @@ void Engine::ConfigChanged() {
   tracking.lfu_log_factor = config_.lfu_log_factor;
   tracking.lfu_decay_time = config_.lfu_decay_time;
   keyspace_.set_access_tracking(tracking);
+  ConfigureKeyspaceEvents();
 }
 
 rdb::ValueOptions Engine::value_options() const {
@@ -237,6 +239,8 @@ void Engine::OnErrorReply(std::string_view text) {
 }
 
 void Engine::OnKeyExpired(Db& db, std::string_view key) {
+  // deleteExpiredKeyAndPropagate's order: the event, then the invalidations.
+  NotifyKeyspaceEvent(kNotifyExpired, "expired", key, db.id());
   SignalModifiedKey(db.id(), key);
   Propagate(db.id(), {"DEL", std::string(key)});
   // Outside a command (the active expire cycle) each expired key's DEL leaves on its own, as in
@@ -290,7 +294,10 @@ void Engine::SwapDatabases(int a, int b) {
   // now exist (scanDatabaseForReadyKeys); redlab has no commands that block on keys yet.
 }
 
-void Engine::BeforeSleep() { tracking_.BroadcastInvalidations(); }
+void Engine::BeforeSleep() {
+  tracking_.BroadcastInvalidations();
+  if (eviction_pending_) RunPendingEviction();
+}
 
 void Engine::Propagate(int db, std::vector<std::string> args) {
   if (effect_sink_ == nullptr) return;
