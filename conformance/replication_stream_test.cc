@@ -110,6 +110,27 @@ TEST_F(ReplicationStreamTest, TheMasterPropagatesEffects) {
   EXPECT_EQ(replica.Next(), (Command{"SET", "z", "1"}));
 }
 
+// Keyspace notifications reach the master's subscribers only: the stream carries the writes,
+// never the messages they caused (a PUBLISH, by contrast, is propagated).
+TEST_F(ReplicationStreamTest, KeyspaceNotificationsAreNotPropagated) {
+  ReplicationStream replica(server_->port());
+  ASSERT_NO_FATAL_FAILURE(replica.FullSync());
+  Client m(server_->port());
+  ASSERT_EQ(m({"CONFIG", "SET", "notify-keyspace-events", "KEAn"}), Status("OK"));
+  Client sub(server_->port());
+  sub.SendCommand({"PSUBSCRIBE", "*"});
+  sub.Read();
+  ASSERT_EQ(m({"SET", "k", "v", "PX", "1"}), Status("OK"));
+  EXPECT_EQ(sub.Read().elements.at(2).str, "__keyspace@0__:k");  // new
+  EXPECT_EQ(sub.Read().elements.at(2).str, "__keyevent@0__:new");
+  ASSERT_TRUE(Eventually([&] { return m({"EXISTS", "k"}) == Int(0); }));
+  ASSERT_EQ(m({"PUBLISH", "ch", "m"}), Int(1));
+  EXPECT_EQ(replica.Next(), (Command{"SELECT", "0"}));
+  EXPECT_EQ(replica.Next().at(0), "SET");
+  EXPECT_EQ(replica.Next(), (Command{"DEL", "k"}));
+  EXPECT_EQ(replica.Next(), (Command{"PUBLISH", "ch", "m"}));
+}
+
 TEST_F(ReplicationStreamTest, AReplicaThatComesBackContinuesFromTheBacklog) {
   Client m(server_->port());
   std::string replid;

@@ -184,6 +184,7 @@ void BitField(CommandContext& ctx, bool read_only_command) {
   }
   if (changes > 0) {
     ctx.SignalModifiedKey(key);
+    ctx.NotifyKeyspaceEvent(kNotifyString, "setbit", key);
     ctx.MarkDirty(changes);
   }
 }

@@ -39,6 +39,7 @@ void SetBitCommand(CommandContext& ctx) {
   if (grown || was_set != (on != 0)) {
     byte = static_cast<unsigned char>(on ? (byte | mask) : (byte & ~mask));
     ctx.SignalModifiedKey(key);
+    ctx.NotifyKeyspaceEvent(kNotifyString, "setbit", key);
     ctx.MarkDirty();
   }
   ctx.reply().Integer(was_set ? 1 : 0);
@@ -256,11 +257,12 @@ void BitOpCommand(CommandContext& ctx) {
   }
   const std::string& dest = ctx.arg(2);
   if (max_len == 0) {
-    ctx.reply().Integer(0);
     if (ctx.db().Delete(dest)) {
       ctx.SignalModifiedKey(dest);
+      ctx.NotifyKeyspaceEvent(kNotifyGeneric, "del", dest);
       ctx.MarkDirty();
     }
+    ctx.reply().Integer(0);
     return;
   }
   std::string result(max_len, '\0');
@@ -294,6 +296,7 @@ void BitOpCommand(CommandContext& ctx) {
   value.set_raw_string(true);
   ctx.db().Set(dest, std::move(value));
   ctx.SignalModifiedKey(dest);
+  ctx.NotifyKeyspaceEvent(kNotifyString, "set", dest);
   ctx.MarkDirty();
   ctx.reply().Integer(static_cast<int64_t>(max_len));
 }

@@ -69,6 +69,7 @@ void CopyCommand(CommandContext& ctx) {
   Db::Node* added = dst.Add(new_key, std::move(copy));
   if (expire != kNoExpire) dst.SetExpire(added, expire);
   ctx.engine().SignalModifiedKey(dst.id(), new_key);
+  ctx.engine().NotifyKeyspaceEvent(kNotifyGeneric, "copy_to", new_key, dst.id());
   ctx.MarkDirty();
   ctx.reply().Integer(1);
 }
@@ -95,6 +96,8 @@ void MoveCommand(CommandContext& ctx) {
   src.Move(node, dst, key);
   ctx.engine().SignalModifiedKey(src.id(), key);
   ctx.engine().SignalModifiedKey(dst.id(), key);
+  ctx.engine().NotifyKeyspaceEvent(kNotifyGeneric, "move_from", key, src.id());
+  ctx.engine().NotifyKeyspaceEvent(kNotifyGeneric, "move_to", key, dst.id());
   ctx.MarkDirty();
   ctx.reply().Integer(1);
 }

@@ -78,6 +78,7 @@ void RestoreCommand(CommandContext& ctx) {
     if (deleted) {
       ctx.PropagateAs({"DEL", key});
       ctx.SignalModifiedKey(key);
+      ctx.NotifyKeyspaceEvent(kNotifyGeneric, "del", key);
       ctx.MarkDirty();
     }
     ctx.ReplyOk();
@@ -97,6 +98,7 @@ void RestoreCommand(CommandContext& ctx) {
   if (freq >= 0) ctx.keyspace().SetFreq(node->value, static_cast<uint8_t>(freq));
   if (idle >= 0) ctx.keyspace().SetIdle(node->value, idle);
   ctx.SignalModifiedKey(key);
+  ctx.NotifyKeyspaceEvent(kNotifyGeneric, "restore", key);
   ctx.MarkDirty();
   ctx.ReplyOk();
 }

@@ -95,6 +95,7 @@ void ExpireGeneric(CommandContext& ctx, int64_t base_ms, bool seconds) {
     ctx.MarkDirty();
     if (ctx.engine().propagating()) ctx.PropagateAs({"DEL", key});
     ctx.SignalModifiedKey(key);
+    ctx.NotifyKeyspaceEvent(kNotifyGeneric, "del", key);
     ctx.reply().Integer(1);
     return;
   }
@@ -107,6 +108,7 @@ void ExpireGeneric(CommandContext& ctx, int64_t base_ms, bool seconds) {
     ctx.PropagateAs(std::move(args));
   }
   ctx.SignalModifiedKey(key);
+  ctx.NotifyKeyspaceEvent(kNotifyGeneric, "expire", key);
   ctx.MarkDirty();
 }
 
@@ -148,6 +150,7 @@ void PersistCommand(CommandContext& ctx) {
     return;
   }
   ctx.SignalModifiedKey(ctx.arg(1));
+  ctx.NotifyKeyspaceEvent(kNotifyGeneric, "persist", ctx.arg(1));
   ctx.MarkDirty();
   ctx.reply().Integer(1);
 }

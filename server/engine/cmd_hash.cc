@@ -54,6 +54,7 @@ void HSetCommand(CommandContext& ctx) {
     ctx.ReplyOk();
   }
   ctx.SignalModifiedKey(ctx.arg(1));
+  ctx.NotifyKeyspaceEvent(kNotifyHash, "hset", ctx.arg(1));
   ctx.MarkDirty((ctx.argc() - 2) / 2);
 }
 
@@ -70,6 +71,7 @@ void HSetNxCommand(CommandContext& ctx) {
   hash->Set(ctx.arg(2), ctx.arg(3), limits);
   ctx.reply().Integer(1);
   ctx.SignalModifiedKey(ctx.arg(1));
+  ctx.NotifyKeyspaceEvent(kNotifyHash, "hset", ctx.arg(1));
   ctx.MarkDirty();
 }
 
@@ -112,17 +114,21 @@ void HDelCommand(CommandContext& ctx) {
   }
   HashValue& hash = node->value.value.hash();
   int64_t deleted = 0;
+  bool key_removed = false;
   for (size_t i = 2; i < ctx.argc(); ++i) {
     if (!hash.Delete(ctx.arg(i))) continue;
     ++deleted;
     if (hash.empty()) {
       // An emptied hash is deleted at once; the remaining fields cannot be there.
       ctx.db().Delete(node);
+      key_removed = true;
       break;
     }
   }
   if (deleted > 0) {
     ctx.SignalModifiedKey(ctx.arg(1));
+    ctx.NotifyKeyspaceEvent(kNotifyHash, "hdel", ctx.arg(1));
+    if (key_removed) ctx.NotifyKeyspaceEvent(kNotifyGeneric, "del", ctx.arg(1));
     ctx.MarkDirty(static_cast<uint64_t>(deleted));
   }
   ctx.reply().Integer(deleted);
@@ -175,6 +181,7 @@ void HIncrByCommand(CommandContext& ctx) {
             ctx.engine().hash_limits());
   ctx.reply().Integer(value);
   ctx.SignalModifiedKey(ctx.arg(1));
+  ctx.NotifyKeyspaceEvent(kNotifyHash, "hincrby", ctx.arg(1));
   ctx.MarkDirty();
 }
 
@@ -203,6 +210,7 @@ void HIncrByFloatCommand(CommandContext& ctx) {
   hash->Set(ctx.arg(2), result, ctx.engine().hash_limits());
   ctx.reply().Bulk(result);
   ctx.SignalModifiedKey(ctx.arg(1));
+  ctx.NotifyKeyspaceEvent(kNotifyHash, "hincrbyfloat", ctx.arg(1));
   ctx.MarkDirty();
   // Replicated as HSET of the final value, so that float formatting on a replica cannot differ.
   ctx.PropagateAs({"HSET", ctx.arg(1), ctx.arg(2), std::move(result)});

@@ -27,6 +27,7 @@ void DelCommand(CommandContext& ctx) {
     db.LookupWrite(key);
     if (db.Delete(key)) {
       ctx.SignalModifiedKey(key);
+      ctx.NotifyKeyspaceEvent(kNotifyGeneric, "del", key);
       ctx.MarkDirty();
       ++deleted;
     }
@@ -169,9 +170,11 @@ void Rename(CommandContext& ctx, bool nx) {
     }
     db.Delete(existing);
   }
-  db.Move(node, db, to);
+  db.Move(node, db, to);  // (`to` is new: its "new" event, whatever it replaced)
   ctx.SignalModifiedKey(from);
   ctx.SignalModifiedKey(to);
+  ctx.NotifyKeyspaceEvent(kNotifyGeneric, "rename_from", from);
+  ctx.NotifyKeyspaceEvent(kNotifyGeneric, "rename_to", to);
   ctx.MarkDirty();
   if (nx) {
     ctx.reply().Integer(1);

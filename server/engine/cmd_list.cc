@@ -20,10 +20,14 @@ constexpr std::string_view kMustBePositive = "value is out of range, must be pos
 
 ListValue& ListOf(Db::Node* node) { return node->value.value.list(); }
 
-// Deletes the key of a list left empty, as every Redis list command does.
-void DeleteIfEmpty(CommandContext& ctx, Db::Node* node) {
-  if (ListOf(node).empty()) ctx.db().Delete(node);
+// Deletes the key of a list left empty, as every Redis list command does, with its "del" event.
+void DeleteIfEmpty(CommandContext& ctx, Db::Node* node, std::string_view key) {
+  if (!ListOf(node).empty()) return;
+  ctx.db().Delete(node);
+  ctx.NotifyKeyspaceEvent(kNotifyGeneric, "del", key);
 }
+
+std::string_view PushEvent(End end) { return end == End::kHead ? "lpush" : "rpush"; }
 
 // getPositiveLongFromObjectOrReply: a non-negative integer, else `error` (also for non-integers).
 bool NonNegativeArg(CommandContext& ctx, size_t i, std::string_view error, int64_t* out) {
@@ -59,6 +63,7 @@ void Push(CommandContext& ctx, End end, bool only_existing) {
   ctx.MarkDirty(ctx.argc() - 2);
   ctx.reply().Integer(static_cast<int64_t>(list.size()));
   ctx.SignalModifiedKey(key);
+  ctx.NotifyKeyspaceEvent(kNotifyList, PushEvent(end), key);
 }
 
 void LpushCommand(CommandContext& ctx) { Push(ctx, End::kHead, false); }
@@ -105,7 +110,7 @@ void Pop(CommandContext& ctx, End end) {
     }
     list.Erase(end, removed);
   }
-  DeleteIfEmpty(ctx, node);
+  ListPopped(ctx, node, key, end);
   ctx.SignalModifiedKey(key);
   ctx.MarkDirty(removed);
 }
@@ -171,6 +176,7 @@ void LsetCommand(CommandContext& ctx) {
   list.at(pos) = ctx.arg(3);
   ctx.ReplyOk();
   ctx.SignalModifiedKey(key);
+  ctx.NotifyKeyspaceEvent(kNotifyList, "lset", key);
   ctx.MarkDirty();
 }
 
@@ -186,7 +192,9 @@ void LtrimCommand(CommandContext& ctx) {
     return;
   }
   size_t removed = ListOf(node).Trim(start, end);
-  DeleteIfEmpty(ctx, node);
+  // The event even when nothing was trimmed.
+  ctx.NotifyKeyspaceEvent(kNotifyList, "ltrim", key);
+  DeleteIfEmpty(ctx, node, key);
   // Redis signals the key even when nothing was trimmed (but counts no change then).
   ctx.SignalModifiedKey(key);
   ctx.MarkDirty(removed);
@@ -204,8 +212,11 @@ void LremCommand(CommandContext& ctx) {
     return;
   }
   size_t removed = ListOf(node).Remove(ctx.arg(3), count);
-  if (removed > 0) ctx.SignalModifiedKey(key);
-  DeleteIfEmpty(ctx, node);
+  if (removed > 0) {
+    ctx.SignalModifiedKey(key);
+    ctx.NotifyKeyspaceEvent(kNotifyList, "lrem", key);
+  }
+  DeleteIfEmpty(ctx, node, key);
   ctx.MarkDirty(removed);
   ctx.reply().Integer(static_cast<int64_t>(removed));
 }
@@ -233,6 +244,7 @@ void LinsertCommand(CommandContext& ctx) {
   }
   list.Insert(after ? pivot + 1 : pivot, ctx.arg(4));
   ctx.SignalModifiedKey(key);
+  ctx.NotifyKeyspaceEvent(kNotifyList, "linsert", key);
   ctx.MarkDirty();
   ctx.reply().Integer(static_cast<int64_t>(list.size()));
 }
@@ -311,11 +323,17 @@ bool ListEndArg(CommandContext& ctx, size_t i, End* end) {
 
 std::string_view ListEndName(End end) { return end == End::kHead ? "left" : "right"; }
 
+void ListPopped(CommandContext& ctx, Db::Node* node, const std::string& key, End end) {
+  ctx.NotifyKeyspaceEvent(kNotifyList, end == End::kHead ? "lpop" : "rpop", key);
+  DeleteIfEmpty(ctx, node, key);
+}
+
 void ListPushMoved(CommandContext& ctx, const std::string& destination, Db::Node* dst, End to,
                    const std::string& value) {
   if (dst == nullptr) dst = ctx.db().Add(destination, Object::NewList());
   ctx.SignalModifiedKey(destination);
   ListOf(dst).Push(to, value);
+  ctx.NotifyKeyspaceEvent(kNotifyList, PushEvent(to), destination);
   ctx.reply().Bulk(value);
 }
 
@@ -334,7 +352,7 @@ void ListMove(CommandContext& ctx, End from, End to) {
   // With source == destination the list is the same object: the element is pushed back before
   // the emptiness check below, so a one-element list survives a rotation.
   ListPushMoved(ctx, destination, dst, to, value);
-  DeleteIfEmpty(ctx, src);
+  ListPopped(ctx, src, source, from);
   ctx.SignalModifiedKey(source);
   ctx.MarkDirty();
   // The blocking forms that did not have to block replicate as their plain counterparts.
@@ -360,7 +378,7 @@ void ListPopRangeWithKey(CommandContext& ctx, const std::string& key, Db::Node* 
     ReplyRange(ctx, list, len - n, len - 1, true);
   }
   list.Erase(end, n);
-  DeleteIfEmpty(ctx, node);
+  ListPopped(ctx, node, key, end);
   ctx.SignalModifiedKey(key);
   ctx.MarkDirty(n);
 }

@@ -1,5 +1,6 @@
 // What the list command files (cmd_list.cc, cmd_list_blocking.cc) share: the LEFT/RIGHT
-// argument, LMOVE's two halves, and the pops of several elements answered with their key.
+// argument, LMOVE's two halves, the events of a pop, and the pops of several elements answered with
+// their key.
 #pragma once
 
 #include <string>
@@ -21,6 +22,10 @@ void ListMove(CommandContext& ctx, ListValue::End from, ListValue::End to);
 // signals it and replies the value.
 void ListPushMoved(CommandContext& ctx, const std::string& destination, Db::Node* dst,
                    ListValue::End to, const std::string& value);
+
+// After a pop of `node` (the list at `key`): its "lpop"/"rpop" event, then the deletion of a list
+// left empty with its "del" event, as listElementsRemoved.
+void ListPopped(CommandContext& ctx, Db::Node* node, const std::string& key, ListValue::End end);
 
 // listPopRangeAndReplyWithKey: pops up to `count` elements at `end` of `key` (a non-empty
 // list) and replies [key, [elements]]; deletes the key when emptied, signals it, counts the

@@ -43,7 +43,7 @@ void ServePop(CommandContext& ctx, const std::string& key) {
   ctx.reply().ArrayHeader(2);
   ctx.reply().Bulk(key);
   ctx.reply().Bulk(value);
-  if (list.empty()) ctx.db().Delete(node);
+  ListPopped(ctx, node, key, where);
 }
 
 // Serves a client blocked in BLMOVE or BRPOPLPUSH from `key`. A destination of another type
@@ -58,6 +58,7 @@ void ServeMove(CommandContext& ctx, const std::string& key) {
   Db::Node* src = ctx.db().LookupWrite(key);
   std::string value = ListOf(src).Pop(from);
   ListPushMoved(ctx, destination, dst, to, value);
+  // (Its pop event and the source's deletion follow the propagation below.)
   if (ctx.command().name() == "brpoplpush") {
     ctx.engine().Propagate(ctx.client().db(), {"RPOPLPUSH", key, destination});
   } else {
@@ -65,7 +66,7 @@ void ServeMove(CommandContext& ctx, const std::string& key) {
         ctx.client().db(),
         {"LMOVE", key, destination, std::string(ListEndName(from)), std::string(ListEndName(to))});
   }
-  if (ListOf(src).empty()) ctx.db().Delete(src);
+  ListPopped(ctx, src, key, from);
 }
 
 // blockingPopGenericCommand: BLPOP and BRPOP (count -1: one element, answered [key, element])
@@ -88,7 +89,7 @@ void BlockingPop(CommandContext& ctx, std::span<const std::string> keys, End whe
     ctx.reply().ArrayHeader(2);
     ctx.reply().Bulk(key);
     ctx.reply().Bulk(value);
-    if (list.empty()) ctx.db().Delete(node);
+    ListPopped(ctx, node, key, where);
     ctx.SignalModifiedKey(key);
     ctx.MarkDirty();
     ctx.PropagateAs({PopName(where), key});

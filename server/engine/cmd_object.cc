@@ -15,7 +15,7 @@ bool IsSharedInteger(Engine& engine, const Object& value) {
 
 // OBJECT looks keys up without touching their access time; a missing key is a nil reply.
 Db::Node* LookupForObject(CommandContext& ctx) {
-  Db::Node* node = ctx.db().LookupNoTouch(ctx.arg(2));
+  Db::Node* node = ctx.db().LookupNoTouchNoNotify(ctx.arg(2));
   if (node == nullptr) ctx.reply().Null();
   return node;
 }
@@ -93,7 +93,7 @@ void MemoryUsageCommand(CommandContext& ctx) {
       return;
     }
   }
-  Db::Node* node = ctx.db().LookupNoTouch(ctx.arg(2));
+  Db::Node* node = ctx.db().LookupNoTouchNoNotify(ctx.arg(2));
   if (node == nullptr) {
     ctx.reply().Null();
     return;

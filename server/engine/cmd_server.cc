@@ -98,6 +98,9 @@ void ConfigSetCommand(CommandContext& ctx) {
     ctx.engine().acl().SetDefaultPassword(ctx.engine().config().requirepass);
   }
   ctx.engine().ConfigChanged();
+  for (const auto& [name, value] : pairs) {
+    if (EqualsIgnoreCase(name, "maxmemory")) ctx.engine().StartEviction();
+  }
   ctx.ReplyOk();
 }
 

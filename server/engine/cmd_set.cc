@@ -44,7 +44,10 @@ void SaddCommand(CommandContext& ctx) {
   for (size_t i = 2; i < ctx.argc(); ++i) {
     if (set.Add(ctx.arg(i), max_intset)) ++added;
   }
-  if (added > 0) ctx.SignalModifiedKey(key);
+  if (added > 0) {
+    ctx.SignalModifiedKey(key);
+    ctx.NotifyKeyspaceEvent(kNotifySet, "sadd", key);
+  }
   ctx.MarkDirty(static_cast<uint64_t>(added));
   ctx.reply().Integer(added);
 }
@@ -54,6 +57,7 @@ void SremCommand(CommandContext& ctx) {
   Db::Node* node = nullptr;
   if (!ctx.LookupWrite(key, ObjectType::kSet, &node)) return;
   int64_t removed = 0;
+  bool key_removed = false;
   if (node != nullptr) {
     SetValue& set = SetOf(node);
     for (size_t i = 2; i < ctx.argc(); ++i) {
@@ -61,12 +65,15 @@ void SremCommand(CommandContext& ctx) {
       ++removed;
       if (set.empty()) {
         ctx.db().Delete(node);
+        key_removed = true;
         break;
       }
     }
   }
   if (removed > 0) {
     ctx.SignalModifiedKey(key);
+    ctx.NotifyKeyspaceEvent(kNotifySet, "srem", key);
+    if (key_removed) ctx.NotifyKeyspaceEvent(kNotifyGeneric, "del", key);
     ctx.MarkDirty(static_cast<uint64_t>(removed));
   }
   ctx.reply().Integer(removed);
@@ -123,9 +130,12 @@ void SpopWithCount(CommandContext& ctx) {
   SetValue& set = SetOf(node);
   size_t size = set.size();
   resp::ReplyWriter& r = ctx.reply();
+  // The event comes before the reply, whatever is popped.
+  ctx.NotifyKeyspaceEvent(kNotifySet, "spop", key);
   if (static_cast<uint64_t>(count) >= size) {
     ReplySet(ctx, set);
     ctx.db().Delete(node);
+    ctx.NotifyKeyspaceEvent(kNotifyGeneric, "del", key);
     ctx.PropagateAs({"DEL", key});
     ctx.SignalModifiedKey(key);
     ctx.MarkDirty(size);
@@ -189,9 +199,13 @@ void SpopCommand(CommandContext& ctx) {
   SetValue& set = SetOf(node);
   std::string member = set.Random(ctx.keyspace().rng());
   set.Remove(member);
+  ctx.NotifyKeyspaceEvent(kNotifySet, "spop", key);
   ctx.reply().Bulk(member);
   ctx.PropagateAs({"SREM", key, std::move(member)});
-  if (set.empty()) ctx.db().Delete(node);
+  if (set.empty()) {
+    ctx.db().Delete(node);
+    ctx.NotifyKeyspaceEvent(kNotifyGeneric, "del", key);
+  }
   ctx.SignalModifiedKey(key);
   ctx.MarkDirty();
 }
@@ -287,7 +301,11 @@ void SmoveCommand(CommandContext& ctx) {
     ctx.reply().Integer(0);
     return;
   }
-  if (SetOf(src).empty()) ctx.db().Delete(src);
+  ctx.NotifyKeyspaceEvent(kNotifySet, "srem", source);
+  if (SetOf(src).empty()) {
+    ctx.db().Delete(src);
+    ctx.NotifyKeyspaceEvent(kNotifyGeneric, "del", source);
+  }
   if (dst == nullptr) dst = ctx.db().Add(destination, Object::FromSet(SetValue::CreateFor(member)));
   ctx.SignalModifiedKey(source);
   ctx.MarkDirty();
@@ -295,6 +313,7 @@ void SmoveCommand(CommandContext& ctx) {
   if (SetOf(dst).Add(member, MaxIntsetEntries(ctx))) {
     ctx.MarkDirty();
     ctx.SignalModifiedKey(destination);
+    ctx.NotifyKeyspaceEvent(kNotifySet, "sadd", destination);
   }
   ctx.reply().Integer(1);
 }

@@ -29,15 +29,21 @@ bool LookupSets(CommandContext& ctx, size_t first, size_t n, std::vector<const S
   return true;
 }
 
-// Stores a *STORE result in `dst` (replacing any value and TTL), or deletes `dst` when the
-// result is empty; replies the result's size.
-void StoreResult(CommandContext& ctx, const std::string& dst, std::unique_ptr<SetValue> result) {
+// Deletes the destination of an empty *STORE result, with its "del" event.
+void DeleteDestination(CommandContext& ctx, const std::string& dst) {
+  if (!ctx.db().Delete(dst)) return;
+  ctx.MarkDirty();
+  ctx.SignalModifiedKey(dst);
+  ctx.NotifyKeyspaceEvent(kNotifyGeneric, "del", dst);
+}
+
+// Stores a *STORE result in `dst` (replacing any value and TTL) with its `event`, or deletes
+// `dst` when the result is empty; replies the result's size (before the event, as Redis).
+void StoreResult(CommandContext& ctx, const std::string& dst, std::unique_ptr<SetValue> result,
+                 std::string_view event) {
   if (result->empty()) {
     ctx.reply().Integer(0);
-    if (ctx.db().Delete(dst)) {
-      ctx.MarkDirty();
-      ctx.SignalModifiedKey(dst);
-    }
+    DeleteDestination(ctx, dst);
     return;
   }
   size_t size = result->size();
@@ -45,6 +51,7 @@ void StoreResult(CommandContext& ctx, const std::string& dst, std::unique_ptr<Se
   ctx.db().Set(dst, Object::FromSet(std::move(result)));
   ctx.reply().Integer(static_cast<int64_t>(size));
   ctx.SignalModifiedKey(dst);
+  ctx.NotifyKeyspaceEvent(kNotifySet, event, dst);
   ctx.MarkDirty();
 }
 
@@ -57,7 +64,9 @@ void Intersect(CommandContext& ctx, size_t first, size_t n, const std::string* d
   if (std::find(sets.begin(), sets.end(), nullptr) != sets.end()) {
     // A missing key is an empty set, and so is the intersection.
     if (dst != nullptr) {
-      StoreResult(ctx, *dst, std::make_unique<SetValue>());
+      // (Here the deletion comes before the reply.)
+      DeleteDestination(ctx, *dst);
+      ctx.reply().Integer(0);
     } else if (cardinality_only) {
       ctx.reply().Integer(0);
     } else {
@@ -87,7 +96,7 @@ void Intersect(CommandContext& ctx, size_t first, size_t n, const std::string* d
     sets[0]->ForEach([&](std::string_view m) {
       if (in_all(m)) result->Add(m, max_intset);
     });
-    StoreResult(ctx, *dst, std::move(result));
+    StoreResult(ctx, *dst, std::move(result), "sinterstore");
   } else {
     resp::ReplyWriter& r = ctx.reply();
     size_t header = r.BeginDeferred();
@@ -141,7 +150,7 @@ void UnionOrDiff(CommandContext& ctx, size_t first, size_t n, const std::string*
     }
   }
   if (dst != nullptr) {
-    StoreResult(ctx, *dst, std::move(result));
+    StoreResult(ctx, *dst, std::move(result), op == SetOp::kUnion ? "sunionstore" : "sdiffstore");
   } else {
     ReplySet(ctx, *result);
   }

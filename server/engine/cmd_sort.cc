@@ -256,9 +256,12 @@ void SortGeneric(CommandContext& ctx, bool readonly) {
     db.LookupWrite(*store);
     db.Set(*store, std::move(list));
     ctx.SignalModifiedKey(*store);
+    ctx.NotifyKeyspaceEvent(kNotifyList, "sortstore", *store);
     ctx.MarkDirty(static_cast<uint64_t>(output_len));
-  } else if (db.LookupWrite(*store) != nullptr && db.Delete(*store)) {
+  } else if (db.Delete(*store)) {
+    // (dbDelete: an expired destination is deleted as any other, with "del".)
     ctx.SignalModifiedKey(*store);
+    ctx.NotifyKeyspaceEvent(kNotifyGeneric, "del", *store);
     ctx.MarkDirty();
   }
   ctx.reply().Integer(std::max<int64_t>(output_len, 0));

@@ -162,8 +162,10 @@ void SetGeneric(CommandContext& ctx, const StringOptions& opts, size_t value_arg
   }
   node = StoreString(ctx, node, key, value, (flags & kOptKeepTtl) != 0);
   ctx.MarkDirty();
+  ctx.NotifyKeyspaceEvent(kNotifyString, "set", key);
   if (opts.expire_arg != 0) {
     ctx.db().SetExpire(node, when_ms);
+    ctx.NotifyKeyspaceEvent(kNotifyGeneric, "expire", key);
     // Replicas get the absolute time, whatever form the expiry was given in.
     if (ctx.engine().propagating()) {
       ctx.PropagateAs({"SET", key, value, "PXAT", Int64ToString(when_ms)});
@@ -202,6 +204,7 @@ void PSetExCommand(CommandContext& ctx) {
 void GetSetCommand(CommandContext& ctx) {
   if (!ReplyValue(ctx)) return;
   StoreString(ctx, ctx.db().LookupWrite(ctx.arg(1)), ctx.arg(1), ctx.arg(2), false);
+  ctx.NotifyKeyspaceEvent(kNotifyString, "set", ctx.arg(1));
   ctx.MarkDirty();
   if (ctx.engine().propagating()) ctx.PropagateAs({"SET", ctx.arg(1), ctx.arg(2)});
 }
@@ -211,6 +214,7 @@ void GetDelCommand(CommandContext& ctx) {
   if (!ctx.db().Delete(ctx.arg(1))) return;
   if (ctx.engine().propagating()) ctx.PropagateAs({"DEL", ctx.arg(1)});
   ctx.SignalModifiedKey(ctx.arg(1));
+  ctx.NotifyKeyspaceEvent(kNotifyGeneric, "del", ctx.arg(1));
   ctx.MarkDirty();
 }
 
@@ -231,20 +235,25 @@ void GetExCommand(CommandContext& ctx) {
   ctx.reply().Bulk(node->value.value.str());
 
   bool propagating = ctx.engine().propagating();
+  std::string_view event;
   if ((opts.flags & (kOptExat | kOptPxat)) && when_ms <= ctx.now_ms() &&
       !ctx.keyspace().replica()) {
     ctx.db().Delete(node);
     if (propagating) ctx.PropagateAs({"DEL", key});
+    event = "del";
   } else if (opts.expire_arg != 0) {
     ctx.db().SetExpire(node, when_ms);
     if (propagating) ctx.PropagateAs({"PEXPIREAT", key, Int64ToString(when_ms)});
+    event = "expire";
   } else if (opts.flags & kOptPersist) {
     if (!ctx.db().RemoveExpire(node)) return;
     if (propagating) ctx.PropagateAs({"PERSIST", key});
+    event = "persist";
   } else {
     return;
   }
   ctx.SignalModifiedKey(key);
+  ctx.NotifyKeyspaceEvent(kNotifyGeneric, event, key);
   ctx.MarkDirty();
 }
 
@@ -278,6 +287,7 @@ void MSetGeneric(CommandContext& ctx, bool nx) {
   for (size_t j = 1; j < ctx.argc(); j += 2) {
     // A key may repeat: each pair is looked up again, so the last value wins.
     StoreString(ctx, ctx.db().LookupWrite(ctx.arg(j)), ctx.arg(j), ctx.arg(j + 1), false);
+    ctx.NotifyKeyspaceEvent(kNotifyString, "set", ctx.arg(j));
   }
   ctx.MarkDirty((ctx.argc() - 1) / 2);
   if (nx) {

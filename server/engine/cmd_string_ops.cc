@@ -64,6 +64,7 @@ void IncrDecr(CommandContext& ctx, int64_t incr) {
     obj.set_float_string(false);
   }
   ctx.SignalModifiedKey(key);
+  ctx.NotifyKeyspaceEvent(kNotifyString, "incrby", key);
   ctx.MarkDirty();
   ctx.reply().Integer(value);
 }
@@ -113,6 +114,7 @@ void IncrByFloatCommand(CommandContext& ctx) {
     node->value.value = std::move(result);
   }
   ctx.SignalModifiedKey(key);
+  ctx.NotifyKeyspaceEvent(kNotifyString, "incrbyfloat", key);
   ctx.MarkDirty();
   const std::string& text = node->value.value.str();
   ctx.reply().Bulk(text);
@@ -135,6 +137,7 @@ void AppendCommand(CommandContext& ctx) {
     length = obj.str().size();
   }
   ctx.SignalModifiedKey(key);
+  ctx.NotifyKeyspaceEvent(kNotifyString, "append", key);
   ctx.MarkDirty();
   ctx.reply().Integer(static_cast<int64_t>(length));
 }
@@ -196,6 +199,7 @@ void SetRangeCommand(CommandContext& ctx) {
   std::memcpy(s.data() + offset, patch.data(), patch.size());
   MarkEdited(obj);
   ctx.SignalModifiedKey(key);
+  ctx.NotifyKeyspaceEvent(kNotifyString, "setrange", key);
   ctx.MarkDirty();
   ctx.reply().Integer(static_cast<int64_t>(s.size()));
 }

@@ -18,6 +18,12 @@
 namespace redlab::server::engine {
 namespace {
 
+// ZADD or ZINCRBY changed `key`: its signal and its event ("zincr" for the INCR forms).
+void Changed(CommandContext& ctx, const std::string& key, bool incr) {
+  ctx.SignalModifiedKey(key);
+  ctx.NotifyKeyspaceEvent(kNotifyZset, incr ? "zincr" : "zadd", key);
+}
+
 // zaddGenericCommand, for ZADD and ZINCRBY (which is ZADD with INCR forced).
 void ZaddGeneric(CommandContext& ctx, uint32_t flags) {
   bool ch = false;
@@ -84,7 +90,7 @@ void ZaddGeneric(CommandContext& ctx, uint32_t flags) {
           zset.Add(scores[j], ctx.arg(score_index + 1 + j * 2), flags, limits, &new_score);
       if (result == ZaddResult::kNaN) {
         ctx.ReplyError("resulting score is not a number (NaN)");
-        if (added + updated > 0) ctx.SignalModifiedKey(key);
+        if (added + updated > 0) Changed(ctx, key, incr);
         return;
       }
       if (result == ZaddResult::kAdded) ++added;
@@ -103,7 +109,7 @@ void ZaddGeneric(CommandContext& ctx, uint32_t flags) {
   } else {
     ctx.reply().Integer(ch ? added + updated : added);
   }
-  if (added + updated > 0) ctx.SignalModifiedKey(key);
+  if (added + updated > 0) Changed(ctx, key, incr);
 }
 
 void ZaddCommand(CommandContext& ctx) { ZaddGeneric(ctx, 0); }
@@ -119,14 +125,18 @@ void ZremCommand(CommandContext& ctx) {
   }
   ZsetValue& zset = node->value.value.zset();
   int64_t deleted = 0;
+  bool key_removed = false;
   for (size_t j = 2; j < ctx.argc(); ++j) {
     if (zset.Remove(ctx.arg(j))) ++deleted;
     if (zset.empty()) {
       ctx.db().Delete(node);
+      key_removed = true;
       break;
     }
   }
   if (deleted > 0) {
+    ctx.NotifyKeyspaceEvent(kNotifyZset, "zrem", key);
+    if (key_removed) ctx.NotifyKeyspaceEvent(kNotifyGeneric, "del", key);
     ctx.SignalModifiedKey(key);
     ctx.MarkDirty(static_cast<uint64_t>(deleted));
   }

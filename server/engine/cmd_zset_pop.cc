@@ -70,12 +70,19 @@ const std::string* Zpop(CommandContext& ctx, std::span<const std::string> keys, 
     double score = it.score();
     zset.Remove(member);
     ctx.MarkDirty();
-    if (i == 0) ctx.SignalModifiedKey(*key);
+    if (i == 0) {
+      // (Within the reply, as Redis: a RESP3 client popping its own keys gets the push there.)
+      ctx.NotifyKeyspaceEvent(kNotifyZset, max ? "zpopmax" : "zpopmin", *key);
+      ctx.SignalModifiedKey(*key);
+    }
     if (shape.nested) r.ArrayHeader(2);
     r.Bulk(member);
     r.Double(score);
   }
-  if (zset.empty()) ctx.db().Delete(node);
+  if (zset.empty()) {
+    ctx.db().Delete(node);
+    ctx.NotifyKeyspaceEvent(kNotifyGeneric, "del", *key);
+  }
   return key;
 }
 

@@ -71,10 +71,12 @@ class RangeSink {
       ctx_.SignalModifiedKey(*destination_);
       ctx_.MarkDirty();
       r.Integer(static_cast<int64_t>(count_));
+      ctx_.NotifyKeyspaceEvent(kNotifyZset, "zrangestore", *destination_);
     } else {
       r.Integer(0);
       if (db.Delete(*destination_)) {
         ctx_.SignalModifiedKey(*destination_);
+        ctx_.NotifyKeyspaceEvent(kNotifyGeneric, "del", *destination_);
         ctx_.MarkDirty();
       }
     }
@@ -315,8 +317,16 @@ void RemoveRangeGeneric(CommandContext& ctx, RangeType type) {
   } else {
     deleted = zset.RemoveRange(lex_range);
   }
-  if (zset.empty()) ctx.db().Delete(node);
-  if (deleted > 0) ctx.SignalModifiedKey(key);
+  const bool key_removed = zset.empty();
+  if (key_removed) ctx.db().Delete(node);
+  if (deleted > 0) {
+    std::string_view event = type == RangeType::kRank    ? "zremrangebyrank"
+                             : type == RangeType::kScore ? "zremrangebyscore"
+                                                         : "zremrangebylex";
+    ctx.SignalModifiedKey(key);
+    ctx.NotifyKeyspaceEvent(kNotifyZset, event, key);
+    if (key_removed) ctx.NotifyKeyspaceEvent(kNotifyGeneric, "del", key);
+  }
   ctx.MarkDirty(deleted);
   ctx.reply().Integer(static_cast<int64_t>(deleted));
 }

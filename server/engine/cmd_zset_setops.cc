@@ -242,6 +242,7 @@ void SetOpGeneric(CommandContext& ctx, size_t numkeys_index, bool store, SetOp o
     r.Integer(0);
     if (db.Delete(destination)) {
       ctx.SignalModifiedKey(destination);
+      ctx.NotifyKeyspaceEvent(kNotifyGeneric, "del", destination);
       ctx.MarkDirty();
     }
     return;
@@ -253,6 +254,11 @@ void SetOpGeneric(CommandContext& ctx, size_t numkeys_index, bool store, SetOp o
   ctx.SignalModifiedKey(destination);
   ctx.MarkDirty();
   r.Integer(size);
+  ctx.NotifyKeyspaceEvent(kNotifyZset,
+                          op == SetOp::kUnion   ? "zunionstore"
+                          : op == SetOp::kInter ? "zinterstore"
+                                                : "zdiffstore",
+                          destination);
 }
 
 void ZunionstoreCommand(CommandContext& ctx) { SetOpGeneric(ctx, 2, true, SetOp::kUnion, false); }

@@ -13,6 +13,7 @@
 #include <set>
 
 #include "server/engine/glob.h"
+#include "server/engine/notify.h"
 #include "server/engine/numbers.h"
 #include "server/engine/text.h"
 
@@ -165,6 +166,17 @@ std::optional<std::string> ParseOutputLimits(std::string_view text, ServerConfig
   return std::nullopt;
 }
 
+// notify-keyspace-events: class letters, shown in Redis's normal form.
+std::string RenderNotifyKeyspaceEvents(const ServerConfig& c) {
+  return KeyspaceEventsToString(c.notify_keyspace_events);
+}
+std::optional<std::string> ParseNotifyKeyspaceEvents(std::string_view value, ServerConfig* c) {
+  std::optional<uint32_t> flags = KeyspaceEventsFromString(value);
+  if (!flags) return std::string("Invalid event class character. Use 'Ag$lshzxeKEtmdn'.");
+  c->notify_keyspace_events = *flags;
+  return std::nullopt;
+}
+
 const std::vector<Param>& Params() {
   static const std::vector<Param> params = [] {
     std::vector<Param> v;
@@ -182,8 +194,8 @@ const std::vector<Param>& Params() {
     hz.clamp_min = 1;    // Redis's CONFIG_MIN_HZ
     hz.clamp_max = 500;  // Redis's CONFIG_MAX_HZ
     v.push_back(hz);
-    v.push_back(Enum("loglevel", &ServerConfig::loglevel,
-                     {"debug", "verbose", "notice", "warning"}));
+    v.push_back(
+        Enum("loglevel", &ServerConfig::loglevel, {"debug", "verbose", "notice", "warning"}));
     v.push_back(Memory("maxmemory", &ServerConfig::maxmemory, 0, kLongMax));
     v.push_back(Enum("maxmemory-policy", &ServerConfig::maxmemory_policy,
                      {"volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl",
@@ -259,7 +271,10 @@ const std::vector<Param>& Params() {
     v.push_back(Bool("latency-tracking", &ServerConfig::latency_tracking));
     v.push_back(
         Int("tracking-table-max-keys", &ServerConfig::tracking_table_max_keys, 0, kLongMax));
-    v.push_back(Str("notify-keyspace-events", &ServerConfig::notify_keyspace_events));
+    Param notify{"notify-keyspace-events", {}, Kind::kCustom};
+    notify.render = RenderNotifyKeyspaceEvents;
+    notify.parse = ParseNotifyKeyspaceEvents;
+    v.push_back(notify);
     v.push_back(Immutable(
         Enum("enable-debug-command", &ServerConfig::enable_debug_command, {"no", "yes", "local"})));
     Param limits{"client-output-buffer-limit", {}, Kind::kCustom};

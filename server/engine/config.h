@@ -50,7 +50,7 @@ struct ServerConfig {
   std::string masteruser;
   int64_t repl_diskless_sync_delay = 5;  // accepted; redlab sends at once
   bool repl_diskless_sync = true;        // accepted; redlab sends "$<len>" framing
-  std::string notify_keyspace_events;
+  uint32_t notify_keyspace_events = 0;   // NotifyClass flags (notify.h); 0: no notifications
   int64_t tcp_keepalive = 300;
   int64_t tcp_backlog = 511;
   int64_t active_expire_effort = 1;

@@ -65,6 +65,9 @@ class CommandContext {
   // A key was modified: WATCHes on it break, caches holding it are invalidated (Redis's
   // signalModifiedKey).
   void SignalModifiedKey(std::string_view key);
+  // A keyspace notification about `key` of the client's database (Engine::NotifyKeyspaceEvent;
+  // defined in engine.h so that, off, it stays one branch).
+  inline void NotifyKeyspaceEvent(uint32_t type, std::string_view event, std::string_view key);
   // Propagate these arguments instead of the command as called (rewriteClientCommandVector),
   // e.g. SET ... EX 10 becomes SET ... PXAT <abs>.
   void PropagateAs(std::vector<std::string> args) { rewritten_ = std::move(args); }

@@ -8,10 +8,10 @@
 #include "server/engine/debug.h"
 #include "server/engine/digest.h"
 #include "server/engine/engine.h"
-#include "server/engine/script_runner.h"
 #include "server/engine/errors.h"
 #include "server/engine/help.h"
 #include "server/engine/persistence.h"
+#include "server/engine/script_runner.h"
 #include "server/rdb/value.h"
 
 namespace redlab::server::engine {
@@ -78,7 +78,7 @@ void DebugObject(CommandContext& ctx) {
 }
 
 void DebugListpack(CommandContext& ctx) {
-  Db::Node* node = ctx.db().LookupNoTouch(ctx.arg(2));
+  Db::Node* node = ctx.db().LookupNoTouchNoNotify(ctx.arg(2));
   if (node == nullptr) {
     ctx.ReplyError(err::kNoSuchKey);
     return;
@@ -96,7 +96,7 @@ void DebugListpack(CommandContext& ctx) {
 }
 
 void DebugQuicklist(CommandContext& ctx) {
-  Db::Node* node = ctx.db().LookupNoTouch(ctx.arg(2));
+  Db::Node* node = ctx.db().LookupNoTouchNoNotify(ctx.arg(2));
   if (node == nullptr) {
     ctx.ReplyError(err::kNoSuchKey);
     return;

@@ -113,6 +113,7 @@ Engine::Engine(ServerConfig config, EngineHost* host)
   // LoadAclAtStartup, come after it, as in Redis).
   acl_.SetDefaultPassword(config_.requirepass);
   keyspace_.set_expiry_listener(this);
+  keyspace_.set_key_event_listener(this);
   replication_ = std::make_unique<replication::Replication>(*this);
   persistence_ = std::make_unique<Persistence>(*this);
   ConfigChanged();
@@ -124,6 +125,7 @@ void Engine::ConfigChanged() {
   tracking.lfu_log_factor = config_.lfu_log_factor;
   tracking.lfu_decay_time = config_.lfu_decay_time;
   keyspace_.set_access_tracking(tracking);
+  ConfigureKeyspaceEvents();
 }
 
 rdb::ValueOptions Engine::value_options() const {
@@ -241,6 +243,8 @@ void Engine::OnErrorReply(std::string_view text) {
 }
 
 void Engine::OnKeyExpired(Db& db, std::string_view key) {
+  // deleteExpiredKeyAndPropagate's order: the event, then the invalidations.
+  NotifyKeyspaceEvent(kNotifyExpired, "expired", key, db.id());
   SignalModifiedKey(db.id(), key);
   Propagate(db.id(), {"DEL", std::string(key)});
   // Outside a command (the active expire cycle) each expired key's DEL leaves on its own, as in
@@ -298,7 +302,10 @@ void Engine::SwapDatabases(int a, int b) {
   }
 }
 
-void Engine::BeforeSleep() { tracking_.BroadcastInvalidations(); }
+void Engine::BeforeSleep() {
+  tracking_.BroadcastInvalidations();
+  if (eviction_pending_) RunPendingEviction();
+}
 
 void Engine::Propagate(int db, std::vector<std::string> args) {
   if (effect_sink_ == nullptr) return;

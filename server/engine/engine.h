@@ -20,8 +20,10 @@
 #include "server/engine/clock.h"
 #include "server/engine/command_table.h"
 #include "server/engine/config.h"
+#include "server/engine/context.h"
 #include "server/engine/keyspace.h"
 #include "server/engine/latency.h"
+#include "server/engine/notify.h"
 #include "server/engine/pubsub.h"
 #include "server/engine/slowlog.h"
 #include "server/engine/tracking.h"
@@ -163,7 +165,7 @@ struct DebugSettings {
 };
 class CommandContext;
 
-class Engine : private resp::ErrorListener, private ExpiryListener {
+class Engine : private resp::ErrorListener, private ExpiryListener, private KeyEventListener {
  public:
   Engine(ServerConfig config, EngineHost* host);
   ~Engine() override;
@@ -307,6 +309,15 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   // A key changed (`by` changed it; nullptr when no client did): invalidates WATCHes on it and
   // the client-side caches that hold it (signalModifiedKey).
   void SignalModifiedKey(int db, std::string_view key, const Client* by = nullptr);
+  // Keyspace notifications (Redis's notifyKeyspaceEvent): publishes `event` about `key` of
+  // database `db` on __keyspace@<db>__:<key> and/or __keyevent@<db>__:<event>, when
+  // notify-keyspace-events enables the event's class (`type`, a NotifyClass). Off, it costs one
+  // branch. The messages reach subscribers at once, as PUBLISH's, and never replicas.
+  void NotifyKeyspaceEvent(uint32_t type, std::string_view event, std::string_view key, int db) {
+    if (config_.notify_keyspace_events & type) [[unlikely]] {
+      PublishKeyspaceEvent(event, key, db);
+    }
+  }
   // A database is about to be emptied (db = -1: all of them): WATCHes on keys it holds break,
   // and every tracking client is told to drop its whole cache.
   void SignalFlushed(int db);
@@ -321,7 +332,7 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   Client* current_client() const { return current_client_; }
   bool in_call() const { return call_depth_ > 0; }
   // Work left for the end of the loop iteration (see EngineHost::ScheduleBeforeSleep): the
-  // BCAST invalidation messages.
+  // BCAST invalidation messages, the eviction a lowered maxmemory asked for.
   void BeforeSleep();
 
   // Runs the queued commands of a transaction (EXEC); their effects leave as one unit.
@@ -390,10 +401,19 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   // performEvictions.
   bool EnforceMaxmemory();
   bool EvictUntilUnder();
+  // CONFIG SET maxmemory: eviction starts at once, before any command arrives (Redis's
+  // startEvictionTimeProc), at the end of the current loop iteration (BeforeSleep).
+  void StartEviction();
 
  private:
   void OnErrorReply(std::string_view text) override;
   void OnKeyExpired(Db& db, std::string_view key) override;
+  // Keyspace notifications (notify.cc): the events the keyspace reports, and the publishing.
+  void OnNewKey(Db& db, std::string_view key) override;
+  void OnKeyMiss(Db& db, std::string_view key) override;
+  void PublishKeyspaceEvent(std::string_view event, std::string_view key, int db);
+  // Tells the keyspace which of its events (new keys, misses) could be published now.
+  void ConfigureKeyspaceEvents();
   // Whether enable-debug-command lets `client` run a protected command (DEBUG).
   bool AllowProtected(const Client& client) const;
   // processCommand's ACL check for a client whose user is restricted: false after refusing the
@@ -446,6 +466,7 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   std::map<uint64_t, std::unique_ptr<Client>> clients_;
   WatchRegistry watches_;
   PubSub pubsub_;
+  std::string notify_channel_;  // reused for the channel names of keyspace notifications
   Tracking tracking_{*this};
   Client* current_client_ = nullptr;
   EffectSink* effect_sink_ = nullptr;
@@ -467,6 +488,8 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
   int64_t pause_end_ms_ = 0;  // 0: not paused
   mutable size_t peak_memory_ = 0;
   size_t startup_memory_ = 0;
+  bool eviction_pending_ = false;  // see StartEviction
+  void RunPendingEviction();
   bool pause_writes_only_ = false;
   bool PauseApplies(uint32_t flags) const;
   void ScheduleNextTimer();
@@ -488,5 +511,9 @@ class Engine : private resp::ErrorListener, private ExpiryListener {
 // A client as one line of CLIENT LIST, without the newline (Redis's catClientInfoString; in
 // cmd_client.cc).
 std::string DescribeClient(Engine& engine, const Client& client);
+inline void CommandContext::NotifyKeyspaceEvent(uint32_t type, std::string_view event,
+                                                std::string_view key) {
+  engine_.NotifyKeyspaceEvent(type, event, key, client_.db());
+}
 
 }  // namespace redlab::server::engine

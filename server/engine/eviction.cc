@@ -42,6 +42,20 @@ Db::Node* PickVictim(Keyspace& ks, Db& db, std::string_view policy) {
 
 }  // namespace
 
+void Engine::StartEviction() {
+  if (config_.maxmemory <= 0 || host_ == nullptr) return;
+  eviction_pending_ = true;
+  host_->ScheduleBeforeSleep();
+}
+
+void Engine::RunPendingEviction() {
+  if (script_busy()) return;  // (isSafeToPerformEvictions; the next command enforces the limit)
+  eviction_pending_ = false;
+  keyspace_.SnapshotTime();
+  EnforceMaxmemory();
+  FlushEffects();  // the evictions' DELs, outside any command
+}
+
 bool Engine::EnforceMaxmemory() {
   bool under = EvictUntilUnder();
   // How long the node stays over maxmemory (INFO total/current_eviction_exceeded_time).
@@ -84,6 +98,7 @@ bool Engine::EvictUntilUnder() {
     RecordLatency("eviction-del", SteadyMs() - del_start);
     ++keyspace_.stats().evicted_keys;
     SignalModifiedKey(victim_db->id(), key);
+    NotifyKeyspaceEvent(kNotifyEvicted, "evicted", key, victim_db->id());
     Propagate(victim_db->id(), {"DEL", std::move(key)});
   }
   RecordLatency("eviction-cycle", SteadyMs() - cycle_start);

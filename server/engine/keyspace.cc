@@ -22,45 +22,75 @@ bool Db::IsExpired(const Node* node) const {
   return node->value.expire_ms != kNoExpire && node->value.expire_ms <= owner_->now_ms();
 }
 
-Db::Node* Db::Lookup(std::string_view key, bool count_stats, bool touch) {
+Db::Node* Db::Lookup(std::string_view key, uint32_t flags) {
   Node* node = dict_.Find(key);
   if (node != nullptr && IsExpired(node) && !(owner_->replica() && owner_->master_view())) {
     if (!owner_->replica() && !owner_->expiry_paused()) owner_->DeleteExpired(*this, node);
     node = nullptr;
   }
-  if (touch && node != nullptr) owner_->TouchLru(node->value);
-  if (count_stats) {
+  if ((flags & kTouch) && node != nullptr) owner_->TouchLru(node->value);
+  if (flags & kCountStats) {
     if (node != nullptr) {
       ++owner_->stats().keyspace_hits;
     } else {
       ++owner_->stats().keyspace_misses;
+      // (A miss after the expired key's deletion: "expired" comes before "keymiss".)
+      if ((flags & kNotifyMiss) && owner_->report_misses_) [[unlikely]] {
+        owner_->key_event_listener_->OnKeyMiss(*this, key);
+      }
     }
   }
   return node;
 }
 
-Db::Node* Db::LookupRead(std::string_view key) { return Lookup(key, true, true); }
-Db::Node* Db::LookupWrite(std::string_view key) { return Lookup(key, false, true); }
-Db::Node* Db::LookupQuiet(std::string_view key) { return Lookup(key, false, false); }
-Db::Node* Db::LookupNoTouch(std::string_view key) { return Lookup(key, true, false); }
+Db::Node* Db::LookupRead(std::string_view key) {
+  return Lookup(key, kCountStats | kTouch | kNotifyMiss);
+}
+Db::Node* Db::LookupWrite(std::string_view key) { return Lookup(key, kTouch); }
+Db::Node* Db::LookupQuiet(std::string_view key) { return Lookup(key, 0); }
+Db::Node* Db::LookupNoTouch(std::string_view key) { return Lookup(key, kCountStats | kNotifyMiss); }
+Db::Node* Db::LookupNoTouchNoNotify(std::string_view key) { return Lookup(key, kCountStats); }
 
 Db::Node* Db::Add(std::string_view key, Object value) {
+  return Insert(key, std::move(value), report_);
+}
+
+Db::Node* Db::Insert(std::string_view key, Object value, uint8_t report) {
   Node* node = dict_.Insert(key, DbEntry{std::move(value)});
   node->value.lru = owner_->NewLru();
-  if (report_additions_ && owner_->key_added_listener_ != nullptr) {
-    owner_->key_added_listener_->OnKeyAdded(*this, key, node->value.value.type());
+  if (report != 0) [[unlikely]] {
+    owner_->ReportAdded(*this, key, node->value.value.type(), report);
   }
   return node;
 }
 
 Db::Node* Db::Set(std::string_view key, Object value, bool keep_ttl) {
   Node* node = dict_.Find(key);
+  // setKey looks the key up for writing first: an expired one goes (with its "expired" event)
+  // and the key is new again. A replica keeps it, and overwrites it.
+  if (node != nullptr && IsExpired(node) && !owner_->replica() && !owner_->expiry_paused()) {
+    owner_->DeleteExpired(*this, node);
+    node = nullptr;
+  }
   if (node == nullptr) return Add(key, std::move(value));
+  Overwrite(node, std::move(value), keep_ttl);
+  return node;
+}
+
+Db::Node* Db::SetLoaded(std::string_view key, Object value) {
+  Node* node = dict_.Find(key);
+  if (node == nullptr) {
+    return Insert(key, std::move(value), static_cast<uint8_t>(report_ & ~kReportNew));
+  }
+  Overwrite(node, std::move(value), false);
+  return node;
+}
+
+void Db::Overwrite(Node* node, Object value, bool keep_ttl) {
   node->value.value = std::move(value);
   // dbSetValue: an overwritten key keeps its LFU counter; under LRU the new object is fresh.
   if (!owner_->access_tracking().lfu) node->value.lru = owner_->NewLru();
   if (!keep_ttl) RemoveExpire(node);
-  return node;
 }
 
 bool Db::Delete(std::string_view key) {
@@ -203,6 +233,22 @@ void Keyspace::ActiveExpireCycle(int64_t budget_us) {
     }
   }
   stats_.expire_cycle_cpu_us += static_cast<uint64_t>(MonotonicUs() - start);
+}
+
+void Keyspace::set_report_new_keys(bool on) {
+  for (auto& db : dbs_) db->SetReport(Db::kReportNew, on && key_event_listener_ != nullptr);
+}
+
+void Keyspace::set_report_misses(bool on) { report_misses_ = on && key_event_listener_ != nullptr; }
+
+void Keyspace::ReportAdded(Db& db, std::string_view key, ObjectType type, uint8_t report) {
+  // dbAdd's order: blocked clients learn the key is ready, then the "new" event.
+  if ((report & Db::kReportReady) && key_added_listener_ != nullptr) {
+    key_added_listener_->OnKeyAdded(db, key, type);
+  }
+  if ((report & Db::kReportNew) && key_event_listener_ != nullptr) {
+    key_event_listener_->OnNewKey(db, key);
+  }
 }
 
 void Keyspace::DeleteExpired(Db& db, Db::Node* node) {

@@ -64,6 +64,16 @@ class KeyAddedListener {
   virtual void OnKeyAdded(Db& db, std::string_view key, ObjectType type) = 0;
 };
 
+// Told, for keyspace notifications, of a key that comes into being (the "new" event of dbAdd)
+// and of a read that finds no key ("keymiss" of lookupKey); each only while switched on
+// (Keyspace::set_report_new_keys, set_report_misses), so that otherwise they cost a branch.
+class KeyEventListener {
+ public:
+  virtual ~KeyEventListener() = default;
+  virtual void OnNewKey(Db& db, std::string_view key) = 0;
+  virtual void OnKeyMiss(Db& db, std::string_view key) = 0;
+};
+
 class Db {
  public:
   using Node = Dict<DbEntry>::Node;
@@ -75,14 +85,17 @@ class Db {
   size_t expires_size() const { return expiring_.size(); }
 
   // Finds `key`, applying lazy expiry first: an expired key is deleted (unless this node is a
-  // replica, which only hides it) and reported missing. Read lookups count keyspace hits/misses.
+  // replica, which only hides it) and reported missing. Read lookups count keyspace hits/misses
+  // and report a miss to the KeyEventListener (the "keymiss" event).
   Node* LookupRead(std::string_view key);
   Node* LookupWrite(std::string_view key);
   // As LookupRead without touching the hit/miss counters or the access time (internal checks
   // such as SCAN's type filter).
   Node* LookupQuiet(std::string_view key);
-  // As LookupRead but leaving the access time alone (Redis's LOOKUP_NOTOUCH: OBJECT, TYPE).
+  // As LookupRead but leaving the access time alone (Redis's LOOKUP_NOTOUCH: TYPE, TTL).
   Node* LookupNoTouch(std::string_view key);
+  // As LookupNoTouch without the keymiss event (LOOKUP_NOTOUCH|LOOKUP_NONOTIFY: OBJECT).
+  Node* LookupNoTouchNoNotify(std::string_view key);
 
   // Finds `key` without applying expiry (the node may be logically expired): for checks that
   // must not change the dataset, such as WATCH's.
@@ -93,10 +106,12 @@ class Db {
 
   // Adds a key that must not exist (after a lookup returned nullptr). This, Set of a new key
   // and Move are where a key comes into being: the KeyAddedListener hears of them while
-  // report_additions is on.
+  // report_additions is on, the KeyEventListener while new keys are reported.
   Node* Add(std::string_view key, Object value);
   // Sets `key` to `value`, replacing any value; the old TTL is dropped unless `keep_ttl`.
   Node* Set(std::string_view key, Object value, bool keep_ttl = false);
+  // Set, for a key read from a snapshot: no "new" event (Redis's dbAddRDBLoad).
+  Node* SetLoaded(std::string_view key, Object value);
   // Deletes `key` if present (expired or not); returns whether it was there.
   bool Delete(std::string_view key);
   void Delete(Node* node);
@@ -132,14 +147,22 @@ class Db {
 
   size_t OverheadBytes() const;
 
-  // On while clients are blocked on keys of this database: only then does adding a key cost
-  // more than a branch.
-  void set_report_additions(bool on) { report_additions_ = on; }
+  // On while clients are blocked on keys of this database: only then (or while new keys are
+  // reported) does adding a key cost more than a branch.
+  void set_report_additions(bool on) { SetReport(kReportReady, on); }
   // The running estimate of the TTL of keys with one, kept by the expire cycle (INFO avg_ttl).
   int64_t avg_ttl() const { return avg_ttl_; }
 
  private:
-  Node* Lookup(std::string_view key, bool count_stats, bool touch);
+  friend class Keyspace;
+  // What Lookup does besides finding the key (Redis's LOOKUP_* flags, inverted).
+  enum LookupFlag : uint32_t { kCountStats = 1u << 0, kTouch = 1u << 1, kNotifyMiss = 1u << 2 };
+  // Why adding a key is reported: clients blocked on this database, the "new" event.
+  enum Report : uint8_t { kReportReady = 1u << 0, kReportNew = 1u << 1 };
+  Node* Lookup(std::string_view key, uint32_t flags);
+  Node* Insert(std::string_view key, Object value, uint8_t report);
+  void Overwrite(Node* node, Object value, bool keep_ttl);
+  void SetReport(uint8_t bit, bool on) { report_ = on ? (report_ | bit) : (report_ & ~bit); }
   void TrackExpire(Node* node);
   void UntrackExpire(Node* node);
 
@@ -148,7 +171,7 @@ class Db {
   Dict<DbEntry> dict_;
   std::vector<Node*> expiring_;  // keys with a TTL, sampled by the active expire cycle
   int64_t avg_ttl_ = 0;
-  bool report_additions_ = false;
+  uint8_t report_ = 0;  // Report bits
 };
 
 class Keyspace {
@@ -198,6 +221,10 @@ class Keyspace {
   void SetFreq(DbEntry& entry, uint8_t freq) const;
   void set_expiry_listener(ExpiryListener* listener) { expiry_listener_ = listener; }
   void set_key_added_listener(KeyAddedListener* listener) { key_added_listener_ = listener; }
+  // Keyspace notifications: whether new keys and read misses reach the KeyEventListener.
+  void set_key_event_listener(KeyEventListener* listener) { key_event_listener_ = listener; }
+  void set_report_new_keys(bool on);
+  void set_report_misses(bool on);
   std::mt19937_64& rng() { return rng_; }
 
   // One run of the active expire cycle over every database, within `budget_us`.
@@ -208,6 +235,8 @@ class Keyspace {
   friend class Db;
   // Deletes an expired key, counts it and tells the listener.
   void DeleteExpired(Db& db, Db::Node* node);
+  // A key was added to `db` for the reasons in `report` (Db::Report bits).
+  void ReportAdded(Db& db, std::string_view key, ObjectType type, uint8_t report);
 
   Clock* clock_;
   int64_t now_ms_ = 0;
@@ -219,6 +248,8 @@ class Keyspace {
   AccessTracking tracking_;
   ExpiryListener* expiry_listener_ = nullptr;
   KeyAddedListener* key_added_listener_ = nullptr;
+  KeyEventListener* key_event_listener_ = nullptr;
+  bool report_misses_ = false;
   std::mt19937_64 rng_;
   std::vector<std::unique_ptr<Db>> dbs_;
   int expire_next_db_ = 0;  // where the next cycle starts, so every database gets its turn

@@ -191,7 +191,7 @@ std::optional<std::string> Persistence::Load(bool merge) {
       failure = fmt::format("RDB has duplicated key '{}' in DB {}", k.key, k.db);
       return;
     }
-    Db::Node* node = db.Set(k.key, std::move(k.value));
+    Db::Node* node = db.SetLoaded(k.key, std::move(k.value));
     if (k.expire_ms != kNoExpire) db.SetExpire(node, k.expire_ms);
     if (k.idle_seconds >= 0) ks.SetIdle(node->value, k.idle_seconds);
     if (k.freq >= 0) ks.SetFreq(node->value, static_cast<uint8_t>(k.freq));

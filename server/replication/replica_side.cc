@@ -335,7 +335,7 @@ void Replication::FinishFullSync(std::string_view rdb) {
       [&](RdbKey&& k) {
         if (k.db < 0 || k.db >= ks.num_dbs()) return;
         engine::Db& db = ks.db(k.db);
-        engine::Db::Node* node = db.Set(k.key, std::move(k.value));
+        engine::Db::Node* node = db.SetLoaded(k.key, std::move(k.value));
         if (k.expire_ms != engine::kNoExpire) db.SetExpire(node, k.expire_ms);
         if (k.idle_seconds >= 0) ks.SetIdle(node->value, k.idle_seconds);
         if (k.freq >= 0) ks.SetFreq(node->value, static_cast<uint8_t>(k.freq));
