@@ -504,8 +504,14 @@ bool NodeRegistry::AllCrashedLocked() const {
 }
 
 void NodeRegistry::SetOnAllCrashed(std::function<void()> fn) {
-  std::lock_guard lock(mu_);
-  on_all_crashed_ = std::move(fn);
+  bool already;
+  {
+    std::lock_guard lock(mu_);
+    on_all_crashed_ = fn;
+    already = AllCrashedLocked();
+  }
+  // The nodes serve before the callback is set: a crash in between must still be heard.
+  if (already) fn();
 }
 
 void NodeRegistry::Remove(Node::Impl* node) {

@@ -40,7 +40,8 @@ class NodeRegistry {
   // thread: returns an error text, or empty on success.
   std::string Restart(int port, bool keep_data);
   // Called (on the thread of the node that crashed last) when every node of the process has
-  // crashed: no node is left to restart the others. redlab-server exits then.
+  // crashed: no node is left to restart the others. redlab-server exits then. When they all
+  // have crashed already, `fn` runs at once on the caller's thread.
   void SetOnAllCrashed(std::function<void()> fn);
 
  private:
