@@ -9,10 +9,6 @@ namespace {
 
 class PubSubTest : public ConformanceTest {};
 
-std::string Push3(const std::string& a, const std::string& b, const std::string& c) {
-  return "*3\r\n$" + std::to_string(a.size()) + "\r\n" + a + "\r\n$" + std::to_string(b.size()) +
-         "\r\n" + b + "\r\n" + c;
-}
 
 TEST_F(PubSubTest, SubscribeRepliesPerChannel) {
   c().SendCommand({"SUBSCRIBE", "a", "b"});

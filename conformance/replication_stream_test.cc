@@ -5,6 +5,8 @@
 // comes back with the history it has gets "+CONTINUE" and exactly the bytes it missed.
 #include "conformance/harness/replication_stream.h"
 
+#include <set>
+
 #include "conformance/harness/fixture.h"
 
 namespace redlab::conformance {
@@ -38,8 +40,10 @@ void ExpectAbsolute(const Command& got, Command expected, int64_t before, int64_
 class ReplicationStreamTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    // The snapshot leaves at once instead of after Redis's default 5 s gathering delay.
-    server_ = StartServer({.config = {{"repl-diskless-sync-delay", "0"}}});
+    // The snapshot leaves at once instead of after Redis's default 5 s gathering delay; DEBUG
+    // SET-ACTIVE-EXPIRE holds back the active expire cycle.
+    server_ = StartServer(
+        {.config = {{"repl-diskless-sync-delay", "0"}, {"enable-debug-command", "yes"}}});
   }
   std::unique_ptr<Server> server_;
 };
@@ -108,6 +112,61 @@ TEST_F(ReplicationStreamTest, TheMasterPropagatesEffects) {
   ASSERT_EQ(m({"SET", "z", "1"}), Status("OK"));
   EXPECT_EQ(replica.Next(), (Command{"SELECT", "3"}));
   EXPECT_EQ(replica.Next(), (Command{"SET", "z", "1"}));
+}
+
+// Keys expired by a command that may touch any key (SCAN, RANDOMKEY) or by the active expire
+// cycle leave as DELs each on its own, never wrapped in MULTI/EXEC (Redis's propagate_no_multi
+// and CMD_TOUCHES_ARBITRARY_KEYS); within a transaction they stay inside it.
+TEST_F(ReplicationStreamTest, KeysExpiredOutsideTheirOwnCommandAreNotWrapped) {
+  ReplicationStream replica(server_->port());
+  ASSERT_NO_FATAL_FAILURE(replica.FullSync());
+  Client m(server_->port());
+  ASSERT_EQ(m({"DEBUG", "SET-ACTIVE-EXPIRE", "0"}), Status("OK"));
+  // Two keys that are logically expired once `sentinel`, set after them, is.
+  auto expire_two = [&](const std::string& prefix) {
+    for (const std::string& k : {prefix + "1", prefix + "2", prefix + "sentinel"}) {
+      ASSERT_EQ(m({"SET", k, "v", "PX", "1"}), Status("OK"));
+      ASSERT_EQ(replica.Next().at(0), "SET");
+    }
+    ASSERT_TRUE(Eventually([&] { return m({"EXISTS", prefix + "sentinel"}) == Int(0); }));
+    EXPECT_EQ(replica.Next(), (Command{"DEL", prefix + "sentinel"}));
+  };
+  auto expect_two_dels = [&](const std::string& prefix) {
+    std::set<Command> dels = {replica.Next(), replica.Next()};
+    EXPECT_EQ(dels, (std::set<Command>{{"DEL", prefix + "1"}, {"DEL", prefix + "2"}}));
+  };
+  ASSERT_EQ(m({"SET", "first", "1"}), Status("OK"));
+  ASSERT_EQ(replica.Next(), (Command{"SELECT", "0"}));
+  ASSERT_EQ(replica.Next(), (Command{"SET", "first", "1"}));
+
+  ASSERT_NO_FATAL_FAILURE(expire_two("scan"));
+  ASSERT_EQ(m({"SCAN", "0", "COUNT", "100"}).elements.at(1), Array({Bulk("first")}));
+  expect_two_dels("scan");
+
+  // RANDOMKEY meets the expired keys when there is nothing else to return.
+  ASSERT_EQ(m({"DEL", "first"}), Int(1));
+  ASSERT_EQ(replica.Next(), (Command{"DEL", "first"}));
+  ASSERT_NO_FATAL_FAILURE(expire_two("random"));
+  ASSERT_EQ(m({"RANDOMKEY"}), Nil());
+  expect_two_dels("random");
+
+  ASSERT_NO_FATAL_FAILURE(expire_two("multi"));
+  ASSERT_EQ(m({"MULTI"}), Status("OK"));
+  ASSERT_EQ(m({"SCAN", "0", "COUNT", "100"}), Status("QUEUED"));
+  ASSERT_EQ(m({"EXEC"}), Array({Array({Bulk("0"), Array({})})}));
+  EXPECT_EQ(replica.Next(), (Command{"MULTI"}));
+  expect_two_dels("multi");
+  EXPECT_EQ(replica.Next(), (Command{"EXEC"}));
+
+  for (const char* k : {"active1", "active2"}) {
+    ASSERT_EQ(m({"SET", k, "v", "PX", "1"}), Status("OK"));
+    ASSERT_EQ(replica.Next().at(0), "SET");
+  }
+  ASSERT_EQ(m({"DEBUG", "SET-ACTIVE-EXPIRE", "1"}), Status("OK"));
+  expect_two_dels("active");
+  // The stream goes on with the next write: no EXEC was left behind.
+  ASSERT_EQ(m({"SET", "after", "1"}), Status("OK"));
+  EXPECT_EQ(replica.Next(), (Command{"SET", "after", "1"}));
 }
 
 // Keyspace notifications reach the master's subscribers only: the stream carries the writes,

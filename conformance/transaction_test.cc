@@ -177,8 +177,12 @@ TEST_F(TransactionTest, WatchOfAnAlreadyExpiredKeyIsNotBrokenByItsDeletion) {
     c()({"SET", "sentinel", "1", "PX", "1"});
     ASSERT_TRUE(Eventually([&] { return Connect()({"EXISTS", "sentinel"}) == Int(0); }));
     EXPECT_EQ(c()({"WATCH", "x"}), Status("OK"));
-    if (std::string_view(deleter) == "EXISTS") EXPECT_EQ(Connect()({"EXISTS", "x"}), Int(0));
-    if (std::string_view(deleter) == "FLUSHDB") EXPECT_EQ(Connect()({"FLUSHDB"}), Status("OK"));
+    if (std::string_view(deleter) == "EXISTS") {
+      EXPECT_EQ(Connect()({"EXISTS", "x"}), Int(0));
+    }
+    if (std::string_view(deleter) == "FLUSHDB") {
+      EXPECT_EQ(Connect()({"FLUSHDB"}), Status("OK"));
+    }
     c()({"MULTI"});
     c()({"PING"});
     EXPECT_EQ(c()({"EXEC"}), Array({Status("PONG")})) << deleter;

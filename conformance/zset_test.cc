@@ -287,10 +287,14 @@ void CheckSample(const Reply& r, size_t n, bool withscores, bool distinct,
   for (size_t i = 0; i < r.elements.size(); i += withscores ? 2 : 1) {
     const std::string& m = r.elements[i].str;
     ASSERT_TRUE(z.count(m)) << r;
-    if (withscores) EXPECT_EQ(r.elements[i + 1], Bulk(z.at(m))) << r;
+    if (withscores) {
+      EXPECT_EQ(r.elements[i + 1], Bulk(z.at(m))) << r;
+    }
     members.insert(m);
   }
-  if (distinct) EXPECT_EQ(members.size(), n) << r;
+  if (distinct) {
+    EXPECT_EQ(members.size(), n) << r;
+  }
 }
 
 TEST_F(ZsetTest, ZrandmemberWithCount) {

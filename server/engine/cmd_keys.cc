@@ -265,7 +265,7 @@ void RegisterKeyCommands(CommandTable& table) {
              .tips = {"request_policy:all_shards", "nondeterministic_output_order"}});
   table.Add({.name = "scan",
              .arity = -2,
-             .flags = kCmdReadonly,
+             .flags = kCmdReadonly | kCmdTouchesArbitraryKeys,
              .acl = kAclKeyspace,
              .proc = ScanCommand,
              .group = "generic",
@@ -277,7 +277,7 @@ void RegisterKeyCommands(CommandTable& table) {
              .tips = {"nondeterministic_output", "request_policy:special"}});
   table.Add({.name = "randomkey",
              .arity = 1,
-             .flags = kCmdReadonly,
+             .flags = kCmdReadonly | kCmdTouchesArbitraryKeys,
              .acl = kAclKeyspace,
              .proc = RandomKeyCommand,
              .group = "generic",

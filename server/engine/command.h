@@ -51,6 +51,9 @@ enum CommandFlag : uint32_t {
   kCmdAllowBusy = 1u << 16,       // allowed while a script is running too long
   kCmdProtected = 1u << 17,       // refused unless enable-*-command allows it (not printed)
   kCmdNoAsyncLoading = 1u << 18,  // refused while loading a replication stream asynchronously
+  // may lazily expire keys it was not given (SCAN, RANDOMKEY): run directly, its DELs are not
+  // wrapped in MULTI/EXEC (not printed, as in Redis)
+  kCmdTouchesArbitraryKeys = 1u << 19,
 };
 
 // ACL categories set explicitly by a command description; @read/@write/@admin/@dangerous/

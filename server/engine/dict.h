@@ -61,7 +61,7 @@ class Dict {
     GrowIfNeeded();
     void* memory = ::operator new(sizeof(Node) + key.size());
     Node* n = new (memory) Node{nullptr, static_cast<uint32_t>(key.size()), std::move(value)};
-    if (!key.empty()) std::memcpy(n + 1, key.data(), key.size());
+    if (!key.empty()) std::memcpy(static_cast<void*>(n + 1), key.data(), key.size());
     Link(n);
     ++size_;
     return n;

@@ -196,9 +196,15 @@ void Engine::Propagate(int db, std::vector<std::string> args) {
   pending_effects_.push_back(Effect{db, std::move(args)});
 }
 
-void Engine::FlushEffects() {
+void Engine::FlushEffects(EffectGrouping grouping) {
   if (pending_effects_.empty()) return;
-  if (effect_sink_ != nullptr) effect_sink_->OnEffects(pending_effects_);
+  if (effect_sink_ != nullptr) {
+    if (grouping == EffectGrouping::kTransaction) {
+      effect_sink_->OnEffects(pending_effects_);
+    } else {
+      for (const Effect& e : pending_effects_) effect_sink_->OnEffects({&e, 1});
+    }
+  }
   pending_effects_.clear();
 }
 
@@ -220,7 +226,7 @@ void Engine::Cron() {
   int64_t expire_start = SteadyUs();
   keyspace_.ActiveExpireCycle(budget_us);
   RecordLatency("expire-cycle", (SteadyUs() - expire_start) / 1000);
-  FlushEffects();
+  FlushEffects(EffectGrouping::kEach);
   // Keys made ready outside any command (a replica loading a snapshot) are served here, as in
   // Redis's beforeSleep.
   if (blocked_keys_.has_ready() && call_depth_ == 0) HandleClientsBlockedOnKeys();

@@ -78,6 +78,10 @@ struct Effect {
   std::vector<std::string> args;
 };
 
+// How pending effects leave: a command's together, wrapped in MULTI/EXEC when there are several;
+// the active expire cycle's and eviction's DELs each alone (Redis's propagate_no_multi).
+enum class EffectGrouping { kTransaction, kEach };
+
 // Receives the effects of each command that changed the dataset, in order: the command as
 // called or as it rewrote itself (relative TTLs become absolute...), and DELs for keys that
 // expired. The replication layer consumes them.
@@ -428,7 +432,7 @@ class Engine : private resp::ErrorListener, private ExpiryListener, private KeyE
   std::optional<std::string> ScriptAclRefusal(const Client& client, const ScriptCall& call,
                                               const Command& cmd,
                                               std::span<const std::string> args);
-  void FlushEffects();
+  void FlushEffects(EffectGrouping grouping = EffectGrouping::kTransaction);
   void Reject(Client& client, const Command* cmd, std::span<std::string> args,
               resp::ReplyWriter& reply, std::string_view error);
   // Execute without CLIENT REPLY's handling of the reply.

@@ -368,7 +368,10 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
     }
   }
   if (call_depth_ == 0) {
-    FlushEffects();  // a transaction's effects leave together
+    // A command's effects leave together, as a transaction; not those of a command that may
+    // lazily expire any key, as Redis's propagatePendingCommands.
+    FlushEffects(cmd.has(kCmdTouchesArbitraryKeys) ? EffectGrouping::kEach
+                                                   : EffectGrouping::kTransaction);
     // WAIT waits for the stream up to this client's last write (Redis's c->woff).
     int64_t offset_after = replication_->master_repl_offset();
     if (offset_after != offset_before) client.set_write_offset(offset_after);

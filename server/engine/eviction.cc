@@ -53,11 +53,12 @@ void Engine::RunPendingEviction() {
   eviction_pending_ = false;
   keyspace_.SnapshotTime();
   EnforceMaxmemory();
-  FlushEffects();  // the evictions' DELs, outside any command
 }
 
 bool Engine::EnforceMaxmemory() {
   bool under = EvictUntilUnder();
+  // Before a command, its evictions' DELs leave first, each alone (performEvictions).
+  if (call_depth_ == 0) FlushEffects(EffectGrouping::kEach);
   // How long the node stays over maxmemory (INFO total/current_eviction_exceeded_time).
   int64_t now_us = std::chrono::duration_cast<std::chrono::microseconds>(
                        std::chrono::steady_clock::now().time_since_epoch())
@@ -65,7 +66,8 @@ bool Engine::EnforceMaxmemory() {
   if (!under && stats_.eviction_exceeded_since_us == 0) {
     stats_.eviction_exceeded_since_us = now_us;
   } else if (under && stats_.eviction_exceeded_since_us != 0) {
-    stats_.eviction_exceeded_us += static_cast<uint64_t>(now_us - stats_.eviction_exceeded_since_us);
+    stats_.eviction_exceeded_us +=
+        static_cast<uint64_t>(now_us - stats_.eviction_exceeded_since_us);
     stats_.eviction_exceeded_since_us = 0;
   }
   return under;
