@@ -131,6 +131,19 @@ class Node::Impl : public engine::EngineHost,
     uv_async_send(&async_);
   }
   int TcpPort() const override { return port_.load(); }
+  bool Rebind(const std::string& bind, int port) override {
+    if (!listener_) return false;
+    int rc = listener_->Rebind(bind, port, static_cast<int>(engine_->config().tcp_backlog));
+    if (rc != 0) {
+      logger_.Warning("Failed to listen on " + bind + " port " + std::to_string(port) + ": " +
+                      uv_strerror(rc));
+      return false;
+    }
+    port_ = port;
+    logger_.set_port(port);
+    PublishState();
+    return true;
+  }
   void ProcessEventsWhileBlocked() override {
     if (listener_) listener_->ProcessEventsWhileBlocked();
   }
@@ -222,11 +235,12 @@ class Node::Impl : public engine::EngineHost,
   std::string RestartOnLoop(bool keep_data) {
     if (!crashed_) return "the node on port " + std::to_string(port_.load()) + " is running";
     auto listener = std::make_unique<net::Listener>(&loop_, engine_.get(), &reply_faults_);
-    int rc = listener->Listen(config_.bind, port_.load(), static_cast<int>(config_.tcp_backlog));
+    const std::string& bind = engine_->config().bind;
+    int rc = listener->Listen(bind, port_.load(), static_cast<int>(config_.tcp_backlog));
     if (rc != 0) {
       listener->CloseAll([] {});
       retired_listeners_.push_back(std::move(listener));
-      return "Could not create server TCP listening socket " + config_.bind + ":" +
+      return "Could not create server TCP listening socket " + bind + ":" +
              std::to_string(port_.load()) + ": " + uv_strerror(rc);
     }
     listener_ = std::move(listener);
@@ -288,6 +302,7 @@ class Node::Impl : public engine::EngineHost,
     }
     port_ = listener_->port();
     logger_.set_port(port_);
+    engine_->config().port = port_;  // an ephemeral port (0) is reported as the one bound
     uv_async_init(&loop_, &async_, OnAsync);
     async_.data = this;
     for (uv_timer_t* t : {&cron_, &wakeup_, &repl_timer_, &stall_timer_, &before_sleep_}) {

@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <stdexcept>
 #include <thread>
@@ -40,33 +41,20 @@ class EmbeddedServer : public Server {
 
 class ProcessServer : public Server {
  public:
-  ProcessServer(std::vector<std::string> argv, int port) : port_(port) {
-    std::vector<char*> cargv;
-    for (auto& a : argv) cargv.push_back(a.data());
-    cargv.push_back(nullptr);
-    pid_ = fork();
-    if (pid_ < 0) throw std::runtime_error("fork failed");
-    if (pid_ == 0) {
-      execvp(cargv[0], cargv.data());
-      _exit(127);
-    }
-    // Ready when it answers (a NOAUTH error is an answer too).
-    bool up = Eventually(
-        [&] {
-          try {
-            Client c(port_, std::chrono::milliseconds(500));
-            c({"PING"});
-            return true;
-          } catch (const std::exception&) {
-            return false;
-          }
-        },
-        std::chrono::seconds(10));
-    if (!up) {
+  // Starts the server `argv_for(port)` describes on a free port. Another test process may take
+  // the same port first: then this server fails to bind and exits, or another server answers
+  // there; either way it starts again on another port.
+  explicit ProcessServer(const std::function<std::vector<std::string>(int)>& argv_for) {
+    std::string program;
+    for (int attempt = 0; attempt < 5; ++attempt) {
+      port_ = FreePort();
+      std::vector<std::string> argv = argv_for(port_);
+      program = argv[0];
+      Spawn(argv);
+      if (WaitReady()) return;
       Stop();
-      throw std::runtime_error("server " + argv[0] + " did not start on port " +
-                               std::to_string(port_));
     }
+    throw std::runtime_error("server " + program + " did not start");
   }
   ~ProcessServer() override { Stop(); }
   int port() const override { return port_; }
@@ -84,8 +72,48 @@ class ProcessServer : public Server {
   }
 
  private:
+  void Spawn(std::vector<std::string>& argv) {
+    std::vector<char*> cargv;
+    for (auto& a : argv) cargv.push_back(a.data());
+    cargv.push_back(nullptr);
+    pid_ = fork();
+    if (pid_ < 0) throw std::runtime_error("fork failed");
+    if (pid_ == 0) {
+      execvp(cargv[0], cargv.data());
+      _exit(127);
+    }
+  }
+
+  // Ready when the server on the port answers and is this process: INFO's process_id, or, when
+  // INFO needs a password first, a NOAUTH error from a child still alive.
+  bool WaitReady() {
+    bool ours = false;
+    Eventually(
+        [&] {
+          if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
+            pid_ = -1;  // it exited: the port was taken
+            return true;
+          }
+          try {
+            Client c(port_, std::chrono::milliseconds(500));
+            Reply info = c({"INFO", "server"});
+            if (info.type == Reply::Type::kError) {
+              ours = waitpid(pid_, nullptr, WNOHANG) == 0;
+              return true;
+            }
+            ours =
+                info.str.find("\nprocess_id:" + std::to_string(pid_) + "\r") != std::string::npos;
+            return true;
+          } catch (const std::exception&) {
+            return false;
+          }
+        },
+        std::chrono::seconds(10));
+    return ours;
+  }
+
   pid_t pid_ = -1;
-  int port_;
+  int port_ = 0;
 };
 
 // Settings as command-line options. A `user` directive is a redis.conf line ("alice on >pw
@@ -184,25 +212,22 @@ std::unique_ptr<Server> StartServer(const ServerOptions& options) {
 
 std::unique_ptr<Server> StartServerOf(Target target, const ServerOptions& options) {
   if (target == Target::kEmbedded) return std::make_unique<EmbeddedServer>(options);
-  int port = FreePort();
-  std::vector<std::string> argv;
-  if (target == Target::kSpawn) {
-    argv = {REDLAB_SERVER_PATH, "--port", std::to_string(port), "--loglevel", "warning"};
+  return std::make_unique<ProcessServer>([&](int port) {
+    std::vector<std::string> argv;
+    if (target == Target::kSpawn) {
+      argv = {REDLAB_SERVER_PATH, "--port", std::to_string(port), "--loglevel", "warning"};
+    } else {
+      argv = {"redis-server", "--port",    std::to_string(port), "--bind", "127.0.0.1",
+              "--save",       "",          "--appendonly",       "no",     "--loglevel",
+              "warning",      "--logfile", "/dev/null"};
+    }
     if (!options.requirepass.empty()) {
       argv.push_back("--requirepass");
       argv.push_back(options.requirepass);
     }
     AppendConfigArgs(options, &argv);
-    return std::make_unique<ProcessServer>(argv, port);
-  }
-  argv = {"redis-server", "--port", std::to_string(port), "--bind",  "127.0.0.1", "--save",   "",
-          "--appendonly", "no",     "--loglevel",         "warning", "--logfile", "/dev/null"};
-  if (!options.requirepass.empty()) {
-    argv.push_back("--requirepass");
-    argv.push_back(options.requirepass);
-  }
-  AppendConfigArgs(options, &argv);
-  return std::make_unique<ProcessServer>(argv, port);
+    return argv;
+  });
 }
 
 }  // namespace redlab::conformance

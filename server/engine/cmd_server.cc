@@ -75,6 +75,32 @@ void ConfigGetCommand(CommandContext& ctx) {
   }
 }
 
+// updatePort and applyBind: a changed port, or any bind given, makes the node listen anew. When
+// that fails every value of the command is rolled back and the old sockets come back.
+std::optional<std::string> ApplyListenAddress(
+    CommandContext& ctx, const std::vector<std::pair<std::string_view, std::string_view>>& pairs,
+    const ServerConfig& before) {
+  Engine& engine = ctx.engine();
+  if (engine.host() == nullptr) return std::nullopt;
+  std::string_view culprit;
+  for (const auto& [name, value] : pairs) {
+    if (EqualsIgnoreCase(name, "bind") ||
+        (EqualsIgnoreCase(name, "port") && engine.config().port != before.port)) {
+      culprit = name;
+      break;
+    }
+  }
+  if (culprit.empty()) return std::nullopt;
+  if (engine.host()->Rebind(engine.config().bind, static_cast<int>(engine.config().port))) {
+    return std::nullopt;
+  }
+  engine.config() = before;
+  engine.host()->Rebind(before.bind, static_cast<int>(before.port));
+  return "CONFIG SET failed (possibly related to argument '" + std::string(culprit) + "') - " +
+         (EqualsIgnoreCase(culprit, "port") ? "Unable to listen on this port. Check server logs."
+                                            : "Failed to bind to specified addresses.");
+}
+
 void ConfigSetCommand(CommandContext& ctx) {
   if (ctx.argc() % 2 != 0) {
     ctx.ReplySyntaxError();
@@ -86,12 +112,17 @@ void ConfigSetCommand(CommandContext& ctx) {
     // Secrets are hidden from SLOWLOG and MONITOR even when the command fails.
     if (ConfigRegistry::IsSensitive(ctx.arg(i))) ctx.RedactArg(i + 1);
   }
-  std::string requirepass = ctx.engine().config().requirepass;
+  const ServerConfig before = ctx.engine().config();
   bool allow_protected = ctx.engine().AllowProtectedConfig(ctx.client());
   if (auto error = ctx.engine().config_registry().Set(pairs, /*startup=*/false, allow_protected)) {
     ctx.ReplyError(*error);
     return;
   }
+  if (auto error = ApplyListenAddress(ctx, pairs, before)) {
+    ctx.ReplyError(*error);
+    return;
+  }
+  const std::string& requirepass = before.requirepass;
   // A new requirepass becomes the default user's only password (Redis's updateRequirePass,
   // which runs only when the value changes).
   if (ctx.engine().config().requirepass != requirepass) {

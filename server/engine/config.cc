@@ -81,6 +81,13 @@ Param Enum(std::string_view name, std::string ServerConfig::*field,
   p.choices = std::move(choices);
   return p;
 }
+Param Custom(std::string_view name, std::string (*render)(const ServerConfig&),
+             std::optional<std::string> (*parse)(std::string_view, ServerConfig*)) {
+  Param p{name, {}, Kind::kCustom};
+  p.render = render;
+  p.parse = parse;
+  return p;
+}
 Param Immutable(Param p) {
   p.immutable = true;
   return p;
@@ -177,11 +184,22 @@ std::optional<std::string> ParseNotifyKeyspaceEvents(std::string_view value, Ser
   return std::nullopt;
 }
 
+// bind: up to 16 addresses, each after one space, as CONFIG SET splits a multi-argument value
+// (so two spaces make an empty address, which no socket binds: Redis's behaviour).
+std::string RenderBind(const ServerConfig& c) { return c.bind; }
+std::optional<std::string> ParseBind(std::string_view value, ServerConfig* c) {
+  if (std::count(value.begin(), value.end(), ' ') + 1 > 16) {
+    return std::string("Too many bind addresses specified.");
+  }
+  c->bind = std::string(value);
+  return std::nullopt;
+}
+
 const std::vector<Param>& Params() {
   static const std::vector<Param> params = [] {
     std::vector<Param> v;
-    v.push_back(Immutable(Str("bind", &ServerConfig::bind)));
-    v.push_back(Immutable(Int("port", &ServerConfig::port, 0, 65535)));
+    v.push_back(Custom("bind", RenderBind, ParseBind));
+    v.push_back(Int("port", &ServerConfig::port, 0, 65535));
     v.push_back(Immutable(Int("databases", &ServerConfig::databases, 1, kIntMax)));
     v.push_back(Sensitive(Str("requirepass", &ServerConfig::requirepass)));
     v.push_back(Immutable(Str("aclfile", &ServerConfig::aclfile)));

@@ -46,6 +46,9 @@ class EngineHost {
   virtual void RequestShutdown() = 0;
   // The port the node listens on (INFO tcp_port).
   virtual int TcpPort() const = 0;
+  // CONFIG SET bind/port: listen on `bind` and `port` instead (connections stay). Returns false
+  // when that fails, and then nothing listens until the next successful call.
+  virtual bool Rebind(const std::string& /*bind*/, int /*port*/) { return true; }
   // Asks for Engine::OnTimer to be called in about `delay_ms` real milliseconds (blocked
   // clients' timeouts, the end of a CLIENT PAUSE). Later requests replace earlier ones.
   virtual void ScheduleTimer(int64_t delay_ms) = 0;

@@ -20,31 +20,83 @@ const std::string kMaxClientsReply = "-ERR " + std::string(engine::err::kMaxClie
 }  // namespace
 
 Listener::Listener(uv_loop_t* loop, engine::Engine* engine, fault::ReplyFaults* reply_faults)
-    : loop_(loop), engine_(engine), reply_faults_(reply_faults) {
-  server_.data = this;
-}
+    : loop_(loop), engine_(engine), reply_faults_(reply_faults) {}
 
 Listener::~Listener() = default;
 
-int Listener::Listen(const std::string& host, int port, int backlog) {
+int Listener::Listen(const std::string& bind, int port, int backlog) {
+  // An empty bind listens nowhere (connections come only through sockets adopted otherwise).
+  std::vector<std::string> addresses;
+  for (size_t i = 0; !bind.empty() && i <= bind.size();) {
+    size_t end = bind.find(' ', i);
+    if (end == std::string::npos) end = bind.size();
+    addresses.push_back(bind.substr(i, end - i));
+    i = end + 1;
+  }
+  for (const std::string& address : addresses) {
+    int rc = ListenOn(address, port, backlog);
+    if (rc != 0) {
+      CloseSockets();
+      return rc;
+    }
+    // Every address listens on the port the first one got (an ephemeral one for port 0).
+    if (port == 0) port = port_;
+  }
+  return 0;
+}
+
+int Listener::ListenOn(std::string address, int port, int backlog) {
+  bool optional = !address.empty() && address[0] == '-';
+  if (optional) address.erase(0, 1);
+  if (address == "*") address = "0.0.0.0";
+  if (address == "::*") address = "::";
   sockaddr_storage addr{};
-  int rc = uv_ip4_addr(host.c_str(), port, reinterpret_cast<sockaddr_in*>(&addr));
-  if (rc != 0) rc = uv_ip6_addr(host.c_str(), port, reinterpret_cast<sockaddr_in6*>(&addr));
+  int rc = uv_ip4_addr(address.c_str(), port, reinterpret_cast<sockaddr_in*>(&addr));
+  if (rc != 0) rc = uv_ip6_addr(address.c_str(), port, reinterpret_cast<sockaddr_in6*>(&addr));
   if (rc != 0) return rc;
-  rc = uv_tcp_init(loop_, &server_);
-  if (rc != 0) return rc;
-  server_open_ = true;
-  rc = uv_tcp_bind(&server_, reinterpret_cast<const sockaddr*>(&addr), 0);
-  if (rc == 0) rc = uv_listen(reinterpret_cast<uv_stream_t*>(&server_), backlog, OnConnection);
-  if (rc != 0) return rc;
-  listening_ = true;
+  auto* socket = new uv_tcp_t;
+  rc = uv_tcp_init(loop_, socket);
+  if (rc != 0) {
+    delete socket;
+    return rc;
+  }
+  socket->data = this;
+  sockets_.push_back(socket);
+  // An IPv6 socket takes IPv6 only, so "* ::*" binds both families on one port, as in Redis.
+  unsigned flags = addr.ss_family == AF_INET6 ? UV_TCP_IPV6ONLY : 0;
+  rc = uv_tcp_bind(socket, reinterpret_cast<const sockaddr*>(&addr), flags);
+  if (rc == 0) rc = uv_listen(reinterpret_cast<uv_stream_t*>(socket), backlog, OnConnection);
+  if (rc != 0) {
+    sockets_.pop_back();
+    ++closing_sockets_;
+    uv_close(reinterpret_cast<uv_handle_t*>(socket), OnSocketClosed);
+    // A "-" address the machine lacks is skipped (anetTcpServer's errors Redis tolerates).
+    bool missing = rc == UV_EADDRNOTAVAIL || rc == UV_EAFNOSUPPORT || rc == UV_EPROTONOSUPPORT;
+    return optional && missing ? 0 : rc;
+  }
   sockaddr_storage bound{};
   int len = sizeof(bound);
-  uv_tcp_getsockname(&server_, reinterpret_cast<sockaddr*>(&bound), &len);
-  port_ = bound.ss_family == AF_INET6
-              ? ntohs(reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port)
-              : ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
+  uv_tcp_getsockname(socket, reinterpret_cast<sockaddr*>(&bound), &len);
+  port_ = bound.ss_family == AF_INET6 ? ntohs(reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port)
+                                      : ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
   return 0;
+}
+
+int Listener::Rebind(const std::string& bind, int port, int backlog) {
+  CloseSockets();  // uv_close releases the descriptors at once: the same port can be bound again
+  if (port == 0) {
+    port_ = 0;
+    return 0;
+  }
+  return Listen(bind, port, backlog);
+}
+
+void Listener::CloseSockets() {
+  for (uv_tcp_t* socket : sockets_) {
+    ++closing_sockets_;
+    uv_close(reinterpret_cast<uv_handle_t*>(socket), OnSocketClosed);
+  }
+  sockets_.clear();
 }
 
 void Listener::OnConnection(uv_stream_t* server, int status) {
@@ -74,7 +126,8 @@ void Listener::OnConnection(uv_stream_t* server, int status) {
 
 void Listener::AdoptSocket(int fd) {
   if (engine_->AtClientLimit()) {
-    ssize_t ignored = send(fd, kMaxClientsReply.data(), kMaxClientsReply.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
+    ssize_t ignored =
+        send(fd, kMaxClientsReply.data(), kMaxClientsReply.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
     (void)ignored;
     ++engine_->stats().rejected_connections;
     close(fd);
@@ -92,15 +145,17 @@ void Listener::AdoptSocket(int fd) {
 }
 
 void Listener::ProcessEventsWhileBlocked() {
-  if (serving_while_blocked_ || closing_ || !server_open_) return;
+  if (serving_while_blocked_ || closing_) return;
   serving_while_blocked_ = true;
   // New connections first (they may be waiting for a reply too), then every live connection.
-  uv_os_fd_t server_fd = -1;
-  uv_fileno(reinterpret_cast<uv_handle_t*>(&server_), &server_fd);
-  for (int accepted = 0; accepted < 64; ++accepted) {
-    int fd = accept4(server_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    if (fd < 0) break;
-    AdoptSocket(fd);
+  for (uv_tcp_t* socket : sockets_) {
+    uv_os_fd_t server_fd = -1;
+    uv_fileno(reinterpret_cast<uv_handle_t*>(socket), &server_fd);
+    for (int accepted = 0; accepted < 64; ++accepted) {
+      int fd = accept4(server_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+      if (fd < 0) break;
+      AdoptSocket(fd);
+    }
   }
   std::vector<Connection*> live(connections_.begin(), connections_.end());
   for (Connection* c : live) {
@@ -119,20 +174,19 @@ void Listener::CloseAll(std::function<void()> done) {
   on_closed_ = std::move(done);
   std::vector<Connection*> open(connections_.begin(), connections_.end());
   for (Connection* c : open) c->Close();
-  if (server_open_) {
-    server_open_ = false;
-    uv_close(reinterpret_cast<uv_handle_t*>(&server_), OnListenerClosed);
-  } else {
-    MaybeDone();
-  }
+  CloseSockets();
+  MaybeDone();
 }
 
-void Listener::OnListenerClosed(uv_handle_t* handle) {
-  static_cast<Listener*>(handle->data)->MaybeDone();
+void Listener::OnSocketClosed(uv_handle_t* handle) {
+  auto* self = static_cast<Listener*>(handle->data);
+  delete reinterpret_cast<uv_tcp_t*>(handle);
+  --self->closing_sockets_;
+  self->MaybeDone();
 }
 
 void Listener::MaybeDone() {
-  if (on_closed_) {
+  if (closing_sockets_ == 0 && on_closed_) {
     auto done = std::move(on_closed_);
     on_closed_ = nullptr;
     done();

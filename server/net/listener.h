@@ -1,5 +1,6 @@
-// A node's listening socket: accepts connections (refusing them past maxclients, as Redis does)
-// and keeps track of the live ones so the node can close them all on shutdown or crash.
+// A node's listening sockets (one per `bind` address): accept connections (refusing them past
+// maxclients, as Redis does) and keep track of the live ones so the node can close them all on
+// shutdown or crash.
 #pragma once
 
 #include <uv.h>
@@ -7,6 +8,7 @@
 #include <functional>
 #include <string>
 #include <unordered_set>
+#include <vector>
 
 #include "server/engine/engine.h"
 #include "server/fault/fault.h"
@@ -21,8 +23,14 @@ class Listener {
   Listener(uv_loop_t* loop, engine::Engine* engine, fault::ReplyFaults* reply_faults = nullptr);
   ~Listener();
 
-  // Binds and listens; returns a libuv error code (0 on success).
-  int Listen(const std::string& host, int port, int backlog);
+  // Binds and listens on every address of `bind` (Redis's list: one space between addresses,
+  // "*" for every IPv4 address, "::*" for every IPv6 one, a leading "-" for an address that may
+  // be missing; empty: none); returns a libuv error code (0 on success; on failure nothing is
+  // left listening).
+  int Listen(const std::string& bind, int port, int backlog);
+  // CONFIG SET bind/port: closes the listening sockets (connections stay) and listens anew, as
+  // Redis's changeBindAddr; port 0 listens nowhere. On failure nothing listens.
+  int Rebind(const std::string& bind, int port, int backlog);
   int port() const { return port_; }
 
   // Stops accepting and closes every connection; `done` runs once all handles are closed.
@@ -40,15 +48,16 @@ class Listener {
   // Takes a socket accepted outside libuv (while the loop is blocked): refuses it past
   // maxclients, else starts a Connection on it.
   void AdoptSocket(int fd);
-  static void OnListenerClosed(uv_handle_t* handle);
+  static void OnSocketClosed(uv_handle_t* handle);
+  int ListenOn(std::string address, int port, int backlog);
+  void CloseSockets();
   void MaybeDone();
 
   uv_loop_t* loop_;
   engine::Engine* engine_;
   fault::ReplyFaults* reply_faults_;
-  uv_tcp_t server_;
-  bool listening_ = false;
-  bool server_open_ = false;
+  std::vector<uv_tcp_t*> sockets_;
+  int closing_sockets_ = 0;  // closed, their close callbacks not yet run
   int port_ = 0;
   std::unordered_set<Connection*> connections_;
   std::function<void()> on_closed_;
