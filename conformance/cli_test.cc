@@ -1,7 +1,10 @@
 // The command lines of `redlab-server` and `redlab proxy`, run as a user's shell runs them:
 // arguments redis-server takes (--replicaof "HOST PORT" as one word), usage errors instead of
-// crashes, a process whose last node crashed exits, and the proxy's control port answers in
-// Redis's words. The master they replicate from or forward to is the current target's server.
+// crashes, a redis.conf file read as redis-server reads it, a process whose last node crashed
+// exits, and the proxy's control port answers in Redis's words. The master they replicate from
+// or forward to is the current target's server.
+#include <fstream>
+
 #include "conformance/harness/child_process.h"
 #include "conformance/harness/fixture.h"
 
@@ -116,6 +119,46 @@ TEST(RedlabServerCliTest, TheProcessExitsWhenItsLastLiveNodeCrashes) {
   r->SendCommand({"FAULT", "CRASH"});
   EXPECT_TRUE(r->WaitClosed());
   EXPECT_EQ(server.Wait(), 1);
+}
+
+// `SERVER redis.conf [--name value ...]`, run the same way with redlab-server and redis-server:
+// the file's directives, then the command line's options, which win.
+TEST(RedlabServerCliTest, AConfigFileComesFirstAndTheCommandLineWins) {
+  std::string path = ::testing::TempDir() + "redlab_cli_test.conf";
+  for (const std::string& program :
+       {std::string(REDLAB_SERVER_PATH), std::string("redis-server")}) {
+    int port = FreePort();
+    {
+      std::ofstream conf(path);
+      conf << "# a comment\n"
+           << "port " << port << "\n"
+           << "bind \"127.0.0.1\"\n"
+           << "save 900 1\n"
+           << "save 300 10\n"
+           << "maxclients 50\n"
+           << "user alice on >pw ~* +@all\n";
+    }
+    ChildProcess server(program, {path, "--maxclients", "60", "--loglevel", "warning"});
+    std::optional<Client> c = ConnectWhenUp(port);
+    ASSERT_TRUE(c.has_value()) << program << ": " << server.Stderr();
+    EXPECT_EQ((*c)({"CONFIG", "GET", "maxclients"}), Array({Bulk("maxclients"), Bulk("60")}))
+        << program;
+    EXPECT_EQ((*c)({"CONFIG", "GET", "save"}), Array({Bulk("save"), Bulk("900 1 300 10")}))
+        << program;
+    EXPECT_EQ((*c)({"AUTH", "alice", "pw"}), Status("OK")) << program;
+  }
+  {
+    std::ofstream conf(path);
+    conf << "port 1\nsave \"a\n";
+  }
+  for (const std::string& program :
+       {std::string(REDLAB_SERVER_PATH), std::string("redis-server")}) {
+    ChildProcess server(program, {path});
+    EXPECT_EQ(server.Wait(), 1) << program;
+    EXPECT_NE(server.Stderr().find(">>> 'save \"a'\nUnbalanced quotes in configuration line"),
+              std::string::npos)
+        << program << ": " << server.Stderr();
+  }
 }
 
 TEST(ProxyCliTest, ABadTargetIsAUsageError) {

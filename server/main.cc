@@ -7,14 +7,74 @@
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 #include <thread>
+#include <variant>
 
+#include "server/config_file.h"
 #include "server/engine/text.h"
 #include "server/node.h"
 #include "server/topology.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+// `redlab-server redis.conf [--name value ...]`: as redis-server, the file's directives come
+// first and the command line's options after them (so they win). Each directive becomes
+// `--name value`; a `user` directive keeps its words apart, as on the command line.
+std::optional<std::vector<std::string>> ExpandConfigFile(int argc, char** argv) {
+  std::vector<std::string> args = {argv[0]};
+  if (argc > 1 && argv[1][0] != '-') {
+    auto parsed = redlab::server::ReadConfigFile(argv[1]);
+    if (auto* error = std::get_if<redlab::server::ConfigFileError>(&parsed)) {
+      std::fputs(error->Report().c_str(), stderr);
+      return std::nullopt;
+    }
+    for (const auto& d : std::get<std::vector<redlab::server::ConfigDirective>>(parsed)) {
+      args.push_back("--" + d.name);
+      if (d.name == "user") {
+        args.insert(args.end(), d.words.begin(), d.words.end());
+        continue;
+      }
+      std::string value;
+      for (const std::string& w : d.words) value += (value.empty() ? "" : " ") + w;
+      args.push_back(value);
+    }
+    ++argv;
+    --argc;
+  }
+  args.insert(args.end(), argv + 1, argv + argc);
+  return args;
+}
+
+// A parameter given again (in the file, then on the command line) takes the later value, as in
+// Redis; `user` directives each add a user, and `save` lines add their points to one another.
+void AddSetting(std::vector<std::pair<std::string, std::string>>* settings, const std::string& name,
+                const std::string& value) {
+  using redlab::server::engine::EqualsIgnoreCase;
+  if (!EqualsIgnoreCase(name, "user")) {
+    for (auto& [existing, old_value] : *settings) {
+      if (!EqualsIgnoreCase(existing, name)) continue;
+      if (EqualsIgnoreCase(name, "save") && !old_value.empty() && !value.empty()) {
+        old_value += " " + value;
+      } else {
+        old_value = value;
+      }
+      return;
+    }
+  }
+  settings->emplace_back(name, value);
+}
+
+}  // namespace
+
+int main(int raw_argc, char** raw_argv) {
+  std::optional<std::vector<std::string>> expanded = ExpandConfigFile(raw_argc, raw_argv);
+  if (!expanded) return 1;
+  std::vector<char*> arg_pointers;
+  for (std::string& a : *expanded) arg_pointers.push_back(a.data());
+  int argc = static_cast<int>(arg_pointers.size());
+  char** argv = arg_pointers.data();
   redlab::server::NodeOptions options;
   std::vector<std::string> replicaof;
   int replicas = 0;
@@ -49,7 +109,9 @@ int main(int argc, char** argv) {
   app.allow_extras();
   app.footer(
       "Any other Redis configuration parameter redlab honours may be given as --name value, as "
-      "with redis-server (e.g. --maxclients 100 --hz 50). Every node of a topology gets them.");
+      "with redis-server (e.g. --maxclients 100 --hz 50). Every node of a topology gets them.\n"
+      "A redis.conf file may come first: redlab-server /path/to/redis.conf [OPTIONS]; the "
+      "options given after it win.");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -79,7 +141,7 @@ int main(int argc, char** argv) {
         value += words[w];
       }
     }
-    options.settings.emplace_back(name, value);
+    AddSetting(&options.settings, name, value);
   }
   if (!replicaof.empty()) {
     std::vector<std::string> words;

@@ -26,7 +26,7 @@ ChildProcess::ChildProcess(const std::string& path, const std::vector<std::strin
     // Nothing else of the test process (the pipes' other ends, a TcpProxy's sockets) may live
     // on in the child.
     close_range(3, ~0U, 0);
-    execv(path.c_str(), argv.data());
+    execvp(path.c_str(), argv.data());  // (a bare name is looked up in PATH)
     _exit(127);
   }
   close(in[0]);
