@@ -96,9 +96,10 @@ std::optional<std::string> ApplyListenAddress(
   }
   engine.config() = before;
   engine.host()->Rebind(before.bind, static_cast<int>(before.port));
-  return "CONFIG SET failed (possibly related to argument '" + std::string(culprit) + "') - " +
-         (EqualsIgnoreCase(culprit, "port") ? "Unable to listen on this port. Check server logs."
-                                            : "Failed to bind to specified addresses.");
+  bool port = EqualsIgnoreCase(culprit, "port");
+  return std::string("CONFIG SET failed (possibly related to argument '") +
+         (port ? "port') - Unable to listen on this port. Check server logs."
+               : "bind') - Failed to bind to specified addresses.");
 }
 
 void ConfigSetCommand(CommandContext& ctx) {

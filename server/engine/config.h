@@ -1,5 +1,5 @@
-// A node's configuration: the parameters redlab honours, under Redis's names and with Redis's
-// defaults, bounds and CONFIG SET error texts. Each parameter is described once in config.cc.
+// A node's configuration: every parameter of redis-server 7.0.15, under Redis's names and with
+// Redis's defaults, bounds and CONFIG SET error texts. Each is described once in config_params.cc.
 #pragma once
 
 #include <cstdint>
@@ -93,6 +93,129 @@ struct ServerConfig {
   OutputLimit output_limits[3] = {{0, 0, 0},
                                   {256LL * 1024 * 1024, 64LL * 1024 * 1024, 60},
                                   {32LL * 1024 * 1024, 8LL * 1024 * 1024, 60}};
+  // The master this node follows, "host port", or empty: Redis's replicaof. The replication
+  // layer keeps it current (REPLICAOF, FAILOVER); CONFIG SET cannot change it (immutable).
+  std::string replicaof;
+  int64_t replica_priority = 100;        // INFO replication's slave_priority
+  bool replica_announced = true;         // INFO replication's replica_announced
+  std::string replica_announce_ip;       // sent as REPLCONF ip-address when not empty
+  int64_t replica_announce_port = 0;     // REPLCONF listening-port; 0: the port bound
+  int64_t maxmemory_samples = 5;         // keys sampled per eviction (LRU, LFU, TTL)
+  bool replica_ignore_maxmemory = true;  // a replica evicts nothing unless this is "no"
+  std::vector<double> latency_tracking_info_percentiles = {50, 99, 99.9};
+
+  // Parameters redlab stores and reports with Redis's defaults and validation but which change
+  // nothing here: the process (daemonize, logging, affinity), cluster, TLS, AOF, active defrag,
+  // lazy freeing, memory internals and the encodings of types redlab lacks (streams, HLL).
+  bool daemonize = false;
+  bool io_threads_do_reads = false;
+  bool always_show_logo = false;
+  bool protected_mode = true;
+  bool rdb_del_sync_files = false;
+  bool activerehashing = true;
+  bool stop_writes_on_bgsave_error = true;
+  bool set_proc_title = true;
+  bool dynamic_hz = true;
+  bool lazyfree_lazy_eviction = false;
+  bool lazyfree_lazy_expire = false;
+  bool lazyfree_lazy_server_del = false;
+  bool repl_disable_tcp_nodelay = false;
+  bool aof_rewrite_incremental_fsync = true;
+  bool no_appendfsync_on_rewrite = false;
+  bool cluster_require_full_coverage = true;
+  bool rdb_save_incremental_fsync = true;
+  bool aof_load_truncated = true;
+  bool aof_timestamp_enabled = false;
+  bool cluster_replica_no_failover = false;
+  bool replica_lazy_flush = false;
+  bool jemalloc_bg_thread = true;
+  bool activedefrag = false;
+  bool syslog_enabled = false;
+  bool cluster_enabled = false;
+  bool cluster_allow_reads_when_down = false;
+  bool cluster_allow_pubsubshard_when_down = true;
+  bool crash_log_enabled = true;
+  bool crash_memcheck_enabled = true;
+  bool use_exit_on_panic = false;
+  bool disable_thp = true;
+  bool cluster_allow_replica_migration = true;
+  bool aof_disable_auto_gc = false;
+  bool replica_ignore_disk_write_errors = false;
+  bool tls_cluster = false;
+  bool tls_replication = false;
+  bool tls_prefer_server_ciphers = false;
+  bool tls_session_caching = true;
+  std::string unixsocket;
+  std::string pidfile;
+  std::string cluster_announce_ip;
+  std::string cluster_config_file = "nodes.conf";
+  std::string cluster_announce_hostname;
+  std::string syslog_ident = "redis";
+  std::string server_cpulist;
+  std::string bio_cpulist;
+  std::string aof_rewrite_cpulist;
+  std::string bgsave_cpulist;
+  std::string ignore_warnings;
+  std::string proc_title_template = "{title} {listen-addr} {server-mode}";
+  std::string bind_source_addr;
+  std::string logfile;  // redlab logs to stderr whatever this says
+  std::string tls_cert_file;
+  std::string tls_key_file;
+  std::string tls_key_file_pass;
+  std::string tls_client_cert_file;
+  std::string tls_client_key_file;
+  std::string tls_client_key_file_pass;
+  std::string tls_dh_params_file;
+  std::string tls_ca_cert_file;
+  std::string tls_ca_cert_dir;
+  std::string tls_protocols;
+  std::string tls_ciphers;
+  std::string tls_ciphersuites;
+  std::string supervised = "no";
+  std::string syslog_facility = "local0";
+  std::string repl_diskless_load = "disabled";
+  std::string appendfsync = "everysec";
+  std::string oom_score_adj = "no";
+  std::string enable_module_command = "no";
+  std::string cluster_preferred_endpoint_type = "ip";
+  std::string propagation_error_behavior = "ignore";
+  std::string tls_auth_clients = "yes";
+  int64_t shutdown_on_sigint = 0;  // Redis's SHUTDOWN_* flags: save 1, nosave 2, now 4, force 8
+  int64_t shutdown_on_sigterm = 0;
+  int64_t io_threads = 1;
+  int64_t auto_aof_rewrite_percentage = 100;
+  int64_t cluster_replica_validity_factor = 10;
+  int64_t cluster_migration_barrier = 1;
+  int64_t active_defrag_cycle_min = 1;
+  int64_t active_defrag_cycle_max = 25;
+  int64_t active_defrag_threshold_lower = 10;
+  int64_t active_defrag_threshold_upper = 100;
+  int64_t maxmemory_eviction_tenacity = 10;
+  int64_t cluster_port = 0;
+  int64_t cluster_announce_bus_port = 0;
+  int64_t cluster_announce_port = 0;
+  int64_t cluster_announce_tls_port = 0;
+  int64_t key_load_delay = 0;
+  int64_t watchdog_period = 0;
+  int64_t shutdown_timeout = 10;
+  int64_t repl_diskless_sync_max_replicas = 0;
+  int64_t unixsocketperm = 0;
+  int64_t socket_mark_id = 0;
+  int64_t active_defrag_max_scan_fields = 1000;
+  int64_t cluster_node_timeout = 15000;
+  int64_t stream_node_max_entries = 100;
+  int64_t cluster_link_sendbuf_limit = 0;
+  int64_t active_defrag_ignore_bytes = 100LL << 20;
+  int64_t stream_node_max_bytes = 4096;
+  int64_t hll_sparse_max_bytes = 3000;
+  int64_t maxmemory_clients = 0;  // bytes, or a percentage of maxmemory stored negated (-10: 10%)
+  int64_t repl_backlog_ttl = 3600;
+  int64_t auto_aof_rewrite_min_size = 64LL * 1024 * 1024;
+  int64_t loading_process_events_interval_bytes = 2LL * 1024 * 1024;
+  int64_t tls_port = 0;
+  int64_t tls_session_cache_size = 20 * 1024;
+  int64_t tls_session_cache_timeout = 300;
+  int64_t oom_score_adj_values[3] = {0, 200, 800};
 };
 
 class ConfigRegistry {
@@ -120,7 +243,8 @@ class ConfigRegistry {
   ServerConfig* config_;
 };
 
-// Parses a Redis memory value ("100", "1kb", "5M", "1gb"...), as memtoull.
+// Parses a Redis memory value ("100", "1kb", "5M", "1gb"...), exactly as memtoull: "" is 0, and
+// a value past 2^63 comes out negative (the unsigned result read as signed).
 bool ParseMemory(std::string_view s, int64_t* out);
 
 }  // namespace redlab::server::engine

@@ -1,6 +1,7 @@
 // maxmemory eviction, approximated as Redis approximates it: sample a few keys and evict the
 // best candidate by the policy (Redis's evict.c): the least recently used key for the LRU
 // policies, the least frequently used one (by its decayed LFU counter) for the LFU policies.
+#include <algorithm>
 #include <chrono>
 
 #include "server/engine/engine.h"
@@ -14,10 +15,8 @@ int64_t SteadyMs() {
       .count();
 }
 
-constexpr int kSamples = 5;  // Redis's maxmemory-samples default
-
-// Picks a key of `db` to evict under `policy`, or nullptr.
-Db::Node* PickVictim(Keyspace& ks, Db& db, std::string_view policy) {
+// Picks a key of `db` to evict under `policy`, or nullptr, the best of `samples` random keys.
+Db::Node* PickVictim(Keyspace& ks, Db& db, std::string_view policy, int64_t samples) {
   bool volatile_only = policy.rfind("volatile-", 0) == 0;
   bool random = policy.find("random") != std::string_view::npos;
   bool by_ttl = policy == "volatile-ttl";
@@ -26,7 +25,9 @@ Db::Node* PickVictim(Keyspace& ks, Db& db, std::string_view policy) {
   };
   if (random) return sample();
   Db::Node* best = nullptr;
-  for (int i = 0; i < kSamples; ++i) {
+  // Never more samples than keys, as dictGetSomeKeys.
+  samples = std::min<int64_t>(samples, static_cast<int64_t>(db.size()));
+  for (int64_t i = 0; i < samples; ++i) {
     Db::Node* n = sample();
     if (n == nullptr) break;
     if (best == nullptr) {
@@ -78,7 +79,10 @@ bool Engine::EvictUntilUnder() {
   const size_t limit = static_cast<size_t>(config_.maxmemory);
   if (UsedMemory() <= limit) return true;
   const std::string& policy = config_.maxmemory_policy;
-  if (policy == "noeviction" || keyspace_.replica()) return false;
+  // A replica leaves eviction to its master unless replica-ignore-maxmemory is off.
+  if (policy == "noeviction" || (keyspace_.replica() && config_.replica_ignore_maxmemory)) {
+    return false;
+  }
   // The latency monitor's eviction-cycle and eviction-del events, as Redis records them.
   int64_t cycle_start = SteadyMs();
   while (UsedMemory() > limit) {
@@ -87,7 +91,7 @@ bool Engine::EvictUntilUnder() {
     for (int i = 0; i < keyspace_.num_dbs() && victim == nullptr; ++i) {
       Db& db = keyspace_.db(i);
       if (db.size() == 0) continue;
-      victim = PickVictim(keyspace_, db, policy);
+      victim = PickVictim(keyspace_, db, policy, config_.maxmemory_samples);
       victim_db = &db;
     }
     if (victim == nullptr) {

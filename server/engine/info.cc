@@ -186,7 +186,7 @@ void MemorySection(Engine& e, std::string& out) {
   out += fmt::format("total_system_memory:{}\r\ntotal_system_memory_human:{}\r\n", total,
                      Human(total));
   ScriptMemoryLines(e, out);
-  out += fmt::format("maxmemory:{}\r\nmaxmemory_human:{}\r\n", c.maxmemory,
+  out += fmt::format("maxmemory:{}\r\nmaxmemory_human:{}\r\n", static_cast<uint64_t>(c.maxmemory),
                      Human(static_cast<uint64_t>(c.maxmemory)));
   out += fmt::format("maxmemory_policy:{}\r\n", c.maxmemory_policy);
   out += fmt::format("allocator_frag_ratio:{}\r\nallocator_frag_bytes:{}\r\n",
@@ -257,9 +257,10 @@ void StatsSection(Engine& e, std::string& out) {
   // replicas expire such keys as any other, so none is tracked apart.
   out += "slave_expires_tracked_keys:0\r\n";
   // No active defragmentation: libc's malloc has no defragmenter to drive.
-  out += "active_defrag_hits:0\r\nactive_defrag_misses:0\r\nactive_defrag_key_hits:0\r\n"
-         "active_defrag_key_misses:0\r\ntotal_active_defrag_time:0\r\n"
-         "current_active_defrag_time:0\r\n";
+  out +=
+      "active_defrag_hits:0\r\nactive_defrag_misses:0\r\nactive_defrag_key_hits:0\r\n"
+      "active_defrag_key_misses:0\r\ntotal_active_defrag_time:0\r\n"
+      "current_active_defrag_time:0\r\n";
   const Tracking& t = e.tracking();
   out += fmt::format("tracking_total_keys:{}\r\ntracking_total_items:{}\r\n", t.total_keys(),
                      t.total_items());

@@ -13,7 +13,7 @@ namespace redlab::server::replication {
 namespace {
 
 // Steps of the handshake: which reply we wait for.
-enum HandshakeStep { kPingReply = 1, kAuthReply, kPortReply, kCapaReply, kPsyncReply };
+enum HandshakeStep { kPingReply = 1, kAuthReply, kPortReply, kIpReply, kCapaReply, kPsyncReply };
 
 // The engine's view of the connection to our master. Replies to the master's stream go nowhere
 // (Redis never answers its master, except the REPLCONF ACKs it sends on its own).
@@ -191,8 +191,15 @@ bool Replication::HandshakeStep() {
             StreamEncoder::AppendCommand({"AUTH", c.masteruser, c.masterauth}, &out);
           }
         }
-        std::string port = std::to_string(engine_.host() ? engine_.host()->TcpPort() : 0);
-        StreamEncoder::AppendCommand({"REPLCONF", "listening-port", port}, &out);
+        // replica-announce-port and -ip stand for this node's own address when set.
+        int64_t port = c.replica_announce_port != 0 ? c.replica_announce_port
+                       : engine_.host()             ? engine_.host()->TcpPort()
+                                                    : 0;
+        StreamEncoder::AppendCommand({"REPLCONF", "listening-port", std::to_string(port)}, &out);
+        announced_ip_ = !c.replica_announce_ip.empty();
+        if (announced_ip_) {
+          StreamEncoder::AppendCommand({"REPLCONF", "ip-address", c.replica_announce_ip}, &out);
+        }
         StreamEncoder::AppendCommand({"REPLCONF", "capa", "eof", "capa", "psync2"}, &out);
         SendToMaster(out);
         handshake_step_ = c.masterauth.empty() ? kPortReply : kAuthReply;
@@ -206,7 +213,10 @@ bool Replication::HandshakeStep() {
       }
       handshake_step_ = kPortReply;
       return true;
-    case kPortReply:  // errors here are only logged, as Redis does
+    case kPortReply:  // errors here and to ip-address are only logged, as Redis does
+      handshake_step_ = announced_ip_ ? kIpReply : kCapaReply;
+      return true;
+    case kIpReply:
       handshake_step_ = kCapaReply;
       return true;
     case kCapaReply: {

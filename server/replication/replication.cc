@@ -78,6 +78,7 @@ void Replication::ReplicaOf(const std::string& host, int port, bool fresh) {
       "replica?)");
   master_host_ = host;
   master_port_ = port;
+  engine_.config().replicaof = host + " " + std::to_string(port);  // CONFIG GET replicaof
   // A former master offers its own history to the new master (replicationCacheMasterUsingMyself)
   // so a promoted replica of it can continue; a fresh node asks for everything.
   fresh_sync_ = fresh;
@@ -97,6 +98,7 @@ void Replication::ReplicaOfNoOne() {
   if (!is_replica()) return;
   master_host_.clear();
   master_port_ = 0;
+  engine_.config().replicaof.clear();
   FreeMasterClient();
   DropLink(/*reconnect_later=*/false);
   ShiftReplicationId();
@@ -254,9 +256,10 @@ void Replication::AppendInfo(std::string* out) const {
       s += fmt::format("master_link_down_since_seconds:{}\r\n",
                        down_since_s_ != 0 ? now_s - down_since_s_ : -1);
     }
-    s += "slave_priority:100\r\n";
-    s += fmt::format("slave_read_only:{}\r\n", engine_.config().replica_read_only ? 1 : 0);
-    s += "replica_announced:1\r\n";
+    const engine::ServerConfig& c = engine_.config();
+    s += fmt::format("slave_priority:{}\r\n", c.replica_priority);
+    s += fmt::format("slave_read_only:{}\r\n", c.replica_read_only ? 1 : 0);
+    s += fmt::format("replica_announced:{}\r\n", c.replica_announced ? 1 : 0);
   }
   s += fmt::format("connected_slaves:{}\r\n", replicas_.size());
   const engine::ServerConfig& c = engine_.config();

@@ -273,20 +273,21 @@ class Replication : public engine::EffectSink, private LinkHandler {
   std::unordered_map<uint64_t, PendingReplconf> replconf_;  // by client id, before PSYNC
   bool getack_pending_ = false;
   bool flush_scheduled_ = false;  // replicas' output waits for the next timer
-  int64_t last_cron_s_ = -1;  // the second ReplicaCron last ran in
-  int64_t cron_loops_ = 0;    // seconds ReplicaCron has run in (Redis's replication_cron_loops)
+  int64_t last_cron_s_ = -1;      // the second ReplicaCron last ran in
+  int64_t cron_loops_ = 0;        // seconds ReplicaCron has run in (Redis's replication_cron_loops)
 
   // Replica side.
   std::string master_host_;
   int master_port_ = 0;
   LinkState state_ = LinkState::kNone;
   LinkIo* link_ = nullptr;
-  std::string link_in_;       // received from the master, not yet consumed
-  LinkShaper inbound_;        // replication faults on what we receive
-  LinkShaper outbound_;       // ...and on what we send (handshake, acks)
-  int handshake_step_ = 0;    // which reply of the handshake we expect next
-  bool fresh_sync_ = false;   // PSYNC ? -1 on the next handshake
-  std::string psync_replid_;  // what we asked PSYNC for
+  std::string link_in_;        // received from the master, not yet consumed
+  LinkShaper inbound_;         // replication faults on what we receive
+  LinkShaper outbound_;        // ...and on what we send (handshake, acks)
+  int handshake_step_ = 0;     // which reply of the handshake we expect next
+  bool announced_ip_ = false;  // the handshake sent REPLCONF ip-address (a reply to skip)
+  bool fresh_sync_ = false;    // PSYNC ? -1 on the next handshake
+  std::string psync_replid_;   // what we asked PSYNC for
   int64_t psync_offset_ = 0;
   // The snapshot in transfer: "$<len>" (payload_left_ bytes to go) or "$EOF:<mark>".
   bool payload_started_ = false;
