@@ -25,9 +25,17 @@ void Logger::Log(LogLevel level, std::string_view message) const {
   char stamp[64];
   size_t n = strftime(stamp, sizeof(stamp), "%d %b %Y %H:%M:%S.", &local);
   std::snprintf(stamp + n, sizeof(stamp) - n, "%03d", static_cast<int>(tv.tv_usec / 1000));
-  std::fprintf(stderr, "%d:%c %s %c [%d] %.*s\n", static_cast<int>(getpid()), role_, stamp,
+  // As Redis's serverLogRaw, the file is opened for each line (so it can be rotated away).
+  FILE* out = file_.empty() ? stdout : std::fopen(file_.c_str(), "a");
+  if (out == nullptr) return;
+  std::fprintf(out, "%d:%c %s %c [%d] %.*s\n", static_cast<int>(getpid()), role_, stamp,
                kMarks[static_cast<int>(level)], port_, static_cast<int>(message.size()),
                message.data());
+  if (out == stdout) {
+    std::fflush(out);
+  } else {
+    std::fclose(out);
+  }
 }
 
 }  // namespace redlab::server

@@ -1,5 +1,6 @@
 // Log lines in Redis's format ("pid:M 22 Nov 2026 10:00:00.123 * message"), filtered by the
-// node's loglevel. Each node logs with its own port so lines of several nodes can be told apart.
+// node's loglevel, on stdout or appended to the node's `logfile` as Redis writes them. Each node
+// logs with its own port so lines of several nodes can be told apart.
 #pragma once
 
 #include <string>
@@ -17,6 +18,8 @@ class Logger {
   void set_level(std::string_view level) { level_ = ParseLogLevel(level); }
   void set_role(char role) { role_ = role; }
   void set_port(int port) { port_ = port; }
+  // Redis's logfile: empty for stdout, else a file each line is appended to.
+  void set_file(std::string path) { file_ = std::move(path); }
 
   void Log(LogLevel level, std::string_view message) const;
   void Notice(std::string_view message) const { Log(LogLevel::kNotice, message); }
@@ -27,6 +30,7 @@ class Logger {
   LogLevel level_;
   char role_ = 'M';
   int port_ = 0;
+  std::string file_;
 };
 
 }  // namespace redlab::server

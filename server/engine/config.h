@@ -158,7 +158,7 @@ struct ServerConfig {
   std::string ignore_warnings;
   std::string proc_title_template = "{title} {listen-addr} {server-mode}";
   std::string bind_source_addr;
-  std::string logfile;  // redlab logs to stderr whatever this says
+  std::string logfile;  // empty: the log goes to stdout
   std::string tls_cert_file;
   std::string tls_key_file;
   std::string tls_key_file_pass;
