@@ -1,6 +1,9 @@
 // INFO's sections carry Redis 7.0.15's fields, by name and in Redis's order, so that tools that
 // read INFO (exporters, test harnesses) find every field where they expect it. Values are checked
 // by the suites of each area; here only the names.
+#include <map>
+#include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -180,6 +183,76 @@ TEST_F(InfoTest, CPUFields) {
             (std::vector<std::string>{"used_cpu_sys", "used_cpu_user", "used_cpu_sys_children",
                                       "used_cpu_user_children", "used_cpu_sys_main_thread",
                                       "used_cpu_user_main_thread"}));
+}
+
+}  // namespace
+}  // namespace redlab::conformance
+
+namespace redlab::conformance {
+namespace {
+
+// INFO latencystats: one latency_percentiles_usec_<command> line per command called since the
+// last reset, with the configured percentiles; a blocked command counts once served (not when it
+// times out).
+class LatencyStatsTest : public ConformanceTest {
+ protected:
+  // field -> value of INFO latencystats.
+  std::map<std::string, std::string> Lines() {
+    std::string info = c()({"INFO", "latencystats"}).str;
+    std::map<std::string, std::string> lines;
+    for (size_t pos = 0; pos < info.size();) {
+      size_t end = info.find("\r\n", pos);
+      std::string line = info.substr(pos, end - pos);
+      pos = end + 2;
+      if (line.empty() || line[0] == '#') continue;
+      lines[line.substr(0, line.find(':'))] = line.substr(line.find(':') + 1);
+    }
+    return lines;
+  }
+  void TearDown() override {
+    c()({"CONFIG", "SET", "latency-tracking", "yes", "latency-tracking-info-percentiles",
+         "50 99 99.9"});
+  }
+};
+
+TEST_F(LatencyStatsTest, OneLinePerCommandCalledWithThePercentiles) {
+  ASSERT_EQ(c()({"CONFIG", "RESETSTAT"}), Status("OK"));
+  ASSERT_EQ(c()({"SET", "k", "v"}), Status("OK"));
+  ASSERT_EQ(c()({"CLIENT", "ID"}).type, Reply::Type::kInteger);
+  std::map<std::string, std::string> lines = Lines();
+  std::set<std::string> names;
+  for (const auto& [name, value] : lines) names.insert(name);
+  EXPECT_EQ(names, (std::set<std::string>{"latency_percentiles_usec_config|resetstat",
+                                          "latency_percentiles_usec_set",
+                                          "latency_percentiles_usec_client|id"}));
+  const std::regex three(R"(p50=\d+\.\d{3},p99=\d+\.\d{3},p99\.9=\d+\.\d{3})");
+  for (const auto& [name, value] : lines) EXPECT_TRUE(std::regex_match(value, three)) << value;
+
+  ASSERT_EQ(c()({"CONFIG", "SET", "latency-tracking-info-percentiles", "0 99.999 100"}),
+            Status("OK"));
+  const std::regex other(R"(p0=\d+\.\d{3},p99\.999=\d+\.\d{3},p100=\d+\.\d{3})");
+  EXPECT_TRUE(std::regex_match(Lines()["latency_percentiles_usec_set"], other))
+      << Lines()["latency_percentiles_usec_set"];
+
+  ASSERT_EQ(c()({"CONFIG", "SET", "latency-tracking", "no"}), Status("OK"));
+  EXPECT_TRUE(Lines().empty());
+}
+
+TEST_F(LatencyStatsTest, ABlockedCommandCountsOnceServed) {
+  ASSERT_EQ(c()({"DEL", "latency:list"}).type, Reply::Type::kInteger);
+  ASSERT_EQ(c()({"CONFIG", "RESETSTAT"}), Status("OK"));
+  // Timed out: no latency recorded.
+  ASSERT_EQ(c()({"BLPOP", "latency:list", "0.01"}), Nil());
+  EXPECT_EQ(Lines().count("latency_percentiles_usec_blpop"), 0u);
+  // Served by another client's push.
+  Client waiter = Connect();
+  waiter.SendCommand({"BLPOP", "latency:list", "0"});
+  ASSERT_TRUE(Eventually([&] {
+    return c()({"INFO", "clients"}).str.find("blocked_clients:1\r\n") != std::string::npos;
+  }));
+  ASSERT_EQ(c()({"RPUSH", "latency:list", "x"}), Int(1));
+  EXPECT_EQ(waiter.Read(), Array({Bulk("latency:list"), Bulk("x")}));
+  EXPECT_EQ(Lines().count("latency_percentiles_usec_blpop"), 1u);
 }
 
 }  // namespace

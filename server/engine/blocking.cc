@@ -114,8 +114,13 @@ bool Engine::UnblockById(uint64_t id, bool with_error) {
   } else {
     ReplyTimedOut(*target);
   }
-  // Redis counts the blocked command as failed either way (updateStatsOnUnblock).
-  if (target->last_command() != nullptr) ++command_stats_[target->last_command()->id].failed_calls;
+  // Redis counts the blocked command as failed either way, and records its latency
+  // (updateStatsOnUnblock); a timeout or WAIT's end records none.
+  if (target->last_command() != nullptr) {
+    CommandStats& cs = command_stats_[target->last_command()->id];
+    ++cs.failed_calls;
+    if (config_.latency_tracking) cs.latency.Record(target->block().call_us);
+  }
   FinishBlockedCommand(*target, reply_start, /*resume=*/true);
   return true;
 }
@@ -184,9 +189,12 @@ void Engine::ServeClient(Client& client, const std::string& key) {
   --call_depth_;
   current_client_ = previous_client;
   FlushEffects();
-  // The call itself was counted when the client blocked (updateStatsOnUnblock).
+  // The call itself was counted when the client blocked (updateStatsOnUnblock); its latency is
+  // that call's and this reply's.
   CommandStats& cs = command_stats_[cmd.id];
-  cs.usec += static_cast<uint64_t>(SteadyUs() - start);
+  int64_t reply_us = SteadyUs() - start;
+  cs.usec += static_cast<uint64_t>(reply_us);
+  if (config_.latency_tracking) cs.latency.Record(block.call_us + reply_us);
   if (stats_.total_error_replies != errors_before) ++cs.failed_calls;
   FinishBlockedCommand(client, reply_start, /*resume=*/false);
   if (tracking_.has_pending()) tracking_.SendPending();

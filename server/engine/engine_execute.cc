@@ -381,7 +381,12 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
   CommandStats& cs = command_stats_[cmd.id];
   ++cs.calls;
   cs.usec += static_cast<uint64_t>(duration);
-  if (config_.latency_tracking) cs.latency.Record(duration);
+  // A blocked command's latency is recorded when it is unblocked (updateStatsOnUnblock).
+  if (client.blocked()) {
+    client.block().call_us = duration;
+  } else if (config_.latency_tracking) {
+    cs.latency.Record(duration);
+  }
   if (stats_.total_error_replies != errors_before) ++cs.failed_calls;
   ++stats_.total_commands_processed;
   // The slow log considers every command it may log (to trim itself), unless slowlog-log-

@@ -314,6 +314,35 @@ void CommandStatsSection(Engine& e, std::string& out) {
   }
 }
 
+// latency_percentiles_usec_<command>:p50=...,p99=...,p99.9=... for each command called since the
+// last reset while latency-tracking was on (fillPercentileDistributionLatencies).
+void LatencyStatsSection(Engine& e, std::string& out) {
+  out += "# Latencystats\r\n";
+  if (!e.config().latency_tracking) return;
+  const std::vector<double>& percentiles = e.config().latency_tracking_info_percentiles;
+  auto emit = [&](const Command& cmd) {
+    const LatencyHistogram& h = e.command_stats(cmd).latency;
+    if (h.calls() == 0) return;
+    out += fmt::format("latency_percentiles_usec_{}:", cmd.full_name);
+    for (size_t i = 0; i < percentiles.size(); ++i) {
+      if (i > 0) out += ',';
+      std::string p = fmt::format("{:f}", percentiles[i]);
+      // trimDoubleString: no trailing zeros, nor a trailing point.
+      if (p.find('.') != std::string::npos) {
+        p.erase(p.find_last_not_of('0') + 1);
+        if (p.back() == '.') p.pop_back();
+      }
+      out += fmt::format("p{}={:.3f}", p,
+                         static_cast<double>(h.ValueAtPercentile(percentiles[i])) / 1000.0);
+    }
+    out += "\r\n";
+  };
+  for (const auto& cmd : e.commands().all()) {
+    emit(*cmd);
+    for (const auto& sub : cmd->subcommands) emit(*sub);
+  }
+}
+
 void ErrorStatsSection(Engine& e, std::string& out) {
   out += "# Errorstats\r\n";
   for (const auto& [code, count] : e.stats().errors) {
@@ -369,7 +398,7 @@ std::string GenerateInfo(Engine& engine, const std::vector<std::string_view>& re
     else if (s.name == "errorstats")
       ErrorStatsSection(engine, out);
     else if (s.name == "latencystats")
-      out += "# Latencystats\r\n";
+      LatencyStatsSection(engine, out);
     else if (s.name == "cluster")
       out += "# Cluster\r\ncluster_enabled:0\r\n";
     else if (s.name == "keyspace")

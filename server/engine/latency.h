@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "server/engine/hdr_histogram.h"
+
 namespace redlab::server::engine {
 
 class LatencyMonitor {
@@ -69,8 +71,11 @@ class LatencyHistogram {
   void Record(int64_t duration_us) {
     ++buckets_[BucketOf(duration_us)];
     ++calls_;
+    hdr_.Record(duration_us * 1000);
   }
   uint64_t calls() const { return calls_; }
+  // INFO latencystats: the latency under which `percentile` % of the calls fall, in ns.
+  int64_t ValueAtPercentile(double percentile) const { return hdr_.ValueAtPercentile(percentile); }
   // The reported (upper bound in µs, cumulative count) pairs, for buckets where the count grows.
   std::vector<std::pair<int64_t, uint64_t>> Cumulative() const;
 
@@ -83,6 +88,7 @@ class LatencyHistogram {
  private:
   std::array<uint64_t, kBuckets> buckets_{};
   uint64_t calls_ = 0;
+  HdrHistogram hdr_;
 };
 
 }  // namespace redlab::server::engine
