@@ -79,4 +79,56 @@ void Topology::Stop() {
   for (auto& n : masters_) n->Stop();
 }
 
+// ---- NodeRegistry (Restart is in node.cc, beside the node's loop) ----
+
+void NodeRegistry::Add(Node::Impl* node, const Entry& entry) {
+  std::lock_guard lock(mu_);
+  nodes_.emplace_back(node, entry);
+}
+
+void NodeRegistry::Update(Node::Impl* node, const Entry& entry) {
+  std::function<void()> notify;
+  {
+    std::lock_guard lock(mu_);
+    bool was_all_crashed = AllCrashedLocked();
+    for (auto& [n, e] : nodes_) {
+      if (n == node) e = entry;
+    }
+    if (!was_all_crashed && AllCrashedLocked()) notify = on_all_crashed_;
+  }
+  // Outside the lock: the callback may reach the nodes (which publish to this registry).
+  if (notify) notify();
+}
+
+bool NodeRegistry::AllCrashedLocked() const {
+  if (nodes_.empty()) return false;
+  for (const auto& [n, e] : nodes_) {
+    if (e.state != "crashed") return false;
+  }
+  return true;
+}
+
+void NodeRegistry::SetOnAllCrashed(std::function<void()> fn) {
+  bool already;
+  {
+    std::lock_guard lock(mu_);
+    on_all_crashed_ = fn;
+    already = AllCrashedLocked();
+  }
+  // The nodes serve before the callback is set: a crash in between must still be heard.
+  if (already) fn();
+}
+
+void NodeRegistry::Remove(Node::Impl* node) {
+  std::lock_guard lock(mu_);
+  std::erase_if(nodes_, [&](const auto& p) { return p.first == node; });
+}
+
+std::vector<NodeRegistry::Entry> NodeRegistry::Snapshot() const {
+  std::lock_guard lock(mu_);
+  std::vector<Entry> out;
+  for (const auto& [n, e] : nodes_) out.push_back(e);
+  return out;
+}
+
 }  // namespace redlab::server
