@@ -40,7 +40,8 @@ std::string Describe(Client& c, const std::string& key) {
     }
     std::sort(parts.begin(), parts.end());
   } else if (type == "zset") {
-    for (const Reply& r : c({"ZRANGE", key, "0", "-1", "WITHSCORES"}).elements) parts.push_back(r.str);
+    for (const Reply& r : c({"ZRANGE", key, "0", "-1", "WITHSCORES"}).elements)
+      parts.push_back(r.str);
   }
   for (const std::string& p : parts) out += p + ",";
   int64_t ttl = c({"PTTL", key}).integer;
@@ -141,8 +142,9 @@ TEST_F(ReplicationTest, EveryWriteFamilyReplicates) {
       {"ZUNIONSTORE", "zu", "2", "z", "ints"},
       {"ZREMRANGEBYSCORE", "zu", "-inf", "1"},
       // a script: its writes reach replicas as effects
-      {"EVAL", "redis.call('HINCRBY', KEYS[1], 'n', 2) return redis.call('PEXPIRE', KEYS[1], 60000)",
-       "1", "scripted"},
+      {"EVAL",
+       "redis.call('HINCRBY', KEYS[1], 'n', 2) return redis.call('PEXPIRE', KEYS[1], 60000)", "1",
+       "scripted"},
   };
   for (const auto& w : writes) {
     Reply r = m.Call(w);
@@ -295,6 +297,29 @@ TEST_F(ReplicationTest, ReplicaHidesExpiredKeysUntilTheMastersDel) {
   ASSERT_TRUE(Eventually([&] { return r({"GET", "k"}) == Nil(); }));
   EXPECT_EQ(r({"EXISTS", "k"}), Int(0));
   EXPECT_EQ(r({"DBSIZE"}), Int(1));  // still there: only the master deletes
+  topology_->ReleaseReplication();
+  EXPECT_TRUE(Eventually([&] { return r({"DBSIZE"}) == Int(0); }));
+}
+
+// replica-read-only no: a write on the replica meets a logically expired key as missing and
+// deletes it first (Redis's LOOKUP_WRITE), so the key is written new, once; reads still only hide.
+TEST_F(ReplicationTest, AWritableReplicaWritesOverExpiredKeys) {
+  Client m = topology_->ConnectMaster();
+  ASSERT_EQ(m({"SET", "k1", "5", "PX", "600"}), Status("OK"));
+  ASSERT_EQ(m({"SET", "k2", "5", "PX", "600"}), Status("OK"));
+  ASSERT_EQ(m({"WAIT", "2", "5000"}), Int(2));
+  topology_->HoldReplication();  // the master's DELs will not arrive meanwhile
+  Client r = topology_->ConnectReplica(0);
+  ASSERT_TRUE(Eventually([&] { return r({"EXISTS", "k1", "k2"}) == Int(0); }));
+  EXPECT_EQ(r({"DBSIZE"}), Int(2));
+  ASSERT_EQ(r({"CONFIG", "SET", "replica-read-only", "no"}), Status("OK"));
+  EXPECT_EQ(r({"INCR", "k1"}), Int(1));
+  EXPECT_EQ(r({"TTL", "k1"}), Int(-1));
+  EXPECT_EQ(r({"GET", "k2"}), Nil());
+  EXPECT_EQ(r({"DBSIZE"}), Int(2));
+  EXPECT_EQ(r({"DEL", "k1"}), Int(1));
+  EXPECT_EQ(r({"DBSIZE"}), Int(1));
+  ASSERT_EQ(r({"CONFIG", "SET", "replica-read-only", "yes"}), Status("OK"));
   topology_->ReleaseReplication();
   EXPECT_TRUE(Eventually([&] { return r({"DBSIZE"}) == Int(0); }));
 }

@@ -55,6 +55,7 @@ void Engine::ConfigChanged() {
   tracking.lfu_log_factor = config_.lfu_log_factor;
   tracking.lfu_decay_time = config_.lfu_decay_time;
   keyspace_.set_access_tracking(tracking);
+  keyspace_.set_replica_writable(!config_.replica_read_only);
   ConfigureKeyspaceEvents();
 }
 

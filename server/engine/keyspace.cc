@@ -25,7 +25,7 @@ bool Db::IsExpired(const Node* node) const {
 Db::Node* Db::Lookup(std::string_view key, uint32_t flags) {
   Node* node = dict_.Find(key);
   if (node != nullptr && IsExpired(node) && !(owner_->replica() && owner_->master_view())) {
-    if (!owner_->replica() && !owner_->expiry_paused()) owner_->DeleteExpired(*this, node);
+    if (owner_->DeletesExpired(flags & kWrite)) owner_->DeleteExpired(*this, node);
     node = nullptr;
   }
   if ((flags & kTouch) && node != nullptr) owner_->TouchLru(node->value);
@@ -46,7 +46,7 @@ Db::Node* Db::Lookup(std::string_view key, uint32_t flags) {
 Db::Node* Db::LookupRead(std::string_view key) {
   return Lookup(key, kCountStats | kTouch | kNotifyMiss);
 }
-Db::Node* Db::LookupWrite(std::string_view key) { return Lookup(key, kTouch); }
+Db::Node* Db::LookupWrite(std::string_view key) { return Lookup(key, kTouch | kWrite); }
 Db::Node* Db::LookupQuiet(std::string_view key) { return Lookup(key, 0); }
 Db::Node* Db::LookupNoTouch(std::string_view key) { return Lookup(key, kCountStats | kNotifyMiss); }
 Db::Node* Db::LookupNoTouchNoNotify(std::string_view key) { return Lookup(key, kCountStats); }
@@ -67,8 +67,9 @@ Db::Node* Db::Insert(std::string_view key, Object value, uint8_t report) {
 Db::Node* Db::Set(std::string_view key, Object value, bool keep_ttl) {
   Node* node = dict_.Find(key);
   // setKey looks the key up for writing first: an expired one goes (with its "expired" event)
-  // and the key is new again. A replica keeps it, and overwrites it.
-  if (node != nullptr && IsExpired(node) && !owner_->replica() && !owner_->expiry_paused()) {
+  // and the key is new again. A read-only replica keeps it (its master's stream overwrites it).
+  if (node != nullptr && IsExpired(node) && !(owner_->replica() && owner_->master_view()) &&
+      owner_->DeletesExpired(/*write=*/true)) {
     owner_->DeleteExpired(*this, node);
     node = nullptr;
   }

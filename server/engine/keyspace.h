@@ -156,7 +156,12 @@ class Db {
  private:
   friend class Keyspace;
   // What Lookup does besides finding the key (Redis's LOOKUP_* flags, inverted).
-  enum LookupFlag : uint32_t { kCountStats = 1u << 0, kTouch = 1u << 1, kNotifyMiss = 1u << 2 };
+  enum LookupFlag : uint32_t {
+    kCountStats = 1u << 0,
+    kTouch = 1u << 1,
+    kNotifyMiss = 1u << 2,
+    kWrite = 1u << 3,  // the key is about to be written: a writable replica deletes it if expired
+  };
   // Why adding a key is reported: clients blocked on this database, the "new" event.
   enum Report : uint8_t { kReportReady = 1u << 0, kReportNew = 1u << 1 };
   Node* Lookup(std::string_view key, uint32_t flags);
@@ -192,6 +197,14 @@ class Keyspace {
   // A replica never expires keys itself: it hides them until the master's DEL arrives.
   bool replica() const { return replica_; }
   void set_replica(bool replica) { replica_ = replica; }
+  // replica-read-only no: a write on the replica deletes the expired key it meets first, as
+  // Redis's LOOKUP_WRITE (EXPIRE_FORCE_DELETE_EXPIRED) does on writable replicas.
+  bool replica_writable() const { return replica_writable_; }
+  void set_replica_writable(bool writable) { replica_writable_ = writable; }
+  // Whether an expired key met by a lookup (a write when `write`) is deleted now.
+  bool DeletesExpired(bool write) const {
+    return (!replica_ || (write && replica_writable_)) && !expiry_paused_;
+  }
   // While a replica runs its master's stream, logically expired keys are still there for it
   // (Redis's expireIfNeeded answers "not expired" to the master client): the master decides.
   bool master_view() const { return master_view_; }
@@ -241,6 +254,7 @@ class Keyspace {
   Clock* clock_;
   int64_t now_ms_ = 0;
   bool replica_ = false;
+  bool replica_writable_ = false;
   bool master_view_ = false;
   bool active_expire_enabled_ = true;
   bool expiry_paused_ = false;

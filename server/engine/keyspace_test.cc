@@ -155,6 +155,30 @@ TEST_F(KeyspaceTest, ReplicaHidesExpiredKeysWithoutDeleting) {
   EXPECT_EQ(db.size(), 1u);
 }
 
+TEST_F(KeyspaceTest, AWritableReplicaDeletesTheExpiredKeyItWrites) {
+  ks_.set_replica(true);
+  Db& db = db0();
+  for (const char* k : {"a", "b"}) db.SetExpire(AddString(db, k), now() + 10);
+  Advance(10);
+  // Read-only: a write lookup hides the key, as a read does, and deletes nothing.
+  EXPECT_EQ(db.LookupWrite("a"), nullptr);
+  EXPECT_EQ(db.size(), 2u);
+  // replica-read-only no: the write deletes it first, so the key is new again (one entry).
+  ks_.set_replica_writable(true);
+  EXPECT_EQ(db.LookupWrite("a"), nullptr);
+  EXPECT_EQ(db.size(), 1u);
+  AddString(db, "a");
+  EXPECT_EQ(db.size(), 2u);
+  EXPECT_EQ(db.LookupRead("a")->value.expire_ms, kNoExpire);
+  // Reads still only hide expired keys.
+  EXPECT_EQ(db.LookupRead("b"), nullptr);
+  EXPECT_EQ(db.size(), 2u);
+  // The master's stream sees the key as it is and overwrites it in place.
+  ks_.set_master_view(true);
+  EXPECT_NE(db.LookupWrite("b"), nullptr);
+  ks_.set_master_view(false);
+}
+
 TEST_F(KeyspaceTest, RandomKeySkipsAndDeletesExpiredKeys) {
   Db& db = db0();
   for (int i = 0; i < 2000; ++i) {
