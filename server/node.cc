@@ -349,6 +349,7 @@ class Node::Impl : public engine::EngineHost,
       dropped.swap(tasks_);
     }
     stopped_cv_.notify_all();
+    registry_->Notify();  // Topology::WaitForSync gives up on a stopped node
   }
 
   NodeRegistry::Entry State() const {

@@ -1,7 +1,7 @@
 #include "server/topology.h"
 
+#include <algorithm>
 #include <stdexcept>
-#include <thread>
 
 #include "server/engine/engine.h"
 #include "server/replication/replication.h"
@@ -55,16 +55,23 @@ Node* Topology::FindByPort(int port) {
 }
 
 bool Topology::WaitForSync(std::chrono::milliseconds timeout) {
-  auto deadline = std::chrono::steady_clock::now() + timeout;
+  // Each node publishes its link state to the registry as it changes: wait for those changes.
+  bool synced = false;
+  registry_->WaitUntil(
+      [&](const std::vector<NodeRegistry::Entry>& entries) {
+        synced = true;
+        for (auto& r : replicas_) {
+          if (r->stopped()) return true;  // it never will be: give up now
+          auto it = std::find_if(entries.begin(), entries.end(),
+                                 [&](const NodeRegistry::Entry& e) { return e.port == r->port(); });
+          if (it == entries.end() || it->state != "up" || !it->link_up) synced = false;
+        }
+        return synced;
+      },
+      std::chrono::steady_clock::now() + timeout);
+  if (!synced) return false;
   for (auto& r : replicas_) {
-    while (true) {
-      if (r->stopped()) return false;
-      bool up =
-          !r->crashed() && r->Call([](engine::Engine& e) { return e.replication().link_up(); });
-      if (up) break;
-      if (std::chrono::steady_clock::now() > deadline) return false;
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
+    if (r->stopped()) return false;
   }
   return true;
 }
@@ -82,8 +89,27 @@ void Topology::Stop() {
 // ---- NodeRegistry (Restart is in node.cc, beside the node's loop) ----
 
 void NodeRegistry::Add(Node::Impl* node, const Entry& entry) {
-  std::lock_guard lock(mu_);
-  nodes_.emplace_back(node, entry);
+  {
+    std::lock_guard lock(mu_);
+    nodes_.emplace_back(node, entry);
+  }
+  changed_.notify_all();
+}
+
+bool NodeRegistry::WaitUntil(const std::function<bool(const std::vector<Entry>&)>& done,
+                             std::chrono::steady_clock::time_point deadline) {
+  std::unique_lock lock(mu_);
+  auto holds = [&] {
+    std::vector<Entry> entries;
+    for (const auto& [n, e] : nodes_) entries.push_back(e);
+    return done(entries);
+  };
+  return changed_.wait_until(lock, deadline, holds);
+}
+
+void NodeRegistry::Notify() {
+  { std::lock_guard lock(mu_); }  // a waiter between its check and its wait sees this wake-up
+  changed_.notify_all();
 }
 
 void NodeRegistry::Update(Node::Impl* node, const Entry& entry) {
@@ -96,6 +122,7 @@ void NodeRegistry::Update(Node::Impl* node, const Entry& entry) {
     }
     if (!was_all_crashed && AllCrashedLocked()) notify = on_all_crashed_;
   }
+  changed_.notify_all();
   // Outside the lock: the callback may reach the nodes (which publish to this registry).
   if (notify) notify();
 }

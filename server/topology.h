@@ -10,6 +10,7 @@
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -43,9 +44,16 @@ class NodeRegistry {
   // crashed: no node is left to restart the others. redlab-server exits then. When they all
   // have crashed already, `fn` runs at once on the caller's thread.
   void SetOnAllCrashed(std::function<void()> fn);
+  // Waits until `done` holds for the entries (checked at each change) or `deadline` passes;
+  // returns what `done` last said.
+  bool WaitUntil(const std::function<bool(const std::vector<Entry>&)>& done,
+                 std::chrono::steady_clock::time_point deadline);
+  // Wakes the waiters to look again (a node has stopped).
+  void Notify();
 
  private:
   mutable std::mutex mu_;
+  std::condition_variable changed_;
   bool AllCrashedLocked() const;
 
   std::vector<std::pair<Node::Impl*, Entry>> nodes_;  // in start order

@@ -103,14 +103,15 @@ void Replication::DropLink(bool reconnect_later) {
   pending_applied_ = 0;
   payload_.clear();
   payload_started_ = false;
-  if (state_ == LinkState::kConnected) {
+  bool was_up = state_ == LinkState::kConnected;
+  if (was_up) {
     down_since_s_ = NowS();
     // A link that worked is tried again at the next cron tick; failed attempts once a second.
     last_connect_ms_ = 0;
-    StateChanged();
   }
   state_ = is_replica() ? LinkState::kConnect : LinkState::kNone;
-  (void)reconnect_later;  // LinkCron reconnects a replica once a second
+  if (was_up) StateChanged();  // published once the link is down
+  (void)reconnect_later;       // LinkCron reconnects a replica once a second
 }
 
 void Replication::KillMasterClient() {
