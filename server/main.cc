@@ -13,7 +13,7 @@
 #include <variant>
 
 #include "server/config_file.h"
-#include "server/engine/text.h"
+#include "server/base/text.h"
 #include "server/node.h"
 #include "server/topology.h"
 
@@ -51,7 +51,7 @@ std::optional<std::vector<std::string>> ExpandConfigFile(int argc, char** argv) 
 // Redis; `user` directives each add a user, and `save` lines add their points to one another.
 void AddSetting(std::vector<std::pair<std::string, std::string>>* settings, const std::string& name,
                 const std::string& value) {
-  using redlab::server::engine::EqualsIgnoreCase;
+  using redlab::server::EqualsIgnoreCase;
   if (!EqualsIgnoreCase(name, "user")) {
     for (auto& [existing, old_value] : *settings) {
       if (!EqualsIgnoreCase(existing, name)) continue;
@@ -136,7 +136,7 @@ int main(int raw_argc, char** raw_argv) {
     for (size_t w = 0; words.size() > 1 && w < words.size(); ++w) {
       if (w > 0) value += ' ';
       if (name == "user") {
-        redlab::server::engine::AppendRepr(&value, words[w]);
+        redlab::server::AppendRepr(&value, words[w]);
       } else {
         value += words[w];
       }

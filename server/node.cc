@@ -9,10 +9,11 @@
 #include <stdexcept>
 #include <thread>
 
-#include "server/engine/engine.h"
-#include "server/engine/errors.h"
-#include "server/engine/help.h"
-#include "server/engine/text.h"
+#include "server/base/numbers.h"
+#include "server/engine/core/engine.h"
+#include "server/engine/core/errors.h"
+#include "server/engine/core/help.h"
+#include "server/base/text.h"
 #include "server/fault/fault.h"
 #include "server/log.h"
 #include "server/net/listener.h"
@@ -30,13 +31,13 @@ class Node::Impl : public engine::EngineHost,
     std::vector<std::pair<std::string_view, std::string_view>> settings;
     for (const auto& [name, value] : options.settings) {
       // replicaof is not a plain setting: it makes the node a replica at startup.
-      if (engine::EqualsIgnoreCase(name, "replicaof") ||
-          engine::EqualsIgnoreCase(name, "slaveof")) {
+      if (server::EqualsIgnoreCase(name, "replicaof") ||
+          server::EqualsIgnoreCase(name, "slaveof")) {
         options_.replicaof = value;
         continue;
       }
       // `user` directives may repeat; each is a whole redis.conf line after "user".
-      if (engine::EqualsIgnoreCase(name, "user")) {
+      if (server::EqualsIgnoreCase(name, "user")) {
         config_.users.push_back(value);
         continue;
       }
@@ -53,7 +54,7 @@ class Node::Impl : public engine::EngineHost,
       size_t space = options_.replicaof.find(' ');
       int64_t port = 0;
       if (space == std::string::npos ||
-          !resp::ParseInt64(options_.replicaof.substr(space + 1), &port) || port < 0 ||
+          !server::ParseInt64(options_.replicaof.substr(space + 1), &port) || port < 0 ||
           port > 65535) {
         throw std::runtime_error("Invalid replicaof: expected \"host port\", got \"" +
                                  options_.replicaof + "\"");
@@ -166,8 +167,8 @@ class Node::Impl : public engine::EngineHost,
   }
   bool ExecuteNodeCommand(engine::Client& client, std::span<std::string> args,
                           resp::ReplyWriter& reply) override {
-    bool fault = engine::EqualsIgnoreCase(args[0], "fault");
-    bool topology = engine::EqualsIgnoreCase(args[0], "topology");
+    bool fault = server::EqualsIgnoreCase(args[0], "fault");
+    bool topology = server::EqualsIgnoreCase(args[0], "topology");
     if (!fault && !topology) return false;
     PublishState();
     if (!client.authenticated() && engine_->auth_required()) {
@@ -221,7 +222,7 @@ class Node::Impl : public engine::EngineHost,
     if (crashed_) return;
     crashed_ = true;
     logger_.Warning("FAULT CRASH: the node dies now");
-    engine_->replication().Crash();
+    replication::ReplicationOf(*engine_).Crash();
     uv_timer_stop(&cron_);
     uv_timer_stop(&wakeup_);
     uv_timer_stop(&repl_timer_);
@@ -256,7 +257,7 @@ class Node::Impl : public engine::EngineHost,
       engine_->keyspace().FlushAll();
     }
     crashed_ = false;
-    engine_->replication().Restart(keep_data);
+    replication::ReplicationOf(*engine_).Restart(keep_data);
     uv_timer_start(&cron_, OnCron, static_cast<uint64_t>(engine_->CronIntervalMs()), 0);
     logger_.Notice(keep_data ? "TOPOLOGY RESTART: back with its data"
                              : "TOPOLOGY RESTART: back, empty");
@@ -278,9 +279,9 @@ class Node::Impl : public engine::EngineHost,
 
   void Run(std::promise<std::string>& ready) {
     uv_loop_init(&loop_);
-    engine_ = std::make_unique<engine::Engine>(config_, this);
+    engine_ = std::make_unique<engine::Engine>(config_, this, replication::MakeReplication);
     logger_.set_file(engine_->config().logfile);
-    engine_->replication().set_host(this);
+    replication::ReplicationOf(*engine_).set_host(this);
     listener_ = std::make_unique<net::Listener>(&loop_, engine_.get(), &reply_faults_);
     std::optional<std::string> acl_error = engine_->LoadAclAtStartup();
     int rc = acl_error ? 0
@@ -319,7 +320,7 @@ class Node::Impl : public engine::EngineHost,
     }
     registry_->Add(this, State());
     if (!replicaof_host_.empty()) {
-      engine_->replication().ReplicaOf(replicaof_host_, replicaof_port_, /*fresh=*/true);
+      replication::ReplicationOf(*engine_).ReplicaOf(replicaof_host_, replicaof_port_, /*fresh=*/true);
     }
     engine_->MarkStartupMemory();
     // Redis's startup lines; with always-show-logo its banner carries the PID (test harnesses,
@@ -355,7 +356,7 @@ class Node::Impl : public engine::EngineHost,
   NodeRegistry::Entry State() const {
     NodeRegistry::Entry e;
     e.port = port_.load();
-    const replication::Replication& repl = engine_->replication();
+    const replication::Replication& repl = replication::ReplicationOf(*engine_);
     e.role = repl.is_replica() ? "replica" : "master";
     e.state = crashed_ ? "crashed" : "up";
     if (repl.is_replica()) e.master = repl.master_host() + ":" + std::to_string(repl.master_port());
@@ -363,12 +364,12 @@ class Node::Impl : public engine::EngineHost,
     return e;
   }
   void PublishState() {
-    logger_.set_role(engine_->replication().is_replica() ? 'S' : 'M');
+    logger_.set_role(replication::ReplicationOf(*engine_).is_replica() ? 'S' : 'M');
     registry_->Update(this, State());
   }
 
   void TopologyCommand(std::span<std::string> args, resp::ReplyWriter& reply) {
-    if (args.size() == 2 && engine::EqualsIgnoreCase(args[1], "nodes")) {
+    if (args.size() == 2 && server::EqualsIgnoreCase(args[1], "nodes")) {
       std::vector<NodeRegistry::Entry> nodes = registry_->Snapshot();
       reply.ArrayHeader(nodes.size());
       for (const NodeRegistry::Entry& e : nodes) {
@@ -380,17 +381,17 @@ class Node::Impl : public engine::EngineHost,
       }
       return;
     }
-    if ((args.size() == 3 || args.size() == 4) && engine::EqualsIgnoreCase(args[1], "restart")) {
+    if ((args.size() == 3 || args.size() == 4) && server::EqualsIgnoreCase(args[1], "restart")) {
       int64_t port = 0;
-      if (!resp::ParseInt64(args[2], &port)) {
+      if (!server::ParseInt64(args[2], &port)) {
         reply.Error("value is not an integer or out of range");
         return;
       }
       bool keep = false;
       if (args.size() == 4) {
-        if (engine::EqualsIgnoreCase(args[3], "keep")) {
+        if (server::EqualsIgnoreCase(args[3], "keep")) {
           keep = true;
-        } else if (!engine::EqualsIgnoreCase(args[3], "empty")) {
+        } else if (!server::EqualsIgnoreCase(args[3], "empty")) {
           reply.Error("syntax error");
           return;
         }
@@ -432,7 +433,7 @@ class Node::Impl : public engine::EngineHost,
     static_cast<Impl*>(handle->data)->engine_->BeforeSleep();
   }
   static void OnReplTimer(uv_timer_t* handle) {
-    static_cast<Impl*>(handle->data)->engine_->replication().OnTimer();
+    replication::ReplicationOf(*static_cast<Impl*>(handle->data)->engine_).OnTimer();
   }
   static void OnStall(uv_timer_t* handle) {
     auto* self = static_cast<Impl*>(handle->data);
@@ -455,7 +456,7 @@ class Node::Impl : public engine::EngineHost,
     }
     logger_.Notice("User requested shutdown...");
     // The link to a master is a handle of this loop too: it must close with the others.
-    engine_->replication().Crash();
+    replication::ReplicationOf(*engine_).Crash();
     for (uv_timer_t* t : {&cron_, &wakeup_, &repl_timer_, &stall_timer_, &before_sleep_}) {
       uv_timer_stop(t);
       uv_close(reinterpret_cast<uv_handle_t*>(t), nullptr);

@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "server/engine/config.h"
+#include "server/engine/config/config.h"
 
 namespace redlab::server {
 

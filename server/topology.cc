@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "server/engine/engine.h"
+#include "server/engine/core/engine.h"
 #include "server/replication/replication.h"
 
 namespace redlab::server {

@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <cctype>
 
-#include "server/engine/text.h"
+#include "server/base/text.h"
 #include "server/resp/parser.h"
 
 namespace redlab::server::acl {
 namespace {
 
-using engine::CStringPrefix;
+using server::CStringPrefix;
 
 std::string_view Trim(std::string_view s, std::string_view chars) {
   size_t begin = s.find_first_not_of(chars);
@@ -72,7 +72,7 @@ bool MergeSelectorRules(std::span<const std::string> args, std::vector<std::stri
   return !open;
 }
 
-Acl::Acl(const engine::CommandTable& table) : table_(&table) {
+Acl::Acl(const server::CommandTable& table) : table_(&table) {
   auto user = MakeDefaultUser(/*all_channels=*/false);
   default_ = user.get();
   users_.emplace("default", std::move(user));

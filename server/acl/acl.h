@@ -24,7 +24,7 @@ class Acl {
   using Users = std::map<std::string, std::unique_ptr<User>, std::less<>>;
 
   // Starts with the default user: on, nopass, every command, key and channel.
-  explicit Acl(const engine::CommandTable& table);
+  explicit Acl(const server::CommandTable& table);
 
   User& default_user() { return *default_; }
   const User& default_user() const { return *default_; }
@@ -66,7 +66,7 @@ class Acl {
  private:
   std::unique_ptr<User> MakeDefaultUser(bool all_channels) const;
 
-  const engine::CommandTable* table_;
+  const server::CommandTable* table_;
   Users users_;
   User* default_;
   AclLog log_;

@@ -1,6 +1,7 @@
 // A node's set of users: SETUSER's all-or-nothing staging, the ACL file's parser and
 // installation, `user` directives, and the ACL log's grouping.
 #include "server/acl/acl.h"
+#include "server/engine/commands/families.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +12,7 @@ using Strings = std::vector<std::string>;
 
 class AclRegistryTest : public ::testing::Test {
  protected:
-  engine::CommandTable table_;
+  server::CommandTable table_{engine::RegisterCommands};
   Acl acl_{table_};
 };
 

@@ -4,19 +4,19 @@
 #include <optional>
 #include <vector>
 
-#include "server/engine/key_specs.h"
+#include "server/command/key_specs.h"
 
 namespace redlab::server::acl {
 namespace {
 
-using engine::Command;
-using engine::FoundKey;
+using server::Command;
+using server::FoundKey;
 
 // doesCommandHaveKeys: a keys procedure, or a key spec that names real keys.
 bool HasKeys(const Command& cmd) {
   if (cmd.spec->get_keys != nullptr) return true;
   return std::any_of(cmd.spec->keys.begin(), cmd.spec->keys.end(),
-                     [](const engine::KeySpec& k) { return !(k.flags & engine::kKeyNotKey); });
+                     [](const server::KeySpec& k) { return !(k.flags & server::kKeyNotKey); });
 }
 
 // ACLSelectorCheckCmd. The keys are found once for all the selectors of a user.
@@ -25,7 +25,7 @@ CheckResult CheckSelector(const Selector& selector, const Command& cmd,
                           std::optional<std::vector<FoundKey>>* keys) {
   if (!selector.AllowsCommand(cmd, args)) return {Verdict::kCommand, 0};
   if (!selector.all_keys() && HasKeys(cmd)) {
-    if (!keys->has_value()) *keys = engine::FindKeys(cmd, args);
+    if (!keys->has_value()) *keys = server::FindKeys(cmd, args);
     for (const FoundKey& key : **keys) {
       if (!selector.AllowsKey(args[key.index], key.flags)) return {Verdict::kKey, key.index};
     }

@@ -22,7 +22,7 @@ struct CheckResult {
 
 // The first selector that allows everything wins; otherwise the most relevant refusal: no
 // selector could run the command at all, or else the last key or channel no selector matched.
-CheckResult CheckCommand(const User& user, const engine::Command& cmd,
+CheckResult CheckCommand(const User& user, const server::Command& cmd,
                          std::span<const std::string> args);
 
 // The pub/sub arguments a command names, for the channel checks (Redis's
@@ -33,6 +33,6 @@ struct ChannelArgs {
   size_t count = 0;  // 0: all the arguments from `first` on
   bool patterns = false;
 };
-ChannelArgs CheckedChannels(const engine::Command& cmd);
+ChannelArgs CheckedChannels(const server::Command& cmd);
 
 }  // namespace redlab::server::acl

@@ -1,6 +1,7 @@
 // Whether a user may run a command (ACLCheckAllUserCommandPerm): commands, keys by their key
 // specs and flags, channels, and which refusal is reported when selectors disagree.
 #include "server/acl/check.h"
+#include "server/engine/commands/families.h"
 
 #include <gtest/gtest.h>
 
@@ -17,13 +18,13 @@ class CheckTest : public ::testing::Test {
     return u;
   }
   CheckResult Check(const User& u, Args args) {
-    const engine::Command* cmd = table_.Resolve(args);
+    const server::Command* cmd = table_.Resolve(args);
     EXPECT_NE(cmd, nullptr) << args[0];
     return CheckCommand(u, *cmd, args);
   }
   static std::pair<Verdict, size_t> V(const CheckResult& r) { return {r.verdict, r.arg_index}; }
 
-  engine::CommandTable table_;
+  server::CommandTable table_{engine::RegisterCommands};
 };
 
 TEST_F(CheckTest, CommandsKeysChannels) {

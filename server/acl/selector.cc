@@ -4,15 +4,15 @@
 #include <cctype>
 #include <climits>
 
-#include "server/engine/glob.h"
-#include "server/engine/text.h"
+#include "server/base/glob.h"
+#include "server/base/text.h"
 
 namespace redlab::server::acl {
 namespace {
 
-using engine::Command;
-using engine::CStringPrefix;
-using engine::EqualsIgnoreCase;
+using server::Command;
+using server::CStringPrefix;
+using server::EqualsIgnoreCase;
 
 // Visits every command and, after each, its subcommands, in the table's order (Redis walks its
 // command dictionary, whose order is random: redlab's is the registration order).
@@ -74,14 +74,14 @@ bool ChannelListAllows(std::span<const std::string> patterns, std::string_view c
                        bool is_pattern) {
   for (const std::string& pattern : patterns) {
     // A PSUBSCRIBE pattern is compared as a C string, as Redis's strcmp does.
-    if (is_pattern ? pattern == CStringPrefix(channel) : engine::GlobMatch(pattern, channel)) {
+    if (is_pattern ? pattern == CStringPrefix(channel) : server::GlobMatch(pattern, channel)) {
       return true;
     }
   }
   return false;
 }
 
-const Command* LookupCommandForRule(const engine::CommandTable& table, std::string_view name) {
+const Command* LookupCommandForRule(const server::CommandTable& table, std::string_view name) {
   size_t bar = name.find('|');
   if (bar == std::string_view::npos) return name.empty() ? nullptr : table.Find(name);
   std::string_view sub = name.substr(bar + 1);
@@ -91,7 +91,7 @@ const Command* LookupCommandForRule(const engine::CommandTable& table, std::stri
   return base->FindSubcommand(sub);
 }
 
-Selector::Selector(const engine::CommandTable& table, bool root, bool all_channels)
+Selector::Selector(const server::CommandTable& table, bool root, bool all_channels)
     : table_(&table),
       root_(root),
       all_channels_(all_channels),
@@ -169,7 +169,7 @@ std::optional<RuleError> Selector::Apply(std::string_view rule) {
     if (cmd == nullptr) return RuleError::kUnknownName;
     ChangePermission(*cmd, false);
   } else if (word.size() >= 2 && (word[0] == '+' || word[0] == '-') && word[1] == '@') {
-    uint32_t category = engine::AclCategoryByName(word.substr(2));
+    uint32_t category = server::AclCategoryByName(word.substr(2));
     if (category == 0) return RuleError::kUnknownName;
     SetCategory(category, word[0] == '+');
   } else {
@@ -252,7 +252,7 @@ std::optional<RuleError> Selector::AllowCommandRule(std::string_view name) {
 }
 
 bool Selector::AllowsCommand(const Command& cmd, std::span<const std::string> args) const {
-  if (all_commands_ || cmd.has(engine::kCmdNoAuth) || Bit(cmd.id)) return true;
+  if (all_commands_ || cmd.has(server::kCmdNoAuth) || Bit(cmd.id)) return true;
   if (args.size() < 2) return false;
   auto it = first_args_.find(cmd.id);
   if (it == first_args_.end()) return false;
@@ -267,12 +267,12 @@ bool Selector::AllowsCommand(const Command& cmd, std::span<const std::string> ar
 bool Selector::AllowsKey(std::string_view key, uint32_t key_spec_flags) const {
   if (all_keys_) return true;
   uint8_t needed = 0;
-  if (key_spec_flags & engine::kKeyAccess) needed |= kKeyRead;
-  if (key_spec_flags & (engine::kKeyInsert | engine::kKeyDelete | engine::kKeyUpdate)) {
+  if (key_spec_flags & server::kKeyAccess) needed |= kKeyRead;
+  if (key_spec_flags & (server::kKeyInsert | server::kKeyDelete | server::kKeyUpdate)) {
     needed |= kKeyWrite;
   }
   return std::any_of(keys_.begin(), keys_.end(), [&](const KeyPattern& k) {
-    return (k.permissions & needed) == needed && engine::GlobMatch(k.pattern, key);
+    return (k.permissions & needed) == needed && server::GlobMatch(k.pattern, key);
   });
 }
 
@@ -310,7 +310,7 @@ std::string Selector::DescribeCommands() const {
   // tracks what the chosen categories have not covered yet.
   Selector remaining(*table_, false, false);
   remaining.bits_ = bits_;
-  std::span<const engine::AclCategoryInfo> categories = engine::AclCategories();
+  std::span<const server::AclCategoryInfo> categories = server::AclCategories();
   std::vector<bool> applied(categories.size(), false);
   while (true) {
     int best = -1;
@@ -329,7 +329,7 @@ std::string Selector::DescribeCommands() const {
       }
     }
     if (best < 0) break;
-    const engine::AclCategoryInfo& category = categories[static_cast<size_t>(best)];
+    const server::AclCategoryInfo& category = categories[static_cast<size_t>(best)];
     fake.SetCategory(category.bit, additive);
     remaining.SetCategory(category.bit, !additive);
     rules += additive ? '+' : '-';

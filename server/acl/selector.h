@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "server/engine/command_table.h"
+#include "server/command/command_table.h"
 
 namespace redlab::server::acl {
 
@@ -48,14 +48,14 @@ bool ChannelListAllows(std::span<const std::string> patterns, std::string_view c
 
 // Redis's lookupCommandBySdsLogic for rules: "get" or "config|get", case-insensitive; nullptr
 // for anything else (an unknown name, a subcommand of a command without any, "a|b|c").
-const engine::Command* LookupCommandForRule(const engine::CommandTable& table,
+const server::Command* LookupCommandForRule(const server::CommandTable& table,
                                             std::string_view name);
 
 class Selector {
  public:
   // A selector that allows nothing (but every channel when `all_channels`: acl-pubsub-default).
   // The root selector is the one outside parentheses.
-  Selector(const engine::CommandTable& table, bool root, bool all_channels);
+  Selector(const server::CommandTable& table, bool root, bool all_channels);
 
   // Applies one rule (Redis's ACLSetSelector): allkeys, resetkeys, ~pattern, %RW~pattern,
   // allchannels, resetchannels, &pattern, allcommands, nocommands, +cmd, -cmd, +cmd|sub,
@@ -71,7 +71,7 @@ class Selector {
 
   // Whether the command itself may run (its bit, or an allowed first argument); commands that
   // need no authentication always may.
-  bool AllowsCommand(const engine::Command& cmd, std::span<const std::string> args) const;
+  bool AllowsCommand(const server::Command& cmd, std::span<const std::string> args) const;
   // Whether a key used with these key-spec flags is allowed (ACLSelectorCheckKey).
   bool AllowsKey(std::string_view key, uint32_t key_spec_flags) const;
 
@@ -89,7 +89,7 @@ class Selector {
   bool Bit(size_t id) const { return (bits_[id / 64] >> (id % 64)) & 1; }
   void SetBit(size_t id, bool value);
   // ACLChangeSelectorPerm: a command and all its subcommands.
-  void ChangePermission(const engine::Command& cmd, bool allow);
+  void ChangePermission(const server::Command& cmd, bool allow);
   void SetCategory(uint32_t category, bool allow);
   void CountCategory(uint32_t category, size_t* on, size_t* off) const;
   void SetAllCommands(bool allow);
@@ -98,9 +98,9 @@ class Selector {
   std::optional<RuleError> AllowCommandRule(std::string_view name);
   // Emits the single-command differences between this selector and `fake`, applying them to it.
   void DescribeSingleCommands(Selector& fake, std::string* rules,
-                              const std::vector<std::unique_ptr<engine::Command>>& commands) const;
+                              const std::vector<std::unique_ptr<server::Command>>& commands) const;
 
-  const engine::CommandTable* table_;
+  const server::CommandTable* table_;
   bool root_;
   bool all_keys_ = false;
   bool all_channels_;

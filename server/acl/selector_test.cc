@@ -1,5 +1,6 @@
 // The rule language of a selector (ACLSetSelector) and how a selector describes itself back.
 #include "server/acl/selector.h"
+#include "server/engine/commands/families.h"
 
 #include <gtest/gtest.h>
 
@@ -22,12 +23,12 @@ class SelectorTest : public ::testing::Test {
     return s;
   }
   bool Allows(const Selector& s, Args args) {
-    const engine::Command* cmd = table_.Resolve(args);
+    const server::Command* cmd = table_.Resolve(args);
     EXPECT_NE(cmd, nullptr);
     return s.AllowsCommand(*cmd, args);
   }
 
-  engine::CommandTable table_;
+  server::CommandTable table_{engine::RegisterCommands};
 };
 
 TEST_F(SelectorTest, LookupForRules) {
@@ -82,16 +83,16 @@ TEST_F(SelectorTest, CommandBitsAndFirstArgs) {
 
 TEST_F(SelectorTest, KeyPermissions) {
   Selector s = Make({"%R~r*", "%W~w*", "~rw*"});
-  uint32_t read = engine::kKeyRO | engine::kKeyAccess;
-  uint32_t write = engine::kKeyOW | engine::kKeyUpdate;
-  uint32_t both = engine::kKeyRW | engine::kKeyAccess | engine::kKeyUpdate;
+  uint32_t read = server::kKeyRO | server::kKeyAccess;
+  uint32_t write = server::kKeyOW | server::kKeyUpdate;
+  uint32_t both = server::kKeyRW | server::kKeyAccess | server::kKeyUpdate;
   EXPECT_TRUE(s.AllowsKey("r1", read));
   EXPECT_FALSE(s.AllowsKey("r1", write));
   EXPECT_TRUE(s.AllowsKey("w1", write));
   EXPECT_FALSE(s.AllowsKey("w1", both));
   EXPECT_TRUE(s.AllowsKey("rw1", both));  // "rw1" matches r* for reading only, but rw* for both
-  EXPECT_TRUE(s.AllowsKey("w1", engine::kKeyRO));  // no access flag: any pattern will do
-  EXPECT_FALSE(s.AllowsKey("x", engine::kKeyRO));
+  EXPECT_TRUE(s.AllowsKey("w1", server::kKeyRO));  // no access flag: any pattern will do
+  EXPECT_FALSE(s.AllowsKey("x", server::kKeyRO));
   EXPECT_EQ(s.DescribeKeys(), "%R~r* %W~w* ~rw*");
   EXPECT_TRUE(Make({"allkeys"}).AllowsKey("anything", both));
 }

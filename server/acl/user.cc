@@ -5,13 +5,13 @@
 
 #include <algorithm>
 
-#include "server/engine/text.h"
+#include "server/base/text.h"
 #include "server/resp/parser.h"
 
 namespace redlab::server::acl {
 namespace {
 
-using engine::EqualsIgnoreCase;
+using server::EqualsIgnoreCase;
 
 constexpr size_t kHashLength = SHA256_DIGEST_LENGTH * 2;
 
@@ -46,7 +46,7 @@ std::string HashPassword(std::string_view password) {
   return hex;
 }
 
-User::User(std::string name, const engine::CommandTable& table, bool all_channels)
+User::User(std::string name, const server::CommandTable& table, bool all_channels)
     : name_(std::move(name)), table_(&table) {
   selectors_.emplace_back(table, /*root=*/true, all_channels);
   Refresh();
@@ -60,7 +60,7 @@ void User::Refresh() {
 
 std::optional<RuleError> User::Apply(std::string_view rule, bool all_channels) {
   std::optional<RuleError> error;
-  std::string_view word = engine::CStringPrefix(rule);
+  std::string_view word = server::CStringPrefix(rule);
   if (rule.empty()) {
     return std::nullopt;  // an empty rule does nothing
   } else if (EqualsIgnoreCase(word, "on")) {

@@ -18,7 +18,7 @@ class User {
  public:
   // A new user is off, has no password and allows nothing; its root selector allows every
   // channel when `all_channels` (acl-pubsub-default allchannels).
-  User(std::string name, const engine::CommandTable& table, bool all_channels);
+  User(std::string name, const server::CommandTable& table, bool all_channels);
 
   const std::string& name() const { return name_; }
   bool enabled() const { return (flags_ & kEnabled) != 0; }
@@ -58,7 +58,7 @@ class User {
   void Refresh();
 
   std::string name_;
-  const engine::CommandTable* table_;
+  const server::CommandTable* table_;
   uint32_t flags_ = kDisabled;
   std::vector<std::string> passwords_;
   std::vector<Selector> selectors_;

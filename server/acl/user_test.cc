@@ -1,5 +1,6 @@
 // A user's own rules (ACLSetUser): flags, passwords, selectors, reset; and its description.
 #include "server/acl/user.h"
+#include "server/engine/commands/families.h"
 
 #include <gtest/gtest.h>
 
@@ -17,7 +18,7 @@ class UserTest : public ::testing::Test {
     return u;
   }
 
-  engine::CommandTable table_;
+  server::CommandTable table_{engine::RegisterCommands};
 };
 
 TEST_F(UserTest, HashesPasswordsWithSha256) {

@@ -4,15 +4,15 @@
 
 #include <cmath>
 
-#include "server/engine/numbers.h"
-#include "server/engine/text.h"
+#include "server/base/numbers.h"
+#include "server/base/text.h"
 #include "server/replication/replication.h"
 #include "server/resp/parser.h"
 
 namespace redlab::server::fault {
 namespace {
 
-using engine::EqualsIgnoreCase;
+using server::EqualsIgnoreCase;
 
 std::string WrongArgs(std::string_view what) {
   return fmt::format("Unknown subcommand or wrong number of arguments for '{}'. Try FAULT HELP.",
@@ -25,7 +25,7 @@ bool ParseMs(std::string_view s, bool allow_negative, int64_t* out) {
   if (allow_negative && s.size() > 1 && s[0] == '+' && s[1] != '-' && s[1] != '+') {
     s.remove_prefix(1);
   }
-  return resp::ParseInt64(s, out) && (allow_negative || *out >= 0);
+  return server::ParseInt64(s, out) && (allow_negative || *out >= 0);
 }
 
 bool ParseFactor(std::string_view s, double* out) {
@@ -150,14 +150,14 @@ std::optional<std::string> Faults::ApplyRepl(std::span<const std::string> args,
     return WrongArgs("REPL " + std::string(op));
   }
   repl_ = next;
-  target.engine().replication().SetFaults(repl_);
+  replication::ReplicationOf(target.engine()).SetFaults(repl_);
   return std::nullopt;
 }
 
 std::optional<std::string> Faults::ApplyClock(std::span<const std::string> args,
                                               FaultTarget& target) {
   if (args.empty()) return WrongArgs("CLOCK");
-  engine::Clock& clock = target.engine().clock();
+  server::Clock& clock = target.engine().clock();
   std::string_view op = args[0];
   if (EqualsIgnoreCase(op, "jump") && args.size() == 2) {
     int64_t ms = 0;
@@ -206,7 +206,7 @@ std::optional<std::string> Faults::ApplyReply(std::span<const std::string> args,
     if (args.size() == 4) {
       int64_t n = 0;
       if (!EqualsIgnoreCase(args[2], "seed")) return "syntax error";
-      if (!resp::ParseInt64(args[3], &n)) return "SEED takes an integer";
+      if (!server::ParseInt64(args[3], &n)) return "SEED takes an integer";
       seed = static_cast<uint64_t>(n);
     }
     faults.drop_probability = p;
@@ -227,7 +227,7 @@ std::vector<std::string> Faults::List(FaultTarget& target) const {
   }
   if (repl_.paused) out.push_back("REPL PAUSE");
   if (repl_.cut) out.push_back("REPL CUT");
-  const engine::Clock& clock = target.engine().clock();
+  const server::Clock& clock = target.engine().clock();
   if (clock.manual()) out.push_back("CLOCK MANUAL");
   if (!clock.manual() && clock.rate() != 1.0)
     out.push_back(fmt::format("CLOCK RATE {}", clock.rate()));
@@ -248,7 +248,7 @@ std::vector<std::string> Faults::List(FaultTarget& target) const {
 
 void Faults::Reset(FaultTarget& target) {
   repl_ = {};
-  target.engine().replication().SetFaults(repl_);
+  replication::ReplicationOf(target.engine()).SetFaults(repl_);
   target.engine().clock().SetReal();
   target.engine().OnTimer();
   ReplyFaults& reply = target.reply_faults();

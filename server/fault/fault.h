@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "server/engine/engine.h"
+#include "server/engine/core/engine.h"
 #include "server/replication/link_shaper.h"
 #include "server/resp/writer.h"
 

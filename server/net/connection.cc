@@ -6,7 +6,7 @@
 
 #include <cstring>
 
-#include "server/engine/text.h"
+#include "server/base/text.h"
 #include "server/net/listener.h"
 
 namespace redlab::server::net {
@@ -238,8 +238,8 @@ void Connection::MaybeDropReply(size_t from) {
   std::string& out = client_->reply_buffer();
   if (out.size() <= from) return;
   // FAULT's own replies always arrive, so the fault can be inspected and lifted.
-  if (args_.size() > 0 && (engine::EqualsIgnoreCase(args_[0], "fault") ||
-                           engine::EqualsIgnoreCase(args_[0], "topology"))) {
+  if (args_.size() > 0 && (server::EqualsIgnoreCase(args_[0], "fault") ||
+                           server::EqualsIgnoreCase(args_[0], "topology"))) {
     return;
   }
   if (faults_->DropNext()) out.resize(from);

@@ -9,8 +9,8 @@
 #include <deque>
 #include <string>
 
-#include "server/engine/client.h"
-#include "server/engine/engine.h"
+#include "server/engine/core/client.h"
+#include "server/engine/core/engine.h"
 #include "server/fault/fault.h"
 #include "server/net/query_buffer.h"
 #include "server/resp/arg_list.h"

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "server/engine/errors.h"
+#include "server/engine/core/errors.h"
 #include "server/net/connection.h"
 
 namespace redlab::server::net {

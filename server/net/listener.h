@@ -10,7 +10,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "server/engine/engine.h"
+#include "server/engine/core/engine.h"
 #include "server/fault/fault.h"
 
 namespace redlab::server::net {

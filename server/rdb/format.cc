@@ -1,4 +1,5 @@
 // The byte-level RDB pieces (see format.h).
+#include "server/base/numbers.h"
 #include "server/rdb/format.h"
 
 #include <lzf.h>
@@ -90,7 +91,7 @@ void RdbWriter::Length(uint64_t len) {
 
 void RdbWriter::String(std::string_view s) {
   int64_t v = 0;
-  if (s.size() <= 11 && resp::ParseInt64(s, &v) && EncodeInteger(v, *this)) return;
+  if (s.size() <= 11 && server::ParseInt64(s, &v) && EncodeInteger(v, *this)) return;
   // Under 21 bytes even "aaaaaaaaaaaaaaaaaaaa" does not compress; it must save 4 bytes.
   if (compress_ && s.size() > 20) {
     if (auto packed = LzfCompress(s, s.size() - 4)) {

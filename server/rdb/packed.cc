@@ -1,4 +1,5 @@
 // Listpacks, intsets, ziplists and zipmaps (see packed.h).
+#include "server/base/numbers.h"
 #include "server/rdb/packed.h"
 
 #include <string>
@@ -102,7 +103,7 @@ void ListpackBuilder::Entry(std::string_view encoded) {
 
 void ListpackBuilder::Append(std::string_view s) {
   int64_t v = 0;
-  if (resp::ParseInt64(s, &v)) {
+  if (server::ParseInt64(s, &v)) {
     AppendInteger(v);
     return;
   }
@@ -124,7 +125,7 @@ void ListpackBuilder::AppendInteger(int64_t v) { Entry(EncodeInteger(v)); }
 
 size_t ListpackBuilder::EntrySize(std::string_view s) {
   int64_t v = 0;
-  size_t n = resp::ParseInt64(s, &v) ? IntegerSize(v) : StringHeaderSize(s.size()) + s.size();
+  size_t n = server::ParseInt64(s, &v) ? IntegerSize(v) : StringHeaderSize(s.size()) + s.size();
   return n + BacklenSize(n);
 }
 

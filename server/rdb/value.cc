@@ -1,4 +1,5 @@
 // Values in the RDB encoding (see value.h).
+#include "server/base/numbers.h"
 #include "server/rdb/value.h"
 
 #include <algorithm>
@@ -7,15 +8,14 @@
 #include <limits>
 #include <utility>
 
-#include "server/engine/config.h"
 #include "server/rdb/packed.h"
 #include "server/resp/parser.h"
 
 namespace redlab::server::rdb {
 namespace {
 
-using engine::Object;
-using engine::ObjectType;
+using server::Object;
+using server::ObjectType;
 
 // Quicklist nodes: Redis's SIZE_SAFETY_LIMIT, optimization_level and SIZE_ESTIMATE_OVERHEAD.
 constexpr size_t kSizeSafetyLimit = 8192;
@@ -62,7 +62,7 @@ double ParseScore(const std::string& text) {
   return d;
 }
 
-void EncodeList(RdbWriter& w, const engine::ListValue& list, const ValueOptions& options) {
+void EncodeList(RdbWriter& w, const server::ListValue& list, const ValueOptions& options) {
   std::vector<QuicklistNode> nodes =
       QuicklistLayout(list, options.list_fill, options.list_packed_threshold);
   w.Length(nodes.size());
@@ -79,8 +79,8 @@ void EncodeList(RdbWriter& w, const engine::ListValue& list, const ValueOptions&
   }
 }
 
-void EncodeZset(RdbWriter& w, const engine::ZsetValue& zset) {
-  if (zset.encoding() == engine::ZsetValue::Encoding::kListpack) {
+void EncodeZset(RdbWriter& w, const server::ZsetValue& zset) {
+  if (zset.encoding() == server::ZsetValue::Encoding::kListpack) {
     ListpackBuilder lp;
     for (auto it = zset.AtRank(0); zset.size() > 0 && it.valid(); it.Next()) {
       lp.Append(it.member());
@@ -105,7 +105,7 @@ void EncodeZset(RdbWriter& w, const engine::ZsetValue& zset) {
 }
 
 // The element counts of a list's quicklist nodes.
-std::vector<size_t> NodeCounts(const engine::ListValue& list, const ValueOptions& options) {
+std::vector<size_t> NodeCounts(const server::ListValue& list, const ValueOptions& options) {
   std::vector<size_t> counts;
   for (const QuicklistNode& n :
        QuicklistLayout(list, options.list_fill, options.list_packed_threshold)) {
@@ -116,15 +116,15 @@ std::vector<size_t> NodeCounts(const engine::ListValue& list, const ValueOptions
 
 std::optional<Object> DecodeList(uint8_t type, RdbReader& r, const ValueOptions& options) {
   Object value = Object::NewList();
-  engine::ListValue& list = value.list();
+  server::ListValue& list = value.list();
   std::vector<size_t> payload_counts;  // the nodes the payload came in
   auto push = [&](std::vector<std::string>&& elements) {
     if (!elements.empty()) payload_counts.push_back(elements.size());
-    for (std::string& e : elements) list.Push(engine::ListValue::End::kTail, e);
+    for (std::string& e : elements) list.Push(server::ListValue::End::kTail, e);
   };
   if (type == kTypeList) {
     uint64_t n = r.Length();
-    for (uint64_t i = 0; i < n; ++i) list.Push(engine::ListValue::End::kTail, r.String());
+    for (uint64_t i = 0; i < n; ++i) list.Push(server::ListValue::End::kTail, r.String());
   } else if (type == kTypeListZiplist) {
     push(ParseZiplist(r.String()));
   } else {
@@ -136,7 +136,7 @@ std::optional<Object> DecodeList(uint8_t type, RdbReader& r, const ValueOptions&
       if (blob.empty()) throw RdbCorrupt{"empty quicklist node"};
       if (container == 1) {
         payload_counts.push_back(1);
-        list.Push(engine::ListValue::End::kTail, blob);
+        list.Push(server::ListValue::End::kTail, blob);
       } else if (type == kTypeListQuicklist2) {
         push(ParseListpack(blob));
       } else {
@@ -151,7 +151,7 @@ std::optional<Object> DecodeList(uint8_t type, RdbReader& r, const ValueOptions&
   if (type == kTypeListQuicklist2 && payload_counts != NodeCounts(list, options)) {
     Object head_built = Object::NewList();
     for (size_t i = list.size(); i-- > 0;) {
-      head_built.list().Push(engine::ListValue::End::kHead, std::as_const(list).at(i));
+      head_built.list().Push(server::ListValue::End::kHead, std::as_const(list).at(i));
     }
     if (payload_counts == NodeCounts(head_built.list(), options)) return head_built;
   }
@@ -159,11 +159,11 @@ std::optional<Object> DecodeList(uint8_t type, RdbReader& r, const ValueOptions&
 }
 
 std::optional<Object> DecodeSet(uint8_t type, RdbReader& r, const ValueOptions& options) {
-  std::unique_ptr<engine::SetValue> set;
+  std::unique_ptr<server::SetValue> set;
   if (type == kTypeSetIntset) {
     std::vector<int64_t> ints = ParseIntset(r.String());
     if (ints.empty()) return std::nullopt;
-    set = std::make_unique<engine::SetValue>();
+    set = std::make_unique<server::SetValue>();
     for (int64_t v : ints) set->Add(std::to_string(v), SIZE_MAX);
     if (set->size() > options.set_max_intset_entries) set->ConvertToTable();
     return Object::FromSet(std::move(set));
@@ -173,10 +173,10 @@ std::optional<Object> DecodeSet(uint8_t type, RdbReader& r, const ValueOptions& 
   for (uint64_t i = 0; i < n; ++i) {
     std::string member = r.String();
     if (!set) {
-      set = engine::SetValue::CreateFor(member);
+      set = server::SetValue::CreateFor(member);
       // Too many members for an intset: a hash table from the start.
-      size_t max = std::min(options.set_max_intset_entries, engine::SetValue::kIntsetHardLimit);
-      if (n > max && set->encoding() == engine::SetValue::Encoding::kIntset) set->ConvertToTable();
+      size_t max = std::min(options.set_max_intset_entries, server::SetValue::kIntsetHardLimit);
+      if (n > max && set->encoding() == server::SetValue::Encoding::kIntset) set->ConvertToTable();
     }
     if (!set->Add(member, options.set_max_intset_entries)) {
       throw RdbCorrupt{"Duplicate set members detected"};
@@ -187,7 +187,7 @@ std::optional<Object> DecodeSet(uint8_t type, RdbReader& r, const ValueOptions& 
 
 std::optional<Object> DecodeHash(uint8_t type, RdbReader& r, const ValueOptions& options) {
   Object value = Object::NewHash();
-  engine::HashValue& hash = value.hash();
+  server::HashValue& hash = value.hash();
   if (type == kTypeHash) {
     uint64_t n = r.Length();
     if (n == 0) return std::nullopt;
@@ -211,14 +211,14 @@ std::optional<Object> DecodeHash(uint8_t type, RdbReader& r, const ValueOptions&
   }
   if (pairs.size() % 2 != 0) throw RdbCorrupt{"odd number of hash elements"};
   if (pairs.empty()) return std::nullopt;
-  engine::ListpackLimits unbounded{SIZE_MAX, SIZE_MAX};
+  server::ListpackLimits unbounded{SIZE_MAX, SIZE_MAX};
   size_t longest = 0;
   for (size_t i = 0; i < pairs.size(); i += 2) {
     longest = std::max({longest, pairs[i].size(), pairs[i + 1].size()});
     if (!hash.Set(pairs[i], pairs[i + 1], unbounded)) throw RdbCorrupt{"Hash with dup elements"};
   }
   bool too_long = type == kTypeHashZipmap && longest > options.hash.max_value;
-  if (hash.encoding() == engine::HashValue::Encoding::kListpack &&
+  if (hash.encoding() == server::HashValue::Encoding::kListpack &&
       (hash.size() > options.hash.max_entries || too_long)) {
     hash.ConvertToHashtable();
   }
@@ -226,18 +226,18 @@ std::optional<Object> DecodeHash(uint8_t type, RdbReader& r, const ValueOptions&
 }
 
 std::optional<Object> DecodeZset(uint8_t type, RdbReader& r, const ValueOptions& options) {
-  using engine::ZsetValue;
+  using server::ZsetValue;
   if (type == kTypeZset || type == kTypeZset2) {
     uint64_t n = r.Length();
     if (n == 0) return std::nullopt;
     Object value = Object::NewZset(ZsetValue::Encoding::kSkiplist);
-    engine::ZsetLimits unbounded{SIZE_MAX, SIZE_MAX};
+    server::ZsetLimits unbounded{SIZE_MAX, SIZE_MAX};
     for (uint64_t i = 0; i < n; ++i) {
       std::string member = r.String();
       double score = type == kTypeZset2 ? r.BinaryDouble() : r.TextDouble();
       if (std::isnan(score)) throw RdbCorrupt{"Zset with NAN score detected"};
       double unused;
-      if (value.zset().Add(score, member, 0, unbounded, &unused) != engine::ZaddResult::kAdded) {
+      if (value.zset().Add(score, member, 0, unbounded, &unused) != server::ZaddResult::kAdded) {
         throw RdbCorrupt{"Duplicate zset fields detected"};
       }
     }
@@ -250,11 +250,11 @@ std::optional<Object> DecodeZset(uint8_t type, RdbReader& r, const ValueOptions&
   if (pairs.size() % 2 != 0) throw RdbCorrupt{"odd number of sorted set elements"};
   if (pairs.empty()) return std::nullopt;
   Object value = Object::NewZset(ZsetValue::Encoding::kListpack);
-  engine::ZsetLimits unbounded{SIZE_MAX, SIZE_MAX};
+  server::ZsetLimits unbounded{SIZE_MAX, SIZE_MAX};
   for (size_t i = 0; i < pairs.size(); i += 2) {
     double unused;
     if (value.zset().Add(ParseScore(pairs[i + 1]), pairs[i], 0, unbounded, &unused) !=
-        engine::ZaddResult::kAdded) {
+        server::ZaddResult::kAdded) {
       throw RdbCorrupt{"Duplicate zset fields detected"};
     }
   }
@@ -264,26 +264,13 @@ std::optional<Object> DecodeZset(uint8_t type, RdbReader& r, const ValueOptions&
 
 }  // namespace
 
-ValueOptions OptionsFromConfig(const engine::ServerConfig& config, size_t packed_threshold) {
-  ValueOptions o;
-  o.hash = {static_cast<size_t>(config.hash_max_listpack_entries),
-            static_cast<size_t>(config.hash_max_listpack_value)};
-  o.zset = {static_cast<size_t>(config.zset_max_listpack_entries),
-            static_cast<size_t>(config.zset_max_listpack_value)};
-  o.set_max_intset_entries = static_cast<size_t>(config.set_max_intset_entries);
-  o.list_fill = ClampListFill(config.list_max_listpack_size);
-  o.list_packed_threshold = packed_threshold;
-  o.compress = config.rdbcompression;
-  return o;
-}
-
 int ClampListFill(int64_t fill) {
   if (fill > 32767) return 32767;  // FILL_MAX
   if (fill < -5) return -5;
   return static_cast<int>(fill);
 }
 
-std::vector<QuicklistNode> QuicklistLayout(const engine::ListValue& list, int fill,
+std::vector<QuicklistNode> QuicklistLayout(const server::ListValue& list, int fill,
                                            size_t packed_threshold) {
   fill = ClampListFill(fill);
   std::vector<QuicklistNode> nodes;
@@ -318,13 +305,13 @@ uint8_t ValueType(const Object& value) {
     case ObjectType::kList:
       return kTypeListQuicklist2;
     case ObjectType::kSet:
-      return value.set().encoding() == engine::SetValue::Encoding::kIntset ? kTypeSetIntset
+      return value.set().encoding() == server::SetValue::Encoding::kIntset ? kTypeSetIntset
                                                                            : kTypeSet;
     case ObjectType::kZset:
-      return value.zset().encoding() == engine::ZsetValue::Encoding::kListpack ? kTypeZsetListpack
+      return value.zset().encoding() == server::ZsetValue::Encoding::kListpack ? kTypeZsetListpack
                                                                                : kTypeZset2;
     case ObjectType::kHash:
-      return value.hash().encoding() == engine::HashValue::Encoding::kListpack ? kTypeHashListpack
+      return value.hash().encoding() == server::HashValue::Encoding::kListpack ? kTypeHashListpack
                                                                                : kTypeHash;
   }
   return kTypeString;
@@ -339,13 +326,13 @@ void EncodeValue(RdbWriter& w, const Object& value, const ValueOptions& options)
       EncodeList(w, value.list(), options);
       return;
     case ObjectType::kSet: {
-      const engine::SetValue& set = value.set();
-      if (set.encoding() == engine::SetValue::Encoding::kIntset) {
+      const server::SetValue& set = value.set();
+      if (set.encoding() == server::SetValue::Encoding::kIntset) {
         std::vector<int64_t> ints;
         ints.reserve(set.size());
         set.ForEach([&](std::string_view m) {
           int64_t v = 0;
-          resp::ParseInt64(m, &v);
+          server::ParseInt64(m, &v);
           ints.push_back(v);
         });
         w.String(BuildIntset(ints));
@@ -359,8 +346,8 @@ void EncodeValue(RdbWriter& w, const Object& value, const ValueOptions& options)
       EncodeZset(w, value.zset());
       return;
     case ObjectType::kHash: {
-      const engine::HashValue& hash = value.hash();
-      if (hash.encoding() == engine::HashValue::Encoding::kListpack) {
+      const server::HashValue& hash = value.hash();
+      if (hash.encoding() == server::HashValue::Encoding::kListpack) {
         ListpackBuilder lp;
         hash.ForEach([&](std::string_view f, std::string_view v) {
           lp.Append(f);

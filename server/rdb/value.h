@@ -12,28 +12,23 @@
 #include <string_view>
 #include <vector>
 
-#include "server/engine/hash_value.h"
-#include "server/engine/object.h"
-#include "server/engine/zset_value.h"
+#include "server/data/hash_value.h"
+#include "server/data/object.h"
+#include "server/data/zset_value.h"
 #include "server/rdb/format.h"
-
-namespace redlab::server::engine {
-struct ServerConfig;
-}  // namespace redlab::server::engine
 
 namespace redlab::server::rdb {
 
 // What shapes values: the encoding limits values are loaded under, and how lists are cut into
 // quicklist nodes and strings compressed when written.
 struct ValueOptions {
-  engine::ListpackLimits hash;
-  engine::ZsetLimits zset;
+  server::ListpackLimits hash;
+  server::ZsetLimits zset;
   size_t set_max_intset_entries = 512;
   int list_fill = -2;                       // list-max-listpack-size
   size_t list_packed_threshold = 1u << 30;  // DEBUG QUICKLIST-PACKED-THRESHOLD
   bool compress = true;                     // rdbcompression
 };
-ValueOptions OptionsFromConfig(const engine::ServerConfig& config, size_t packed_threshold);
 
 // A node of the quicklist Redis would hold for a list: `count` elements from `first`, in a
 // listpack of `bytes` bytes, or one element alone in a plain node (at least the packed
@@ -45,30 +40,30 @@ struct QuicklistNode {
   size_t bytes = 0;
   bool plain = false;
 };
-std::vector<QuicklistNode> QuicklistLayout(const engine::ListValue& list, int fill,
+std::vector<QuicklistNode> QuicklistLayout(const server::ListValue& list, int fill,
                                            size_t packed_threshold);
 // quicklistSetFill's bounds on list-max-listpack-size.
 int ClampListFill(int64_t fill);
 
 // The RDB type byte of a value (rdbSaveObjectType).
-uint8_t ValueType(const engine::Object& value);
+uint8_t ValueType(const server::Object& value);
 // The value's RDB encoding without its type byte (rdbSaveObject).
-void EncodeValue(RdbWriter& w, const engine::Object& value, const ValueOptions& options);
+void EncodeValue(RdbWriter& w, const server::Object& value, const ValueOptions& options);
 // Reads a value of RDB type `type` (rdbLoadObject). nullopt for an empty collection (Redis
 // refuses such keys); throws RdbCorrupt when the bytes are not a valid value.
-std::optional<engine::Object> DecodeValue(uint8_t type, RdbReader& r, const ValueOptions& options);
+std::optional<server::Object> DecodeValue(uint8_t type, RdbReader& r, const ValueOptions& options);
 
 // DEBUG OBJECT's serializedlength (rdbSavedObjectLen).
-size_t SerializedLength(const engine::Object& value, const ValueOptions& options);
+size_t SerializedLength(const server::Object& value, const ValueOptions& options);
 
 // DUMP's payload: type, value, RDB version (2 bytes) and CRC64 (8 bytes), little-endian.
-std::string CreateDumpPayload(const engine::Object& value, const ValueOptions& options);
+std::string CreateDumpPayload(const server::Object& value, const ValueOptions& options);
 // verifyDumpPayload: long enough, a version this server reads, and (unless skipped) a checksum
 // that matches.
 bool VerifyDumpPayload(std::string_view payload, bool skip_checksum);
 // The value in a verified payload; nullopt when it is not one (RESTORE's "Bad data format").
 // As in Redis, a value cut short is read on into the footer's bytes.
-std::optional<engine::Object> DecodeDumpPayload(std::string_view payload,
+std::optional<server::Object> DecodeDumpPayload(std::string_view payload,
                                                 const ValueOptions& options);
 
 }  // namespace redlab::server::rdb

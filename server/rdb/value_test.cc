@@ -92,9 +92,9 @@ TEST(IntsetTest, NarrowestWidth) {
 }
 
 TEST(QuicklistLayoutTest, CutsAsRpushWouldFill) {
-  engine::ListValue list;
+  server::ListValue list;
   for (int i = 0; i < 2000; ++i)
-    list.Push(engine::ListValue::End::kTail, "item-" + std::to_string(i));
+    list.Push(server::ListValue::End::kTail, "item-" + std::to_string(i));
   std::vector<QuicklistNode> nodes = QuicklistLayout(list, -2, size_t{1} << 30);
   ASSERT_EQ(nodes.size(), 3u);  // as redis-server holds them (DEBUG OBJECT ql_nodes:3)
   size_t total = 0;
@@ -104,9 +104,9 @@ TEST(QuicklistLayoutTest, CutsAsRpushWouldFill) {
   }
   EXPECT_EQ(total, 2000u);
   // Built at the head, the nodes fill from the tail.
-  engine::ListValue left;
+  server::ListValue left;
   for (int i = 0; i < 2000; ++i)
-    left.Push(engine::ListValue::End::kHead, "item-" + std::to_string(i));
+    left.Push(server::ListValue::End::kHead, "item-" + std::to_string(i));
   std::vector<QuicklistNode> from_tail = QuicklistLayout(left, -2, size_t{1} << 30);
   ASSERT_EQ(from_tail.size(), 3u);
   EXPECT_LT(from_tail.front().count, from_tail.back().count);
@@ -115,8 +115,8 @@ TEST(QuicklistLayoutTest, CutsAsRpushWouldFill) {
   // A positive fill counts elements.
   EXPECT_EQ(QuicklistLayout(list, 100, size_t{1} << 30).size(), 20u);
   // Large elements sit alone in plain nodes.
-  engine::ListValue mixed;
-  for (std::string_view e : {"a", "bbbbbbbbbb", "c"}) mixed.Push(engine::ListValue::End::kTail, e);
+  server::ListValue mixed;
+  for (std::string_view e : {"a", "bbbbbbbbbb", "c"}) mixed.Push(server::ListValue::End::kTail, e);
   std::vector<QuicklistNode> cut = QuicklistLayout(mixed, -2, 5);
   ASSERT_EQ(cut.size(), 3u);
   EXPECT_TRUE(cut[1].plain);
@@ -125,7 +125,7 @@ TEST(QuicklistLayoutTest, CutsAsRpushWouldFill) {
 
 TEST(DumpPayloadTest, RoundTripsAndRefusesDamage) {
   ValueOptions options;
-  engine::Object value = engine::Object::NewHash();
+  server::Object value = server::Object::NewHash();
   value.hash().Set("f", "v", options.hash);
   std::string payload = CreateDumpPayload(value, options);
   EXPECT_EQ(static_cast<uint8_t>(payload[0]), kTypeHashListpack);

@@ -6,14 +6,15 @@
 
 #include <limits>
 
-#include "server/engine/text.h"
+#include "server/base/numbers.h"
+#include "server/base/text.h"
 #include "server/replication/replication.h"
 
 namespace redlab::server::replication {
 
 void Replication::Failover(std::span<const std::string> args, engine::Client& client,
                            resp::ReplyWriter& reply) {
-  using engine::EqualsIgnoreCase;
+  using server::EqualsIgnoreCase;
   if (args.size() == 2 && EqualsIgnoreCase(args[1], "abort")) {
     if (failover_state_ == FailoverState::kNone) {
       reply.Error("No failover in progress.");
@@ -30,7 +31,7 @@ void Replication::Failover(std::span<const std::string> args, engine::Client& cl
   bool have_host = false;
   for (size_t j = 1; j < args.size(); ++j) {
     if (EqualsIgnoreCase(args[j], "timeout") && j + 1 < args.size() && timeout_ms == 0) {
-      if (!resp::ParseInt64(args[j + 1], &timeout_ms)) {
+      if (!server::ParseInt64(args[j + 1], &timeout_ms)) {
         reply.Error("value is not an integer or out of range");
         return;
       }
@@ -40,7 +41,7 @@ void Replication::Failover(std::span<const std::string> args, engine::Client& cl
       }
       ++j;
     } else if (EqualsIgnoreCase(args[j], "to") && j + 2 < args.size() && !have_host) {
-      if (!resp::ParseInt64(args[j + 2], &port)) {
+      if (!server::ParseInt64(args[j + 2], &port)) {
         reply.Error("value is not an integer or out of range");
         return;
       }
@@ -118,7 +119,7 @@ void Replication::FailoverCron() {
   Replica* ready = nullptr;
   for (auto& r : replicas_) {
     bool is_target =
-        failover_host_.empty() || (engine::EqualsIgnoreCase(r->address, failover_host_) &&
+        failover_host_.empty() || (server::EqualsIgnoreCase(r->address, failover_host_) &&
                                    r->listening_port == failover_port_);
     if (is_target && r->ack_offset == master_repl_offset_) {
       ready = r.get();

@@ -6,9 +6,10 @@
 
 #include <algorithm>
 
-#include "server/engine/script_runner.h"
-#include "server/engine/text.h"
-#include "server/replication/rdb.h"
+#include "server/base/numbers.h"
+#include "server/engine/core/script_runner.h"
+#include "server/base/text.h"
+#include "server/rdb/snapshot.h"
 #include "server/replication/replication.h"
 
 namespace redlab::server::replication {
@@ -48,8 +49,8 @@ void Replication::SetReplicaAddress(engine::Client& client, std::string address)
 }
 
 void Replication::AddCapability(engine::Client& client, std::string_view capa) {
-  bool eof = engine::EqualsIgnoreCase(capa, "eof");
-  bool psync2 = engine::EqualsIgnoreCase(capa, "psync2");
+  bool eof = server::EqualsIgnoreCase(capa, "eof");
+  bool psync2 = server::EqualsIgnoreCase(capa, "psync2");
   if (!eof && !psync2) return;  // capabilities this master does not know are ignored
   if (Replica* r = FindReplica(client)) {
     r->capa_eof |= eof;
@@ -135,10 +136,10 @@ Replication::Replica& Replication::AttachReplica(engine::Client& client) {
 void Replication::OnSync(engine::Client& client, std::span<const std::string> args,
                          resp::ReplyWriter& reply) {
   if (FindReplica(client) != nullptr) return;  // already a replica: ignored
-  bool psync = engine::EqualsIgnoreCase(args[0], "psync");
+  bool psync = server::EqualsIgnoreCase(args[0], "psync");
   // A master handing over to us (FAILOVER): we become a master, then serve it as a replica.
-  if (psync && args.size() > 3 && engine::EqualsIgnoreCase(args[3], "failover")) {
-    if (engine::EqualsIgnoreCase(args[1], replid_)) {
+  if (psync && args.size() > 3 && server::EqualsIgnoreCase(args[3], "failover")) {
+    if (server::EqualsIgnoreCase(args[1], replid_)) {
       ReplicaOfNoOne();
       Log(false, "MASTER MODE enabled (failover request)");
     } else {
@@ -171,7 +172,7 @@ void Replication::OnSync(engine::Client& client, std::span<const std::string> ar
   }
   if (psync) {
     int64_t offset = 0;
-    if (!resp::ParseInt64(args[2], &offset)) {
+    if (!server::ParseInt64(args[2], &offset)) {
       reply.Error("value is not an integer or out of range");
       return;
     }
@@ -187,8 +188,8 @@ void Replication::OnSync(engine::Client& client, std::span<const std::string> ar
 bool Replication::TryPartialResync(engine::Client& client, std::string_view replid,
                                    int64_t offset) {
   // Our own history, or the one we inherited up to the point we took over (replid2).
-  bool known = engine::EqualsIgnoreCase(replid, replid_) ||
-               (engine::EqualsIgnoreCase(replid, replid2_) && offset <= second_repl_offset_);
+  bool known = server::EqualsIgnoreCase(replid, replid_) ||
+               (server::EqualsIgnoreCase(replid, replid2_) && offset <= second_repl_offset_);
   if (!known) {
     if (replid != "?") {
       Log(false,
@@ -225,15 +226,15 @@ void Replication::FullResync(engine::Client& client, bool pre_psync) {
   }
   // The stream after the snapshot starts with a SELECT for every replica.
   encoder_.ForgetSelectedDb();
-  RdbAux aux;
+  rdb::RdbAux aux;
   aux.replid = replid_;
   aux.repl_offset = master_repl_offset_;
   aux.ctime_s = engine_.clock().NowMs() / 1000;
   aux.used_mem = static_cast<int64_t>(engine_.UsedMemory());
-  RdbWriteOptions options = engine_.rdb_write_options();
+  rdb::RdbWriteOptions options = engine_.rdb_write_options();
   options.include_functions = !exclude_functions;
   options.include_data = !exclude_data;
-  std::string rdb = WriteRdb(engine_.keyspace(), aux, options);
+  std::string rdb = rdb::WriteRdb(engine_.keyspace(), aux, options);
   std::string out;
   if (!pre_psync) out = fmt::format("+FULLRESYNC {} {}\r\n", replid_, master_repl_offset_);
   out += fmt::format("${}\r\n", rdb.size());
@@ -294,7 +295,7 @@ void Replication::ReleaseReplicaStreams(int64_t now_ms) {
       size_t start = acks.rfind('\n', acks.size() - 2);
       start = start == std::string::npos ? 0 : start + 1;
       int64_t offset = 0;
-      if (resp::ParseInt64(std::string_view(acks).substr(start, acks.size() - 1 - start),
+      if (server::ParseInt64(std::string_view(acks).substr(start, acks.size() - 1 - start),
                            &offset)) {
         ApplyAck(*r, offset);
         acked = true;

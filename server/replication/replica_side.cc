@@ -4,9 +4,9 @@
 // acknowledging it (REPLCONF ACK) and passing it on to our own replicas and backlog.
 #include <fmt/format.h>
 
-#include "server/engine/script_runner.h"
-#include "server/engine/text.h"
-#include "server/replication/rdb.h"
+#include "server/engine/core/script_runner.h"
+#include "server/base/text.h"
+#include "server/rdb/snapshot.h"
 #include "server/replication/replication.h"
 
 namespace redlab::server::replication {
@@ -262,7 +262,7 @@ bool Replication::HandshakeStep() {
   }
   if (line.rfind("+CONTINUE", 0) == 0) {
     std::string new_id = line.size() > 10 ? line.substr(10) : std::string();
-    if (!new_id.empty() && !engine::EqualsIgnoreCase(new_id, replid_)) {
+    if (!new_id.empty() && !server::EqualsIgnoreCase(new_id, replid_)) {
       // The master has a new history that continues ours: keep ours as ID2.
       replid2_ = replid_;
       second_repl_offset_ = master_repl_offset_ + 1;
@@ -337,17 +337,17 @@ void Replication::FinishFullSync(std::string_view rdb) {
   // The master's function libraries replace ours.
   scripting::FunctionLibraries& functions = engine_.scripts().functions();
   functions.Clear();
-  RdbAux aux;
-  engine::Keyspace& ks = engine_.keyspace();
-  RdbReadOptions options{engine_.value_options(),
+  rdb::RdbAux aux;
+  server::Keyspace& ks = engine_.keyspace();
+  rdb::RdbReadOptions options{engine_.value_options(),
                          !engine_.debug_settings().skip_checksum_validation};
-  auto error = ReadRdb(
+  auto error = rdb::ReadRdb(
       rdb, options, &aux,
-      [&](RdbKey&& k) {
+      [&](rdb::RdbKey&& k) {
         if (k.db < 0 || k.db >= ks.num_dbs()) return;
-        engine::Db& db = ks.db(k.db);
-        engine::Db::Node* node = db.SetLoaded(k.key, std::move(k.value));
-        if (k.expire_ms != engine::kNoExpire) db.SetExpire(node, k.expire_ms);
+        server::Db& db = ks.db(k.db);
+        server::Db::Node* node = db.SetLoaded(k.key, std::move(k.value));
+        if (k.expire_ms != server::kNoExpire) db.SetExpire(node, k.expire_ms);
         if (k.idle_seconds >= 0) ks.SetIdle(node->value, k.idle_seconds);
         if (k.freq >= 0) ks.SetFreq(node->value, static_cast<uint8_t>(k.freq));
       },

@@ -68,6 +68,10 @@ void Replication::UpdateSink() {
   engine_.set_effect_sink(want ? this : nullptr);
 }
 
+std::unique_ptr<engine::ReplicationRole> MakeReplication(engine::Engine& engine) {
+  return std::make_unique<Replication>(engine);
+}
+
 void Replication::ReplicaOf(const std::string& host, int port, bool fresh) {
   bool was_master = !is_replica();
   FreeMasterClient();

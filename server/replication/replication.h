@@ -15,7 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "server/engine/engine.h"
+#include "server/engine/core/engine.h"
 #include "server/replication/backlog.h"
 #include "server/replication/link_shaper.h"
 #include "server/replication/stream_encoder.h"
@@ -64,18 +64,10 @@ class ReplicationHost {
 // The replica side's state, Redis's repl_state.
 enum class LinkState { kNone, kConnect, kConnecting, kHandshake, kTransfer, kConnected };
 
-// FAILOVER's state (master_failover_state).
-enum class FailoverState { kNone, kWaitingForSync, kInProgress };
+using engine::FailoverState;
+using engine::ReplicationStats;
 
-struct ReplicationStats {
-  uint64_t sync_full = 0;
-  uint64_t sync_partial_ok = 0;
-  uint64_t sync_partial_err = 0;
-  uint64_t net_repl_input_bytes = 0;
-  uint64_t net_repl_output_bytes = 0;
-};
-
-class Replication : public engine::EffectSink, private LinkHandler {
+class Replication : public engine::ReplicationRole, private LinkHandler {
  public:
   explicit Replication(engine::Engine& engine);
   ~Replication() override;
@@ -85,22 +77,22 @@ class Replication : public engine::EffectSink, private LinkHandler {
   void set_host(ReplicationHost* host) { host_ = host; }
 
   // ---- Role ----
-  bool is_replica() const { return !master_host_.empty(); }
-  const std::string& master_host() const { return master_host_; }
-  int master_port() const { return master_port_; }
+  bool is_replica() const override { return !master_host_.empty(); }
+  const std::string& master_host() const override { return master_host_; }
+  int master_port() const override { return master_port_; }
   LinkState link_state() const { return state_; }
-  bool link_up() const { return state_ == LinkState::kConnected; }
+  bool link_up() const override { return state_ == LinkState::kConnected; }
   // REPLICAOF host port: follow that master (connects now). `fresh` (a node started with
   // --replicaof) asks for a full sync with "PSYNC ? -1" instead of offering its own history.
-  void ReplicaOf(const std::string& host, int port, bool fresh = false);
+  void ReplicaOf(const std::string& host, int port, bool fresh = false) override;
   // REPLICAOF NO ONE: become a master, keeping the data and starting a new history.
-  void ReplicaOfNoOne();
+  void ReplicaOfNoOne() override;
 
   // ---- IDs and offsets ----
-  const std::string& replid() const { return replid_; }
-  int64_t master_repl_offset() const { return master_repl_offset_; }
+  const std::string& replid() const override { return replid_; }
+  int64_t master_repl_offset() const override { return master_repl_offset_; }
   // DEBUG CHANGE-REPL-ID: a new replication ID and no secondary one (replicas must resync).
-  void ResetReplicationIds() {
+  void ResetReplicationIds() override {
     ChangeReplicationId();
     ClearReplicationId2();
   }
@@ -108,28 +100,28 @@ class Replication : public engine::EffectSink, private LinkHandler {
   // ---- Master side ----
   // REPLCONF from a client (before PSYNC) or from an attached replica. Returns false when it
   // replied an error (and stops processing the options).
-  void SetListeningPort(engine::Client& client, int64_t port);
-  void SetReplicaAddress(engine::Client& client, std::string address);
-  void AddCapability(engine::Client& client, std::string_view capa);
+  void SetListeningPort(engine::Client& client, int64_t port) override;
+  void SetReplicaAddress(engine::Client& client, std::string address) override;
+  void AddCapability(engine::Client& client, std::string_view capa) override;
   // REPLCONF rdb-filter-only: the snapshot for this replica carries no keys, and function
   // libraries only when asked for.
-  void SetRdbFilter(engine::Client& client, bool include_functions);
+  void SetRdbFilter(engine::Client& client, bool include_functions) override;
   // REPLCONF ACK <offset> from an attached replica (ignored from anyone else). Our replication
   // faults hold or delay it as they do the stream we send: a stalled link stalls both ways.
-  void OnAck(engine::Client& client, int64_t offset);
+  void OnAck(engine::Client& client, int64_t offset) override;
   // REPLCONF GETACK from our master: answer with our offset now.
-  void OnGetAck(engine::Client& client);
+  void OnGetAck(engine::Client& client) override;
   // PSYNC replid offset [FAILOVER] / SYNC. Writes the reply itself.
-  void OnSync(engine::Client& client, std::span<const std::string> args, resp::ReplyWriter& reply);
+  void OnSync(engine::Client& client, std::span<const std::string> args, resp::ReplyWriter& reply) override;
   // How many online replicas acknowledged at least `offset` (WAIT).
-  int64_t CountAcks(int64_t offset) const;
+  int64_t CountAcks(int64_t offset) const override;
   // A WAIT is blocked: ask every replica for an ACK (once per loop iteration, as Redis does).
-  void RequestAcks();
+  void RequestAcks() override;
   // Replicas considered good for min-replicas-to-write (online, lag <= min-replicas-max-lag).
-  int64_t GoodReplicas() const;
-  size_t connected_replicas() const { return replicas_.size(); }
+  int64_t GoodReplicas() const override;
+  size_t connected_replicas() const override { return replicas_.size(); }
   // The engine is forgetting this client (its connection closed).
-  void OnClientDestroyed(engine::Client& client);
+  void OnClientDestroyed(engine::Client& client) override;
 
   // ---- Replica side ----
   // The client executing our master's stream (nullptr when not connected).
@@ -145,7 +137,7 @@ class Replication : public engine::EffectSink, private LinkHandler {
 
   // ---- Periodic work and faults ----
   // Every engine cron tick: acks to our master, pings to replicas, timeouts, reconnection.
-  void Cron();
+  void Cron() override;
   void OnTimer();
   void SetFaults(const LinkFaults& faults);
   const LinkFaults& faults() const { return faults_; }
@@ -160,17 +152,17 @@ class Replication : public engine::EffectSink, private LinkHandler {
   // ---- FAILOVER ----
   // FAILOVER [TO host port [FORCE]] [ABORT] [TIMEOUT ms]: replies itself.
   void Failover(std::span<const std::string> args, engine::Client& client,
-                resp::ReplyWriter& reply);
-  FailoverState failover_state() const { return failover_state_; }
+                resp::ReplyWriter& reply) override;
+  FailoverState failover_state() const override { return failover_state_; }
 
   // ---- Introspection ----
   // INFO replication, Redis's fields in Redis's order.
-  void AppendInfo(std::string* out) const;
+  void AppendInfo(std::string* out) const override;
   // ROLE.
-  void ReplyRole(resp::ReplyWriter& reply) const;
-  const ReplicationStats& stats() const { return stats_; }
+  void ReplyRole(resp::ReplyWriter& reply) const override;
+  const ReplicationStats& stats() const override { return stats_; }
   // Bytes the backlog holds (INFO mem_replication_backlog); 0 without one.
-  size_t backlog_memory() const { return backlog_ != nullptr ? backlog_->size() : 0; }
+  size_t backlog_memory() const override { return backlog_ != nullptr ? backlog_->size() : 0; }
 
  private:
   // An attached replica (master side): a client connection that sent PSYNC or SYNC.
@@ -324,5 +316,14 @@ class Replication : public engine::EffectSink, private LinkHandler {
   bool failover_force_ = false;
   int64_t failover_end_ms_ = 0;  // node ms; 0: no timeout
 };
+
+// What an engine is built with (Engine::ReplicationFactory) in every node.
+std::unique_ptr<engine::ReplicationRole> MakeReplication(engine::Engine& engine);
+
+// The replication of an engine built with MakeReplication, as this layer and the node see it
+// (faults, crash and restart, the link to the master).
+inline Replication& ReplicationOf(engine::Engine& engine) {
+  return static_cast<Replication&>(engine.replication());
+}
 
 }  // namespace redlab::server::replication

@@ -47,9 +47,9 @@ class ReplicationPairTest : public ::testing::Test, public ReplicationHost, publ
   ReplicationPairTest()
       : master_host_(6379),
         replica_host_(6380),
-        master_(engine::ServerConfig{}, &master_host_),
-        replica_(engine::ServerConfig{}, &replica_host_) {
-    replica_.replication().set_host(this);
+        master_(engine::ServerConfig{}, &master_host_, MakeReplication),
+        replica_(engine::ServerConfig{}, &replica_host_, MakeReplication) {
+    ReplicationOf(replica_).set_host(this);
     user_ = master_.CreateClient(nullptr);
   }
 
@@ -112,7 +112,7 @@ class ReplicationPairTest : public ::testing::Test, public ReplicationHost, publ
   }
 
   void StartReplica() {
-    replica_.replication().ReplicaOf("127.0.0.1", 6379, /*fresh=*/true);
+    ReplicationOf(replica_).ReplicaOf("127.0.0.1", 6379, /*fresh=*/true);
     handler_->OnLinkConnected();
     Pump();
   }
@@ -134,10 +134,10 @@ class ReplicationPairTest : public ::testing::Test, public ReplicationHost, publ
 TEST_F(ReplicationPairTest, FullSyncThenStreamWithMatchingOffsets) {
   ASSERT_EQ(Run(master_, user_, {"SET", "before", "1"}), "+OK\r\n");
   // Nothing counts offsets before a replica attaches (Redis has no backlog yet).
-  EXPECT_EQ(master_.replication().master_repl_offset(), 0);
+  EXPECT_EQ(ReplicationOf(master_).master_repl_offset(), 0);
   StartReplica();
-  Replication& m = master_.replication();
-  Replication& r = replica_.replication();
+  Replication& m = ReplicationOf(master_);
+  Replication& r = ReplicationOf(replica_);
   EXPECT_TRUE(r.link_up());
   EXPECT_EQ(r.replid(), m.replid());
   EXPECT_EQ(m.stats().sync_full, 1u);
@@ -156,7 +156,7 @@ TEST_F(ReplicationPairTest, FullSyncThenStreamWithMatchingOffsets) {
 
 TEST_F(ReplicationPairTest, AcksFollowGetackAndCountForWait) {
   StartReplica();
-  Replication& m = master_.replication();
+  Replication& m = ReplicationOf(master_);
   ASSERT_EQ(Run(master_, user_, {"SET", "k", "v"}), "+OK\r\n");
   int64_t woff = master_.ClientWriteOffset(*user_);
   Pump();
@@ -177,8 +177,8 @@ TEST_F(ReplicationPairTest, AcksFollowGetackAndCountForWait) {
 
 TEST_F(ReplicationPairTest, ABrokenLinkContinuesFromTheBacklog) {
   StartReplica();
-  Replication& m = master_.replication();
-  Replication& r = replica_.replication();
+  Replication& m = ReplicationOf(master_);
+  Replication& r = ReplicationOf(replica_);
   ASSERT_EQ(Run(master_, user_, {"SET", "a", "1"}), "+OK\r\n");
   Pump();
   Break();
@@ -202,8 +202,8 @@ TEST_F(ReplicationPairTest, ABrokenLinkContinuesFromTheBacklog) {
 
 TEST_F(ReplicationPairTest, APromotedReplicaKeepsTheOldHistoryAsId2) {
   StartReplica();
-  Replication& r = replica_.replication();
-  std::string old_id = master_.replication().replid();
+  Replication& r = ReplicationOf(replica_);
+  std::string old_id = ReplicationOf(master_).replid();
   int64_t offset = r.master_repl_offset();
   r.ReplicaOfNoOne();
   EXPECT_FALSE(r.is_replica());

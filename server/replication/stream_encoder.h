@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "server/engine/engine.h"
+#include "server/engine/core/engine.h"
 
 namespace redlab::server::replication {
 

@@ -3,6 +3,8 @@
 #include <climits>
 #include <cstring>
 
+#include "server/base/numbers.h"
+
 namespace redlab::server::resp {
 namespace {
 
@@ -32,38 +34,6 @@ int HexValue(char c) {
 
 }  // namespace
 
-bool ParseInt64(std::string_view s, int64_t* out) {
-  // Longer than "-9223372036854775808" cannot be valid (Redis's LONG_STR_SIZE check).
-  if (s.empty() || s.size() >= 21) return false;
-  if (s.size() == 1 && s[0] == '0') {
-    *out = 0;
-    return true;
-  }
-  size_t i = 0;
-  bool negative = false;
-  if (s[0] == '-') {
-    negative = true;
-    if (++i == s.size()) return false;
-  }
-  if (s[i] < '1' || s[i] > '9') return false;
-  uint64_t v = static_cast<uint64_t>(s[i++] - '0');
-  for (; i < s.size(); ++i) {
-    if (s[i] < '0' || s[i] > '9') return false;
-    uint64_t digit = static_cast<uint64_t>(s[i] - '0');
-    if (v > UINT64_MAX / 10) return false;
-    v *= 10;
-    if (v > UINT64_MAX - digit) return false;
-    v += digit;
-  }
-  if (negative) {
-    if (v > static_cast<uint64_t>(INT64_MAX) + 1) return false;
-    *out = static_cast<int64_t>(0 - v);
-  } else {
-    if (v > static_cast<uint64_t>(INT64_MAX)) return false;
-    *out = static_cast<int64_t>(v);
-  }
-  return true;
-}
 
 bool SplitInlineArgs(std::string_view line, ArgList* args) {
   // Redis splits a C string: a NUL byte ends the line.

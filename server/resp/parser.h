@@ -65,8 +65,4 @@ class RequestParser {
 // Returns false on unbalanced quotes.
 bool SplitInlineArgs(std::string_view line, ArgList* args);
 
-// Parses a signed 64-bit decimal exactly as Redis's string2ll: no spaces, no '+', no leading
-// zeros (except "0"), "-0" rejected.
-bool ParseInt64(std::string_view s, int64_t* out);
-
 }  // namespace redlab::server::resp

@@ -156,20 +156,5 @@ TEST(ParserTest, NulByteHidesTheEndOfALine) {
   EXPECT_EQ(r.args, (std::vector<std::string>{"ECHO", "a\0b"s}));
 }
 
-TEST(ParseInt64Test, MatchesString2ll) {
-  int64_t v = 0;
-  EXPECT_TRUE(ParseInt64("0", &v));
-  EXPECT_TRUE(ParseInt64("-9223372036854775808", &v));
-  EXPECT_EQ(v, INT64_MIN);
-  EXPECT_TRUE(ParseInt64("9223372036854775807", &v));
-  EXPECT_FALSE(ParseInt64("9223372036854775808", &v));
-  EXPECT_FALSE(ParseInt64("-0", &v));
-  EXPECT_FALSE(ParseInt64("01", &v));
-  EXPECT_FALSE(ParseInt64("+1", &v));
-  EXPECT_FALSE(ParseInt64(" 1", &v));
-  EXPECT_FALSE(ParseInt64("", &v));
-  EXPECT_FALSE(ParseInt64("1a", &v));
-}
-
 }  // namespace
 }  // namespace redlab::server::resp

@@ -11,8 +11,9 @@
 #include <string>
 #include <string_view>
 
-#include "server/engine/engine.h"
+#include "server/engine/core/engine.h"
 #include "server/resp/parser.h"
+#include "server/replication/replication.h"
 
 namespace {
 
@@ -42,7 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static FuzzHost host;
   ServerConfig config;
   config.busy_reply_threshold = 0;
-  Engine engine(config, &host);
+  Engine engine(config, &host, redlab::server::replication::MakeReplication);
   engine.clock().SetManual();
   Client* client = engine.CreateClient(nullptr);
   redlab::server::resp::RequestParser parser;

@@ -14,7 +14,8 @@
 #include <thread>
 #include <unordered_set>
 
-#include "server/engine/text.h"
+#include "server/base/numbers.h"
+#include "server/base/text.h"
 #include "server/replication/link_shaper.h"
 #include "server/resp/parser.h"
 
@@ -396,21 +397,21 @@ class FaultProxy::Impl {
   }
 
   std::string ControlCommand(const server::resp::ArgList& args) {
-    using server::engine::EqualsIgnoreCase;
+    using server::EqualsIgnoreCase;
     std::string_view cmd = args[0];
     auto ok = [] { return std::string("+OK\r\n"); };
     // Errors in Redis's words, so redis-cli users read what they know.
     auto wrong_args = [&] {
       return fmt::format("-ERR wrong number of arguments for '{}' command\r\n",
-                         server::engine::ToLower(cmd));
+                         server::ToLower(cmd));
     };
     int64_t ms = 0;
     if (EqualsIgnoreCase(cmd, "ping")) return args.size() == 1 ? "+PONG\r\n" : wrong_args();
     if (EqualsIgnoreCase(cmd, "delay")) {
       if (args.size() != 2 && args.size() != 3) return wrong_args();
       int64_t jitter = 0;
-      if (!server::resp::ParseInt64(args[1], &ms) || ms < 0 ||
-          (args.size() == 3 && (!server::resp::ParseInt64(args[2], &jitter) || jitter < 0))) {
+      if (!server::ParseInt64(args[1], &ms) || ms < 0 ||
+          (args.size() == 3 && (!server::ParseInt64(args[2], &jitter) || jitter < 0))) {
         return "-ERR DELAY takes milliseconds [jitter milliseconds]\r\n";
       }
       SetDelay(ms, jitter);

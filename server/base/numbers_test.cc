@@ -1,0 +1,49 @@
+#include "server/base/numbers.h"
+
+#include <gtest/gtest.h>
+
+namespace redlab::server {
+namespace {
+
+TEST(NumbersTest, ParseDoubleLikeStrtodWithRedisChecks) {
+  double d = 0;
+  EXPECT_TRUE(ParseDouble("1.5", &d));
+  EXPECT_EQ(d, 1.5);
+  EXPECT_TRUE(ParseDouble("inf", &d));
+  EXPECT_TRUE(ParseDouble("-inf", &d));
+  EXPECT_TRUE(ParseDouble("1e3", &d));
+  EXPECT_FALSE(ParseDouble("nan", &d));
+  EXPECT_FALSE(ParseDouble(" 1", &d));
+  EXPECT_FALSE(ParseDouble("1 ", &d));
+  EXPECT_FALSE(ParseDouble("", &d));
+  EXPECT_FALSE(ParseDouble("1e400", &d));
+}
+
+TEST(NumbersTest, LongDoubleHumanFormat) {
+  EXPECT_EQ(FormatLongDoubleHuman(10.5L), "10.5");
+  EXPECT_EQ(FormatLongDoubleHuman(3.0L), "3");
+  EXPECT_EQ(FormatLongDoubleHuman(-0.0L), "0");
+  EXPECT_EQ(FormatLongDoubleHuman(5.0e3L), "5000");
+  long double v = 0;
+  ASSERT_TRUE(ParseLongDouble("10.5", &v));
+  EXPECT_EQ(FormatLongDoubleHuman(v + 0.1L), "10.6");
+}
+
+
+TEST(ParseInt64Test, MatchesString2ll) {
+  int64_t v = 0;
+  EXPECT_TRUE(ParseInt64("0", &v));
+  EXPECT_TRUE(ParseInt64("-9223372036854775808", &v));
+  EXPECT_EQ(v, INT64_MIN);
+  EXPECT_TRUE(ParseInt64("9223372036854775807", &v));
+  EXPECT_FALSE(ParseInt64("9223372036854775808", &v));
+  EXPECT_FALSE(ParseInt64("-0", &v));
+  EXPECT_FALSE(ParseInt64("01", &v));
+  EXPECT_FALSE(ParseInt64("+1", &v));
+  EXPECT_FALSE(ParseInt64(" 1", &v));
+  EXPECT_FALSE(ParseInt64("", &v));
+  EXPECT_FALSE(ParseInt64("1a", &v));
+}
+
+}  // namespace
+}  // namespace redlab::server

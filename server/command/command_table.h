@@ -1,0 +1,91 @@
+// The command table of a node: every CommandSpec registered by the command families, indexed
+// by name, with what Redis derives from the descriptions (full names like "config|get", the
+// legacy first/last/step key positions, implicit ACL categories).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "server/command/command.h"
+
+namespace redlab::server {
+
+// Name -> command, looked up by string_view without building a std::string.
+struct Command;
+
+struct NameHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+using NameIndex = std::unordered_map<std::string, const Command*, NameHash, std::equal_to<>>;
+
+struct Command {
+  const CommandSpec* spec = nullptr;
+  const Command* parent = nullptr;                // set for subcommands
+  std::string full_name;                          // "get", "config|get"
+  size_t id = 0;                                  // index into per-node statistics
+  int first_key = 0, last_key = 0, key_step = 0;  // legacy range, from the first key spec
+  bool movable_keys = false;                      // keys not describable by the legacy range
+  uint32_t acl = 0;                               // explicit and implicit ACL categories
+  std::vector<std::unique_ptr<Command>> subcommands;
+  NameIndex subcommand_index;  // by lower-case subcommand name
+
+  std::string_view name() const { return spec->name; }
+  int arity() const { return spec->arity; }
+  bool has(uint32_t flag) const { return (spec->flags & flag) != 0; }
+  bool is_write() const { return has(kCmdWrite); }
+  const Command* FindSubcommand(std::string_view name) const;  // case-insensitive
+};
+
+class CommandTable {
+ public:
+  // Fills the table: `register_all` calls Add once per command (the engine's families, see
+  // engine/commands/families.h).
+  using Registrar = void (*)(CommandTable& table);
+  explicit CommandTable(Registrar register_all);
+
+  // Adds a top-level command. A second command of one name is a programming error: it aborts
+  // with the name, so no family can shadow another's command silently.
+  void Add(CommandSpec spec);
+
+  // Case-insensitive lookup of a top-level command.
+  const Command* Find(std::string_view name) const;
+  // Resolves an invocation as Redis's lookupCommand: a command with subcommands called with
+  // arguments resolves to the subcommand args[1] names (nullptr when none does); called alone it
+  // resolves to itself (whose arity then refuses it).
+  const Command* Resolve(std::span<const std::string> args) const;
+
+  size_t size() const { return commands_.size(); }  // top-level commands
+  size_t total_ids() const { return next_id_; }     // commands and subcommands
+  const std::vector<std::unique_ptr<Command>>& all() const { return commands_; }
+
+ private:
+  std::unique_ptr<Command> Build(const CommandSpec* spec, const Command* parent);
+
+  std::vector<std::unique_ptr<CommandSpec>> specs_;  // owned descriptions (stable addresses)
+  std::vector<std::unique_ptr<Command>> commands_;   // in registration order
+  NameIndex index_;
+  size_t next_id_ = 0;
+};
+
+// The ACL categories in Redis's order (COMMAND INFO, ACL CAT), with their names ("@keyspace").
+struct AclCategoryInfo {
+  uint32_t bit;
+  std::string_view name;
+};
+std::span<const AclCategoryInfo> AclCategories();
+// The category named `name` (without '@', any case), or 0 when there is none.
+uint32_t AclCategoryByName(std::string_view name);
+// The names of the categories set in `acl`, in the order COMMAND INFO prints them.
+std::vector<std::string_view> AclCategoryNames(uint32_t acl);
+// The flag names COMMAND INFO prints, in its order.
+std::vector<std::string_view> CommandFlagNames(const Command& cmd);
+std::vector<std::string_view> KeySpecFlagNames(uint32_t flags);
+
+}  // namespace redlab::server

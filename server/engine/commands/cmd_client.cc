@@ -1,0 +1,394 @@
+// CLIENT and its subcommands (Redis's clientCommand in networking.c): identity, listing and
+// killing clients, pauses, and the per-connection switches (REPLY, NO-EVICT); the client-side
+// caching ones (TRACKING...) are in cmd_client_tracking.cc.
+#include "server/engine/commands/cmd_client.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "server/engine/commands/cmd_string.h"
+#include "server/command/command_table.h"
+#include "server/engine/core/context.h"
+#include "server/engine/core/engine.h"
+#include "server/engine/core/errors.h"
+#include "server/engine/core/help.h"
+#include "server/base/numbers.h"
+#include "server/base/text.h"
+
+namespace redlab::server::engine {
+
+// One line of CLIENT LIST, with Redis 7.0's fields in Redis's order.
+std::string DescribeClient(Engine& engine, const Client& c) {
+  int64_t now = engine.clock().NowMs();
+  ClientIo* io = c.io();
+  std::string s;
+  s.reserve(256);
+  auto field = [&](std::string_view name, std::string_view value) {
+    if (!s.empty()) s += ' ';
+    s += name;
+    s += '=';
+    s += value;
+  };
+  auto num = [&](std::string_view name, int64_t value) { field(name, Int64ToString(value)); };
+  num("id", static_cast<int64_t>(c.id()));
+  field("addr", io ? io->PeerAddress() : "");
+  field("laddr", io ? io->LocalAddress() : "");
+  num("fd", io ? io->Fd() : -1);
+  field("name", c.name());
+  num("age", (now - c.ctime_ms()) / 1000);
+  num("idle", (now - c.last_interaction_ms()) / 1000);
+  std::string flags;
+  if (c.monitor()) flags += 'O';
+  if (c.repl_role() == Client::ReplRole::kReplica) flags += 'S';
+  if (c.repl_role() == Client::ReplRole::kMaster) flags += 'M';
+  if (c.subscribed()) flags += 'P';
+  if (c.in_multi()) flags += 'x';
+  if (c.blocked()) flags += 'b';
+  if (c.tracking().on) flags += 't';
+  if (c.tracking().broken_redirect) flags += 'R';
+  if (c.tracking().bcast) flags += 'B';
+  if (c.dirty_cas()) flags += 'd';
+  if (c.close_after_reply()) flags += 'c';
+  if (c.no_evict()) flags += 'e';
+  field("flags", flags.empty() ? "N" : flags);
+  num("db", c.db());
+  num("sub", static_cast<int64_t>(c.pubsub().channels.size()));
+  num("psub", static_cast<int64_t>(c.pubsub().patterns.size()));
+  num("ssub", static_cast<int64_t>(c.pubsub().shard_channels.size()));
+  num("multi", c.in_multi() ? static_cast<int64_t>(c.multi().commands.size()) : -1);
+  num("qbuf", io ? static_cast<int64_t>(io->QueryBufferLength()) : 0);
+  num("qbuf-free", io ? static_cast<int64_t>(io->QueryBufferFree()) : 0);
+  num("argv-mem", static_cast<int64_t>(c.argv_mem()));
+  num("multi-mem", 0);
+  num("rbs", static_cast<int64_t>(c.reply_buffer().capacity()));
+  num("rbp", static_cast<int64_t>(c.reply_buffer().size()));
+  num("obl", static_cast<int64_t>(c.reply_buffer().size()));
+  num("oll", 0);
+  num("omem", io ? static_cast<int64_t>(io->PendingOutputBytes()) : 0);
+  num("tot-mem", static_cast<int64_t>(c.TotalMemory()));
+  field("events", "r");
+  field("cmd", c.last_command() ? std::string_view(c.last_command()->full_name) : "NULL");
+  field("user", c.user() != nullptr ? std::string_view(c.user()->name()) : "(superuser)");
+  num("redir", c.tracking().on ? static_cast<int64_t>(c.tracking().redirect) : -1);
+  num("resp", c.protocol());
+  return s;
+}
+
+namespace {
+
+void ClientIdCommand(CommandContext& ctx) {
+  ctx.reply().Integer(static_cast<int64_t>(ctx.client().id()));
+}
+
+void ClientGetNameCommand(CommandContext& ctx) {
+  if (ctx.client().name().empty()) {
+    ctx.reply().Null();
+  } else {
+    ctx.reply().Bulk(ctx.client().name());
+  }
+}
+
+void ClientSetNameCommand(CommandContext& ctx) {
+  if (!ValidClientName(ctx.arg(2))) {
+    ctx.ReplyError(kBadClientName);
+    return;
+  }
+  ctx.client().set_name(ctx.arg(2));
+  ctx.ReplyOk();
+}
+
+void ClientInfoCommand(CommandContext& ctx) {
+  ctx.reply().Verbatim(DescribeClient(ctx.engine(), ctx.client()) + "\n");
+}
+
+// Client types for CLIENT LIST/KILL TYPE (getClientType): master, replica, pubsub or normal.
+bool ValidClientType(std::string_view type) {
+  return EqualsIgnoreCase(type, "normal") || EqualsIgnoreCase(type, "master") ||
+         EqualsIgnoreCase(type, "replica") || EqualsIgnoreCase(type, "slave") ||
+         EqualsIgnoreCase(type, "pubsub");
+}
+
+bool IsClientType(const Client& c, std::string_view type) {
+  std::string_view actual = c.repl_role() == Client::ReplRole::kMaster    ? "master"
+                            : c.repl_role() == Client::ReplRole::kReplica ? "replica"
+                            : c.subscribed()                              ? "pubsub"
+                                                                          : "normal";
+  if (EqualsIgnoreCase(type, "slave")) type = "replica";
+  return EqualsIgnoreCase(type, actual);
+}
+
+void ClientListCommand(CommandContext& ctx) {
+  std::string type;
+  std::vector<uint64_t> ids;
+  bool by_id = false;
+  if (ctx.argc() == 4 && ctx.ArgIs(2, "type")) {
+    type = ctx.arg(3);
+    if (!ValidClientType(type)) {
+      ctx.ReplyError("Unknown client type '" + type + "'");
+      return;
+    }
+  } else if (ctx.argc() > 3 && ctx.ArgIs(2, "id")) {
+    by_id = true;
+    for (size_t j = 3; j < ctx.argc(); ++j) {
+      int64_t id = 0;
+      if (!ParseInt64(ctx.arg(j), &id)) {  // any integer: 0 and negatives just match no client
+        ctx.ReplyError("Invalid client ID");
+        return;
+      }
+      ids.push_back(static_cast<uint64_t>(id));
+    }
+  } else if (ctx.argc() != 2) {
+    ctx.ReplySyntaxError();
+    return;
+  }
+  std::string out;
+  auto add = [&](const Client& c) {
+    out += DescribeClient(ctx.engine(), c);
+    out += '\n';
+  };
+  if (by_id) {
+    for (uint64_t id : ids) {
+      if (Client* c = ctx.engine().FindClient(id)) add(*c);
+    }
+  } else {
+    for (const auto& [id, c] : ctx.engine().clients()) {
+      if (!type.empty() && !IsClientType(*c, type)) continue;
+      add(*c);
+    }
+  }
+  ctx.reply().Verbatim(out);
+}
+
+void ClientKillCommand(CommandContext& ctx) {
+  Engine& engine = ctx.engine();
+  Client& self = ctx.client();
+  std::string addr, laddr, type;
+  const acl::User* user = nullptr;
+  uint64_t id = 0;
+  bool skipme = true;
+  bool old_form = ctx.argc() == 3;
+  if (old_form) {
+    addr = ctx.arg(2);
+    skipme = false;
+  } else {
+    if (ctx.argc() % 2 != 0) {  // options come in pairs after "CLIENT KILL"
+      ctx.ReplySyntaxError();
+      return;
+    }
+    for (size_t i = 2; i < ctx.argc(); i += 2) {
+      const std::string& value = ctx.arg(i + 1);
+      if (ctx.ArgIs(i, "id")) {
+        int64_t v = 0;
+        if (!ParseInt64(value, &v) || v <= 0) {
+          ctx.ReplyError("client-id should be greater than 0");
+          return;
+        }
+        id = static_cast<uint64_t>(v);
+      } else if (ctx.ArgIs(i, "type")) {
+        if (!ValidClientType(value)) {
+          ctx.ReplyError("Unknown client type '" + value + "'");
+          return;
+        }
+        type = value;
+      } else if (ctx.ArgIs(i, "addr")) {
+        addr = value;
+      } else if (ctx.ArgIs(i, "laddr")) {
+        laddr = value;
+      } else if (ctx.ArgIs(i, "user")) {
+        user = engine.acl().Find(value);
+        if (user == nullptr) {
+          ctx.ReplyError("No such user '" + std::string(CStringPrefix(value)) + "'");
+          return;
+        }
+      } else if (ctx.ArgIs(i, "skipme")) {
+        if (EqualsIgnoreCase(value, "yes")) {
+          skipme = true;
+        } else if (EqualsIgnoreCase(value, "no")) {
+          skipme = false;
+        } else {
+          ctx.ReplySyntaxError();
+          return;
+        }
+      } else {
+        ctx.ReplySyntaxError();
+        return;
+      }
+    }
+  }
+  std::vector<Client*> victims;
+  for (const auto& [cid, c] : engine.clients()) {
+    ClientIo* io = c->io();
+    if (!addr.empty() && (io == nullptr || io->PeerAddress() != addr)) continue;
+    if (!laddr.empty() && (io == nullptr || io->LocalAddress() != laddr)) continue;
+    if (!type.empty() && !IsClientType(*c, type)) continue;
+    if (id != 0 && c->id() != id) continue;
+    if (user != nullptr && c->user() != user) continue;
+    if (c.get() == &self && skipme) continue;
+    victims.push_back(c.get());
+  }
+  for (Client* c : victims) {
+    // The caller itself is closed once this reply is written, as Redis does.
+    if (c == &self) {
+      self.set_close_after_reply();
+    } else if (c->io() != nullptr) {
+      c->io()->CloseAsap();
+    }
+  }
+  if (old_form) {
+    if (victims.empty()) {
+      ctx.ReplyError("No such client");
+    } else {
+      ctx.ReplyOk();
+    }
+  } else {
+    ctx.reply().Integer(static_cast<int64_t>(victims.size()));
+  }
+}
+
+void ClientPauseCommand(CommandContext& ctx) {
+  if (ctx.argc() > 4) {
+    ReplySubcommandSyntaxError(ctx);
+    return;
+  }
+  bool writes_only = false;
+  if (ctx.argc() == 4) {
+    if (ctx.ArgIs(3, "write")) {
+      writes_only = true;
+    } else if (!ctx.ArgIs(3, "all")) {
+      ctx.ReplyError("CLIENT PAUSE mode must be WRITE or ALL");
+      return;
+    }
+  }
+  int64_t end_ms = 0;
+  if (!ctx.TimeoutArg(2, /*seconds=*/false, &end_ms)) return;
+  ctx.engine().Pause(end_ms, writes_only);
+  ctx.ReplyOk();
+}
+
+void ClientUnpauseCommand(CommandContext& ctx) {
+  ctx.engine().Unpause();
+  ctx.ReplyOk();
+}
+
+// CLIENT UNBLOCK id [TIMEOUT|ERROR]: the reason is checked before the id.
+void ClientUnblockCommand(CommandContext& ctx) {
+  if (ctx.argc() > 4) {
+    ReplySubcommandSyntaxError(ctx);
+    return;
+  }
+  bool with_error = false;
+  if (ctx.argc() == 4) {
+    if (ctx.ArgIs(3, "error")) {
+      with_error = true;
+    } else if (!ctx.ArgIs(3, "timeout")) {
+      ctx.ReplyError("CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
+      return;
+    }
+  }
+  int64_t id = 0;
+  if (!ctx.IntArg(2, &id)) return;
+  bool unblocked = ctx.engine().UnblockById(static_cast<uint64_t>(id), with_error);
+  ctx.reply().Integer(unblocked ? 1 : 0);
+}
+
+void ClientHelpCommand(CommandContext& ctx) { ReplyHelp(ctx, kClientHelp); }
+
+// CLIENT REPLY ON|OFF|SKIP. Only ON is answered; OFF and SKIP take effect on their own reply
+// already (see Engine::ApplyReplyControl).
+void ClientReplyCommand(CommandContext& ctx) {
+  Client& c = ctx.client();
+  std::string_view mode = ctx.arg(2);
+  if (OptionIs(mode, "on")) {
+    c.set_reply_on();
+    ctx.ReplyOk();
+  } else if (OptionIs(mode, "off")) {
+    c.set_reply_off(true);
+  } else if (OptionIs(mode, "skip")) {
+    c.set_reply_skip_next();
+  } else {
+    ctx.ReplySyntaxError();
+  }
+}
+
+void ClientNoEvictCommand(CommandContext& ctx) {
+  std::string_view mode = ctx.arg(2);
+  if (OptionIs(mode, "on")) {
+    ctx.client().set_no_evict(true);
+  } else if (OptionIs(mode, "off")) {
+    ctx.client().set_no_evict(false);
+  } else {
+    ctx.ReplySyntaxError();
+    return;
+  }
+  ctx.ReplyOk();
+}
+
+}  // namespace
+
+void RegisterClientCommands(CommandTable& table) {
+  constexpr uint32_t kConn = kAclConnection;
+  constexpr uint32_t kClientFlags = kCmdNoscript | kCmdLoading | kCmdStale;
+  auto sub = [](std::string_view name, int arity, uint32_t flags, uint32_t acl, CommandProc proc,
+                std::string_view since, std::string_view summary, std::string_view complexity) {
+    return CommandSpec{.name = name,
+                       .arity = arity,
+                       .flags = flags,
+                       .acl = acl,
+                       .proc = proc,
+                       .group = "connection",
+                       .since = since,
+                       .summary = summary,
+                       .complexity = complexity};
+  };
+  CommandSpec client{.name = "client",
+                     .arity = -2,
+                     .group = "connection",
+                     .since = "2.4.0",
+                     .summary = "A container for client connection commands",
+                     .complexity = "Depends on subcommand."};
+  client.subcommands = {
+      sub("help", 2, kCmdLoading | kCmdStale, kConn, ClientHelpCommand, "5.0.0",
+          "Show helpful text about the different subcommands", "O(1)"),
+      sub("id", 2, kClientFlags, kConn, ClientIdCommand, "5.0.0",
+          "Returns the client ID for the current connection", "O(1)"),
+      sub("info", 2, kClientFlags, kConn, ClientInfoCommand, "6.2.0",
+          "Returns information about the current client connection.", "O(1)"),
+      sub("getname", 2, kClientFlags, kConn, ClientGetNameCommand, "2.6.9",
+          "Get the current connection name", "O(1)"),
+      sub("setname", 3, kClientFlags, kConn, ClientSetNameCommand, "2.6.9",
+          "Set the current connection name", "O(1)"),
+      sub("list", -2, kCmdAdmin | kClientFlags, kConn, ClientListCommand, "2.4.0",
+          "Get the list of client connections", "O(N) where N is the number of client connections"),
+      sub("kill", -3, kCmdAdmin | kClientFlags, kConn, ClientKillCommand, "2.4.0",
+          "Kill the connection of a client", "O(N) where N is the number of client connections"),
+      sub("pause", -3, kCmdAdmin | kClientFlags, kConn, ClientPauseCommand, "2.9.50",
+          "Stop processing commands from clients for some time", "O(1)"),
+      sub("unpause", 2, kCmdAdmin | kClientFlags, kConn, ClientUnpauseCommand, "6.2.0",
+          "Resume processing of clients that were paused",
+          "O(N) Where N is the number of paused clients"),
+      sub("unblock", -3, kCmdAdmin | kClientFlags, kConn, ClientUnblockCommand, "5.0.0",
+          "Unblock a client blocked in a blocking command from a different connection",
+          "O(log N) where N is the number of client connections"),
+      sub("reply", 3, kClientFlags, kConn, ClientReplyCommand, "3.2.0",
+          "Instruct the server whether to reply to commands", "O(1)"),
+      sub("no-evict", 3, kCmdAdmin | kClientFlags, kConn, ClientNoEvictCommand, "7.0.0",
+          "Set client eviction mode for the current connection", "O(1)"),
+      sub("getredir", 2, kClientFlags, kConn, ClientGetRedirCommand, "6.0.0",
+          "Get tracking notifications redirection client ID if any", "O(1)"),
+      sub("trackinginfo", 2, kClientFlags, kConn, ClientTrackingInfoCommand, "6.2.0",
+          "Return information about server assisted client side caching for the current "
+          "connection",
+          "O(1)"),
+      sub("caching", 3, kClientFlags, kConn, ClientCachingCommand, "6.0.0",
+          "Instruct the server about tracking or not keys in the next request", "O(1)"),
+      sub("tracking", -3, kClientFlags, kConn, ClientTrackingCommand, "6.0.0",
+          "Enable or disable server assisted client side caching support",
+          "O(1). Some options may introduce additional complexity."),
+  };
+  client.subcommands[2].tips = {"nondeterministic_output"};
+  client.subcommands[5].tips = {"nondeterministic_output"};
+  table.Add(std::move(client));
+}
+
+}  // namespace redlab::server::engine

@@ -1,0 +1,569 @@
+// List commands (non-blocking): pushes, pops, ranges, edits, LPOS and LMOVE, with Redis 7.0's
+// argument checks in Redis's order, its dirty counts and its WATCH signals. The blocking and
+// multi-key pops are in cmd_list_blocking.cc.
+#include "server/engine/commands/cmd_list.h"
+
+#include <string>
+
+#include "server/command/command_table.h"
+#include "server/engine/core/context.h"
+#include "server/engine/core/engine.h"
+#include "server/engine/core/errors.h"
+#include "server/base/numbers.h"
+
+namespace redlab::server::engine {
+namespace {
+
+using End = ListValue::End;
+
+constexpr std::string_view kMustBePositive = "value is out of range, must be positive";
+
+ListValue& ListOf(Db::Node* node) { return node->value.value.list(); }
+
+// Deletes the key of a list left empty, as every Redis list command does, with its "del" event.
+void DeleteIfEmpty(CommandContext& ctx, Db::Node* node, std::string_view key) {
+  if (!ListOf(node).empty()) return;
+  ctx.db().Delete(node);
+  ctx.NotifyKeyspaceEvent(kNotifyGeneric, "del", key);
+}
+
+std::string_view PushEvent(End end) { return end == End::kHead ? "lpush" : "rpush"; }
+
+// getPositiveLongFromObjectOrReply: a non-negative integer, else `error` (also for non-integers).
+bool NonNegativeArg(CommandContext& ctx, size_t i, std::string_view error, int64_t* out) {
+  if (!ParseInt64(ctx.arg(i), out) || *out < 0) {
+    ctx.ReplyError(error);
+    return false;
+  }
+  return true;
+}
+
+// Replies the elements at positions [first, last] as an array (reversed for tail pops).
+void ReplyRange(CommandContext& ctx, const ListValue& list, size_t first, size_t last,
+                bool reverse) {
+  resp::ReplyWriter& r = ctx.reply();
+  r.ArrayHeader(last - first + 1);
+  list.ForEach(first, last, reverse, [&](std::string_view v) { r.Bulk(v); });
+}
+
+// LPUSH, RPUSH, LPUSHX, RPUSHX (pushGenericCommand). `only_existing` is the X variants.
+void Push(CommandContext& ctx, End end, bool only_existing) {
+  const std::string& key = ctx.arg(1);
+  Db::Node* node = nullptr;
+  if (!ctx.LookupWrite(key, ObjectType::kList, &node)) return;
+  if (node == nullptr) {
+    if (only_existing) {
+      ctx.reply().Integer(0);
+      return;
+    }
+    node = ctx.db().Add(key, Object::NewList());
+  }
+  ListValue& list = ListOf(node);
+  for (size_t i = 2; i < ctx.argc(); ++i) list.Push(end, ctx.arg(i));
+  ctx.MarkDirty(ctx.argc() - 2);
+  ctx.reply().Integer(static_cast<int64_t>(list.size()));
+  ctx.SignalModifiedKey(key);
+  ctx.NotifyKeyspaceEvent(kNotifyList, PushEvent(end), key);
+}
+
+void LpushCommand(CommandContext& ctx) { Push(ctx, End::kHead, false); }
+void RpushCommand(CommandContext& ctx) { Push(ctx, End::kTail, false); }
+void LpushxCommand(CommandContext& ctx) { Push(ctx, End::kHead, true); }
+void RpushxCommand(CommandContext& ctx) { Push(ctx, End::kTail, true); }
+
+// LPOP / RPOP [count] (popGenericCommand).
+void Pop(CommandContext& ctx, End end) {
+  if (ctx.argc() > 3) {
+    ctx.ReplyError("wrong number of arguments for '" + ctx.command().full_name + "' command");
+    return;
+  }
+  bool has_count = ctx.argc() == 3;
+  int64_t count = 0;
+  if (has_count && !NonNegativeArg(ctx, 2, kMustBePositive, &count)) return;
+  const std::string& key = ctx.arg(1);
+  Db::Node* node = nullptr;
+  if (!ctx.LookupWrite(key, ObjectType::kList, &node)) return;
+  if (node == nullptr) {
+    // With a count the missing key is a null array (*-1 in RESP2), without it a null bulk.
+    if (has_count) {
+      ctx.reply().NullArray();
+    } else {
+      ctx.reply().Null();
+    }
+    return;
+  }
+  if (has_count && count == 0) {
+    ctx.reply().EmptyArray();
+    return;
+  }
+  ListValue& list = ListOf(node);
+  size_t removed = 1;
+  if (!has_count) {
+    ctx.reply().Bulk(list.Pop(end));
+  } else {
+    size_t len = list.size();
+    removed = static_cast<uint64_t>(count) < len ? static_cast<size_t>(count) : len;
+    if (end == End::kHead) {
+      ReplyRange(ctx, list, 0, removed - 1, false);
+    } else {
+      ReplyRange(ctx, list, len - removed, len - 1, true);
+    }
+    list.Erase(end, removed);
+  }
+  ListPopped(ctx, node, key, end);
+  ctx.SignalModifiedKey(key);
+  ctx.MarkDirty(removed);
+}
+
+void LpopCommand(CommandContext& ctx) { Pop(ctx, End::kHead); }
+void RpopCommand(CommandContext& ctx) { Pop(ctx, End::kTail); }
+
+void LlenCommand(CommandContext& ctx) {
+  Db::Node* node = nullptr;
+  if (!ctx.LookupRead(ctx.arg(1), ObjectType::kList, &node)) return;
+  ctx.reply().Integer(node ? static_cast<int64_t>(ListOf(node).size()) : 0);
+}
+
+void LindexCommand(CommandContext& ctx) {
+  Db::Node* node = nullptr;
+  if (!ctx.LookupRead(ctx.arg(1), ObjectType::kList, &node)) return;
+  if (node == nullptr) {
+    ctx.reply().Null();
+    return;
+  }
+  int64_t index = 0;
+  if (!ctx.IntArg(2, &index)) return;
+  const ListValue& list = ListOf(node);
+  size_t pos = 0;
+  if (ListValue::ResolveIndex(index, list.size(), &pos)) {
+    ctx.reply().Bulk(list.at(pos));
+  } else {
+    ctx.reply().Null();
+  }
+}
+
+void LrangeCommand(CommandContext& ctx) {
+  int64_t start = 0;
+  int64_t end = 0;
+  if (!ctx.IntArg(2, &start) || !ctx.IntArg(3, &end)) return;
+  Db::Node* node = nullptr;
+  if (!ctx.LookupRead(ctx.arg(1), ObjectType::kList, &node)) return;
+  size_t first = 0;
+  size_t last = 0;
+  if (node == nullptr || !ListValue::ResolveRange(start, end, ListOf(node).size(), &first, &last)) {
+    ctx.reply().EmptyArray();
+    return;
+  }
+  ReplyRange(ctx, ListOf(node), first, last, false);
+}
+
+void LsetCommand(CommandContext& ctx) {
+  const std::string& key = ctx.arg(1);
+  Db::Node* node = nullptr;
+  if (!ctx.LookupWrite(key, ObjectType::kList, &node)) return;
+  if (node == nullptr) {
+    ctx.ReplyError(err::kNoSuchKey);
+    return;
+  }
+  int64_t index = 0;
+  if (!ctx.IntArg(2, &index)) return;
+  ListValue& list = ListOf(node);
+  size_t pos = 0;
+  if (!ListValue::ResolveIndex(index, list.size(), &pos)) {
+    ctx.ReplyError(err::kOutOfRange);
+    return;
+  }
+  list.at(pos) = ctx.arg(3);
+  ctx.ReplyOk();
+  ctx.SignalModifiedKey(key);
+  ctx.NotifyKeyspaceEvent(kNotifyList, "lset", key);
+  ctx.MarkDirty();
+}
+
+void LtrimCommand(CommandContext& ctx) {
+  int64_t start = 0;
+  int64_t end = 0;
+  if (!ctx.IntArg(2, &start) || !ctx.IntArg(3, &end)) return;
+  const std::string& key = ctx.arg(1);
+  Db::Node* node = nullptr;
+  if (!ctx.LookupWrite(key, ObjectType::kList, &node)) return;
+  if (node == nullptr) {
+    ctx.ReplyOk();
+    return;
+  }
+  size_t removed = ListOf(node).Trim(start, end);
+  // The event even when nothing was trimmed.
+  ctx.NotifyKeyspaceEvent(kNotifyList, "ltrim", key);
+  DeleteIfEmpty(ctx, node, key);
+  // Redis signals the key even when nothing was trimmed (but counts no change then).
+  ctx.SignalModifiedKey(key);
+  ctx.MarkDirty(removed);
+  ctx.ReplyOk();
+}
+
+void LremCommand(CommandContext& ctx) {
+  int64_t count = 0;
+  if (!ctx.IntArg(2, &count)) return;
+  const std::string& key = ctx.arg(1);
+  Db::Node* node = nullptr;
+  if (!ctx.LookupWrite(key, ObjectType::kList, &node)) return;
+  if (node == nullptr) {
+    ctx.reply().Integer(0);
+    return;
+  }
+  size_t removed = ListOf(node).Remove(ctx.arg(3), count);
+  if (removed > 0) {
+    ctx.SignalModifiedKey(key);
+    ctx.NotifyKeyspaceEvent(kNotifyList, "lrem", key);
+  }
+  DeleteIfEmpty(ctx, node, key);
+  ctx.MarkDirty(removed);
+  ctx.reply().Integer(static_cast<int64_t>(removed));
+}
+
+void LinsertCommand(CommandContext& ctx) {
+  bool after = false;
+  if (ctx.ArgIs(2, "after")) {
+    after = true;
+  } else if (!ctx.ArgIs(2, "before")) {
+    ctx.ReplySyntaxError();
+    return;
+  }
+  const std::string& key = ctx.arg(1);
+  Db::Node* node = nullptr;
+  if (!ctx.LookupWrite(key, ObjectType::kList, &node)) return;
+  if (node == nullptr) {
+    ctx.reply().Integer(0);
+    return;
+  }
+  ListValue& list = ListOf(node);
+  size_t pivot = list.Find(ctx.arg(3));
+  if (pivot == std::string::npos) {
+    ctx.reply().Integer(-1);
+    return;
+  }
+  list.Insert(after ? pivot + 1 : pivot, ctx.arg(4));
+  ctx.SignalModifiedKey(key);
+  ctx.NotifyKeyspaceEvent(kNotifyList, "linsert", key);
+  ctx.MarkDirty();
+  ctx.reply().Integer(static_cast<int64_t>(list.size()));
+}
+
+// LPOS key element [RANK rank] [COUNT num-matches] [MAXLEN len]
+void LposCommand(CommandContext& ctx) {
+  int64_t rank = 1;
+  int64_t count = -1;  // -1: no COUNT option (reply one index or nil, not an array)
+  int64_t maxlen = 0;
+  for (size_t j = 3; j < ctx.argc(); ++j) {
+    bool more = j + 1 < ctx.argc();
+    if (ctx.ArgIs(j, "rank") && more) {
+      if (!ctx.IntArg(++j, &rank)) return;
+      if (rank == 0) {
+        ctx.ReplyError(
+            "RANK can't be zero: use 1 to start from the first match, 2 from the second ... or "
+            "use negative to start from the end of the list");
+        return;
+      }
+    } else if (ctx.ArgIs(j, "count") && more) {
+      if (!NonNegativeArg(ctx, ++j, "COUNT can't be negative", &count)) return;
+    } else if (ctx.ArgIs(j, "maxlen") && more) {
+      if (!NonNegativeArg(ctx, ++j, "MAXLEN can't be negative", &maxlen)) return;
+    } else {
+      ctx.ReplySyntaxError();
+      return;
+    }
+  }
+  Db::Node* node = nullptr;
+  if (!ctx.LookupRead(ctx.arg(1), ObjectType::kList, &node)) return;
+  if (node == nullptr) {
+    if (count != -1) {
+      ctx.reply().EmptyArray();
+    } else {
+      ctx.reply().Null();
+    }
+    return;
+  }
+  std::vector<int64_t> found =
+      ListOf(node).Positions(ctx.arg(2), rank, count == -1 ? 1 : count, maxlen);
+  resp::ReplyWriter& r = ctx.reply();
+  if (count == -1) {
+    if (found.empty()) {
+      r.Null();
+    } else {
+      r.Integer(found.front());
+    }
+    return;
+  }
+  r.ArrayHeader(found.size());
+  for (int64_t pos : found) r.Integer(pos);
+}
+
+void LmoveCommand(CommandContext& ctx) {
+  End from;
+  End to;
+  if (!ListEndArg(ctx, 3, &from) || !ListEndArg(ctx, 4, &to)) return;
+  ListMove(ctx, from, to);
+}
+
+void RpoplpushCommand(CommandContext& ctx) { ListMove(ctx, End::kTail, End::kHead); }
+
+}  // namespace
+
+bool ListEndArg(CommandContext& ctx, size_t i, End* end) {
+  if (ctx.ArgIs(i, "left")) {
+    *end = End::kHead;
+  } else if (ctx.ArgIs(i, "right")) {
+    *end = End::kTail;
+  } else {
+    ctx.ReplySyntaxError();
+    return false;
+  }
+  return true;
+}
+
+std::string_view ListEndName(End end) { return end == End::kHead ? "left" : "right"; }
+
+void ListPopped(CommandContext& ctx, Db::Node* node, const std::string& key, End end) {
+  ctx.NotifyKeyspaceEvent(kNotifyList, end == End::kHead ? "lpop" : "rpop", key);
+  DeleteIfEmpty(ctx, node, key);
+}
+
+void ListPushMoved(CommandContext& ctx, const std::string& destination, Db::Node* dst, End to,
+                   const std::string& value) {
+  if (dst == nullptr) dst = ctx.db().Add(destination, Object::NewList());
+  ctx.SignalModifiedKey(destination);
+  ListOf(dst).Push(to, value);
+  ctx.NotifyKeyspaceEvent(kNotifyList, PushEvent(to), destination);
+  ctx.reply().Bulk(value);
+}
+
+void ListMove(CommandContext& ctx, End from, End to) {
+  const std::string& source = ctx.arg(1);
+  const std::string& destination = ctx.arg(2);
+  Db::Node* src = nullptr;
+  if (!ctx.LookupWrite(source, ObjectType::kList, &src)) return;
+  if (src == nullptr) {
+    ctx.reply().Null();
+    return;
+  }
+  Db::Node* dst = nullptr;
+  if (!ctx.LookupWrite(destination, ObjectType::kList, &dst)) return;
+  std::string value = ListOf(src).Pop(from);
+  // With source == destination the list is the same object: the element is pushed back before
+  // the emptiness check below, so a one-element list survives a rotation.
+  ListPushMoved(ctx, destination, dst, to, value);
+  ListPopped(ctx, src, source, from);
+  ctx.SignalModifiedKey(source);
+  ctx.MarkDirty();
+  // The blocking forms that did not have to block replicate as their plain counterparts.
+  std::string_view name = ctx.command().name();
+  if (name == "blmove") {
+    ctx.PropagateAs({"LMOVE", source, destination, ctx.arg(3), ctx.arg(4)});
+  } else if (name == "brpoplpush") {
+    ctx.PropagateAs({"RPOPLPUSH", source, destination});
+  }
+}
+
+void ListPopRangeWithKey(CommandContext& ctx, const std::string& key, Db::Node* node, End end,
+                         int64_t count) {
+  ListValue& list = ListOf(node);
+  size_t len = list.size();
+  size_t n = static_cast<uint64_t>(count) < len ? static_cast<size_t>(count) : len;
+  resp::ReplyWriter& r = ctx.reply();
+  r.ArrayHeader(2);
+  r.Bulk(key);
+  if (end == End::kHead) {
+    ReplyRange(ctx, list, 0, n - 1, false);
+  } else {
+    ReplyRange(ctx, list, len - n, len - 1, true);
+  }
+  list.Erase(end, n);
+  ListPopped(ctx, node, key, end);
+  ctx.SignalModifiedKey(key);
+  ctx.MarkDirty(n);
+}
+
+void RegisterListCommands(CommandTable& table) {
+  constexpr uint32_t kRwInsert = kKeyRW | kKeyInsert;
+  constexpr uint32_t kRwPop = kKeyRW | kKeyAccess | kKeyDelete;
+  table.Add({.name = "lpush",
+             .arity = -3,
+             .flags = kCmdWrite | kCmdDenyOom | kCmdFast,
+             .acl = kAclList,
+             .keys = {KeyAt(1, kRwInsert)},
+             .proc = LpushCommand,
+             .group = "list",
+             .since = "1.0.0",
+             .summary = "Prepend one or multiple elements to a list",
+             .complexity = "O(1) for each element added, so O(N) to add N elements when the "
+                           "command is called with multiple arguments."});
+  table.Add({.name = "rpush",
+             .arity = -3,
+             .flags = kCmdWrite | kCmdDenyOom | kCmdFast,
+             .acl = kAclList,
+             .keys = {KeyAt(1, kRwInsert)},
+             .proc = RpushCommand,
+             .group = "list",
+             .since = "1.0.0",
+             .summary = "Append one or multiple elements to a list",
+             .complexity = "O(1) for each element added, so O(N) to add N elements when the "
+                           "command is called with multiple arguments."});
+  table.Add({.name = "lpushx",
+             .arity = -3,
+             .flags = kCmdWrite | kCmdDenyOom | kCmdFast,
+             .acl = kAclList,
+             .keys = {KeyAt(1, kRwInsert)},
+             .proc = LpushxCommand,
+             .group = "list",
+             .since = "2.2.0",
+             .summary = "Prepend an element to a list, only if the list exists",
+             .complexity = "O(1) for each element added, so O(N) to add N elements when the "
+                           "command is called with multiple arguments."});
+  table.Add({.name = "rpushx",
+             .arity = -3,
+             .flags = kCmdWrite | kCmdDenyOom | kCmdFast,
+             .acl = kAclList,
+             .keys = {KeyAt(1, kRwInsert)},
+             .proc = RpushxCommand,
+             .group = "list",
+             .since = "2.2.0",
+             .summary = "Append an element to a list, only if the list exists",
+             .complexity = "O(1) for each element added, so O(N) to add N elements when the "
+                           "command is called with multiple arguments."});
+  table.Add({.name = "lpop",
+             .arity = -2,
+             .flags = kCmdWrite | kCmdFast,
+             .acl = kAclList,
+             .keys = {KeyAt(1, kRwPop)},
+             .proc = LpopCommand,
+             .group = "list",
+             .since = "1.0.0",
+             .summary = "Remove and get the first elements in a list",
+             .complexity = "O(N) where N is the number of elements returned"});
+  table.Add({.name = "rpop",
+             .arity = -2,
+             .flags = kCmdWrite | kCmdFast,
+             .acl = kAclList,
+             .keys = {KeyAt(1, kRwPop)},
+             .proc = RpopCommand,
+             .group = "list",
+             .since = "1.0.0",
+             .summary = "Remove and get the last elements in a list",
+             .complexity = "O(N) where N is the number of elements returned"});
+  table.Add({.name = "llen",
+             .arity = 2,
+             .flags = kCmdReadonly | kCmdFast,
+             .acl = kAclList,
+             .keys = {KeyAt(1, kKeyRO)},
+             .proc = LlenCommand,
+             .group = "list",
+             .since = "1.0.0",
+             .summary = "Get the length of a list",
+             .complexity = "O(1)"});
+  table.Add({.name = "lindex",
+             .arity = 3,
+             .flags = kCmdReadonly,
+             .acl = kAclList,
+             .keys = {KeyAt(1, kKeyRO | kKeyAccess)},
+             .proc = LindexCommand,
+             .group = "list",
+             .since = "1.0.0",
+             .summary = "Get an element from a list by its index",
+             .complexity = "O(N) where N is the number of elements to traverse to get to the "
+                           "element at index. This makes asking for the first or the last "
+                           "element of the list O(1)."});
+  table.Add({.name = "lrange",
+             .arity = 4,
+             .flags = kCmdReadonly,
+             .acl = kAclList,
+             .keys = {KeyAt(1, kKeyRO | kKeyAccess)},
+             .proc = LrangeCommand,
+             .group = "list",
+             .since = "1.0.0",
+             .summary = "Get a range of elements from a list",
+             .complexity = "O(S+N) where S is the distance of start offset from HEAD for small "
+                           "lists, from nearest end (HEAD or TAIL) for large lists; and N is the "
+                           "number of elements in the specified range."});
+  table.Add({.name = "lrem",
+             .arity = 4,
+             .flags = kCmdWrite,
+             .acl = kAclList,
+             .keys = {KeyAt(1, kKeyRW | kKeyDelete)},
+             .proc = LremCommand,
+             .group = "list",
+             .since = "1.0.0",
+             .summary = "Remove elements from a list",
+             .complexity = "O(N+M) where N is the length of the list and M is the number of "
+                           "elements removed."});
+  table.Add({.name = "lset",
+             .arity = 4,
+             .flags = kCmdWrite | kCmdDenyOom,
+             .acl = kAclList,
+             .keys = {KeyAt(1, kKeyRW | kKeyUpdate)},
+             .proc = LsetCommand,
+             .group = "list",
+             .since = "1.0.0",
+             .summary = "Set the value of an element in a list by its index",
+             .complexity = "O(N) where N is the length of the list. Setting either the first or "
+                           "the last element of the list is O(1)."});
+  table.Add({.name = "ltrim",
+             .arity = 4,
+             .flags = kCmdWrite,
+             .acl = kAclList,
+             .keys = {KeyAt(1, kKeyRW | kKeyDelete)},
+             .proc = LtrimCommand,
+             .group = "list",
+             .since = "1.0.0",
+             .summary = "Trim a list to the specified range",
+             .complexity = "O(N) where N is the number of elements to be removed by the "
+                           "operation."});
+  table.Add({.name = "linsert",
+             .arity = 5,
+             .flags = kCmdWrite | kCmdDenyOom,
+             .acl = kAclList,
+             .keys = {KeyAt(1, kRwInsert)},
+             .proc = LinsertCommand,
+             .group = "list",
+             .since = "2.2.0",
+             .summary = "Insert an element before or after another element in a list",
+             .complexity = "O(N) where N is the number of elements to traverse before seeing "
+                           "the value pivot. This means that inserting somewhere on the left end "
+                           "on the list (head) can be considered O(1) and inserting somewhere on "
+                           "the right end (tail) is O(N)."});
+  table.Add({.name = "lpos",
+             .arity = -3,
+             .flags = kCmdReadonly,
+             .acl = kAclList,
+             .keys = {KeyAt(1, kKeyRO | kKeyAccess)},
+             .proc = LposCommand,
+             .group = "list",
+             .since = "6.0.6",
+             .summary = "Return the index of matching elements on a list",
+             .complexity = "O(N) where N is the number of elements in the list, for the average "
+                           "case. When searching for elements near the head or the tail of the "
+                           "list, or when the MAXLEN option is provided, the command may run in "
+                           "constant time."});
+  table.Add({.name = "lmove",
+             .arity = 5,
+             .flags = kCmdWrite | kCmdDenyOom,
+             .acl = kAclList,
+             .keys = {KeyAt(1, kRwPop), KeyAt(2, kRwInsert)},
+             .proc = LmoveCommand,
+             .group = "list",
+             .since = "6.2.0",
+             .summary = "Pop an element from a list, push it to another list and return it",
+             .complexity = "O(1)"});
+  table.Add({.name = "rpoplpush",
+             .arity = 3,
+             .flags = kCmdWrite | kCmdDenyOom,
+             .acl = kAclList,
+             .keys = {KeyAt(1, kRwPop), KeyAt(2, kRwInsert)},
+             .proc = RpoplpushCommand,
+             .group = "list",
+             .since = "1.2.0",
+             .summary = "Remove the last element in a list, prepend it to another list and "
+                        "return it",
+             .complexity = "O(1)"});
+}
+
+}  // namespace redlab::server::engine

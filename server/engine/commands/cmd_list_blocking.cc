@@ -1,0 +1,288 @@
+// Blocking and multi-key list pops: BLPOP, BRPOP, BRPOPLPUSH, BLMOVE, LMPOP and BLMPOP, as
+// Redis 7.0's t_list.c. A command that finds data acts at once and replicates as its plain
+// counterpart (LPOP, LMOVE...); otherwise the client blocks (blocking.cc) and is served from the
+// first of its keys that becomes a list, which replicates the same way.
+#include <algorithm>
+#include <span>
+#include <string>
+
+#include "server/engine/commands/cmd_list.h"
+#include "server/command/command_table.h"
+#include "server/engine/core/engine.h"
+#include "server/base/numbers.h"
+
+namespace redlab::server::engine {
+namespace {
+
+using End = ListValue::End;
+
+ListValue& ListOf(Db::Node* node) { return node->value.value.list(); }
+
+std::string PopName(End end) { return end == End::kHead ? "LPOP" : "RPOP"; }
+
+// How many elements a pop of `count` takes from a list of `len` (what the COUNT form replicates).
+std::string Taken(int64_t count, size_t len) {
+  return Int64ToString(std::min<int64_t>(count, static_cast<int64_t>(len)));
+}
+
+// Serves a client blocked in BLPOP, BRPOP or BLMPOP from `key` (serveClientBlockedOnList).
+// Only BLMPOP's pop counts as a change and signals the key: the push that made it ready did.
+void ServePop(CommandContext& ctx, const std::string& key) {
+  const Client::BlockState& block = ctx.client().block();
+  End where = static_cast<End>(block.from);
+  Db::Node* node = ctx.db().LookupWrite(key);
+  ListValue& list = ListOf(node);
+  if (block.count != -1) {
+    ctx.engine().Propagate(ctx.client().db(),
+                           {PopName(where), key, Taken(block.count, list.size())});
+    ListPopRangeWithKey(ctx, key, node, where, block.count);
+    return;
+  }
+  ctx.engine().Propagate(ctx.client().db(), {PopName(where), key});
+  std::string value = list.Pop(where);
+  ctx.reply().ArrayHeader(2);
+  ctx.reply().Bulk(key);
+  ctx.reply().Bulk(value);
+  ListPopped(ctx, node, key, where);
+}
+
+// Serves a client blocked in BLMOVE or BRPOPLPUSH from `key`. A destination of another type
+// gets the client its WRONGTYPE, and the element stays where it is for the next client.
+void ServeMove(CommandContext& ctx, const std::string& key) {
+  const Client::BlockState& block = ctx.client().block();
+  End from = static_cast<End>(block.from);
+  End to = static_cast<End>(block.to);
+  const std::string& destination = ctx.arg(2);
+  Db::Node* dst = nullptr;
+  if (!ctx.LookupWrite(destination, ObjectType::kList, &dst)) return;
+  Db::Node* src = ctx.db().LookupWrite(key);
+  std::string value = ListOf(src).Pop(from);
+  ListPushMoved(ctx, destination, dst, to, value);
+  // (Its pop event and the source's deletion follow the propagation below.)
+  if (ctx.command().name() == "brpoplpush") {
+    ctx.engine().Propagate(ctx.client().db(), {"RPOPLPUSH", key, destination});
+  } else {
+    ctx.engine().Propagate(
+        ctx.client().db(),
+        {"LMOVE", key, destination, std::string(ListEndName(from)), std::string(ListEndName(to))});
+  }
+  ListPopped(ctx, src, key, from);
+}
+
+// blockingPopGenericCommand: BLPOP and BRPOP (count -1: one element, answered [key, element])
+// and BLMPOP (count > 0: [key, [elements]]).
+void BlockingPop(CommandContext& ctx, std::span<const std::string> keys, End where,
+                 size_t timeout_index, int64_t count) {
+  int64_t deadline = 0;
+  if (!ctx.TimeoutArg(timeout_index, /*seconds=*/true, &deadline)) return;
+  for (const std::string& key : keys) {
+    Db::Node* node = nullptr;
+    if (!ctx.LookupWrite(key, ObjectType::kList, &node)) return;
+    if (node == nullptr) continue;  // (an empty list does not exist)
+    ListValue& list = ListOf(node);
+    if (count != -1) {
+      ctx.PropagateAs({PopName(where), key, Taken(count, list.size())});
+      ListPopRangeWithKey(ctx, key, node, where, count);
+      return;
+    }
+    std::string value = list.Pop(where);
+    ctx.reply().ArrayHeader(2);
+    ctx.reply().Bulk(key);
+    ctx.reply().Bulk(value);
+    ListPopped(ctx, node, key, where);
+    ctx.SignalModifiedKey(key);
+    ctx.MarkDirty();
+    ctx.PropagateAs({PopName(where), key});
+    return;
+  }
+  if (!ctx.may_block()) {
+    ctx.reply().NullArray();
+    return;
+  }
+  Client::BlockState& block = ctx.client().block();
+  block.serve = ServePop;
+  block.count = count;
+  block.from = static_cast<int>(where);
+  ctx.engine().BlockForKeys(ctx, Client::BlockKind::kList, keys, deadline);
+}
+
+void BlpopCommand(CommandContext& ctx) {
+  BlockingPop(ctx, ctx.args().subspan(1, ctx.argc() - 2), End::kHead, ctx.argc() - 1, -1);
+}
+
+void BrpopCommand(CommandContext& ctx) {
+  BlockingPop(ctx, ctx.args().subspan(1, ctx.argc() - 2), End::kTail, ctx.argc() - 1, -1);
+}
+
+// blmoveGenericCommand: BLMOVE and BRPOPLPUSH, once their arguments are parsed.
+void BlockingMove(CommandContext& ctx, End from, End to, int64_t deadline) {
+  Db::Node* src = nullptr;
+  if (!ctx.LookupWrite(ctx.arg(1), ObjectType::kList, &src)) return;
+  if (src != nullptr) {
+    ListMove(ctx, from, to);
+    return;
+  }
+  if (!ctx.may_block()) {
+    ctx.reply().Null();  // (a timeout answers a null array: Redis's own inconsistency)
+    return;
+  }
+  Client::BlockState& block = ctx.client().block();
+  block.serve = ServeMove;
+  block.from = static_cast<int>(from);
+  block.to = static_cast<int>(to);
+  ctx.engine().BlockForKeys(ctx, Client::BlockKind::kList, ctx.args().subspan(1, 1), deadline);
+}
+
+void BlmoveCommand(CommandContext& ctx) {
+  End from;
+  End to;
+  int64_t deadline = 0;
+  if (!ListEndArg(ctx, 3, &from) || !ListEndArg(ctx, 4, &to)) return;
+  if (!ctx.TimeoutArg(5, /*seconds=*/true, &deadline)) return;
+  BlockingMove(ctx, from, to, deadline);
+}
+
+void BrpoplpushCommand(CommandContext& ctx) {
+  int64_t deadline = 0;
+  if (!ctx.TimeoutArg(3, /*seconds=*/true, &deadline)) return;
+  BlockingMove(ctx, End::kTail, End::kHead, deadline);
+}
+
+// mpopGenericCommand: LMPOP pops from the first non-empty list of `keys`.
+void Mpop(CommandContext& ctx, std::span<const std::string> keys, End where, int64_t count) {
+  for (const std::string& key : keys) {
+    Db::Node* node = nullptr;
+    if (!ctx.LookupWrite(key, ObjectType::kList, &node)) return;
+    if (node == nullptr) continue;
+    ctx.PropagateAs({PopName(where), key, Taken(count, ListOf(node).size())});
+    ListPopRangeWithKey(ctx, key, node, where, count);
+    return;
+  }
+  ctx.reply().NullArray();
+}
+
+// lmpopGenericCommand: [timeout] numkeys key [key ...] LEFT|RIGHT [COUNT count], checked in
+// Redis's order (numkeys, direction, options, and only then a timeout).
+void MpopGeneric(CommandContext& ctx, size_t numkeys_index, bool blocking) {
+  constexpr std::string_view kNumkeys = "numkeys should be greater than 0";
+  int64_t numkeys = 0;
+  if (!ParseInt64(ctx.arg(numkeys_index), &numkeys) || numkeys < 1) {
+    ctx.ReplyError(kNumkeys);
+    return;
+  }
+  if (static_cast<uint64_t>(numkeys) >= ctx.argc() - numkeys_index - 1) {
+    ctx.ReplySyntaxError();
+    return;
+  }
+  size_t where_index = numkeys_index + static_cast<size_t>(numkeys) + 1;
+  End where;
+  if (!ListEndArg(ctx, where_index, &where)) return;
+  int64_t count = -1;
+  for (size_t j = where_index + 1; j < ctx.argc(); ++j) {
+    bool more = j + 1 < ctx.argc();
+    if (count == -1 && ctx.ArgIs(j, "count") && more) {
+      ++j;
+      if (!ParseInt64(ctx.arg(j), &count) || count < 1) {
+        ctx.ReplyError("count should be greater than 0");
+        return;
+      }
+    } else {
+      ctx.ReplySyntaxError();
+      return;
+    }
+  }
+  if (count == -1) count = 1;
+  std::span<const std::string> keys = ctx.args().subspan(numkeys_index + 1, numkeys);
+  if (blocking) {
+    BlockingPop(ctx, keys, where, 1, count);
+  } else {
+    Mpop(ctx, keys, where, count);
+  }
+}
+
+void LmpopCommand(CommandContext& ctx) { MpopGeneric(ctx, 1, false); }
+void BlmpopCommand(CommandContext& ctx) { MpopGeneric(ctx, 2, true); }
+
+KeySpec NumKeysAt(int index) {
+  KeySpec k = KeyAt(index, kKeyRW | kKeyAccess | kKeyDelete);
+  k.keynum = true;
+  k.keynum_index = 0;
+  k.first_key = 1;
+  k.key_step = 1;
+  return k;
+}
+
+}  // namespace
+
+void RegisterListBlockingCommands(CommandTable& table) {
+  constexpr uint32_t kRwPop = kKeyRW | kKeyAccess | kKeyDelete;
+  constexpr uint32_t kRwInsert = kKeyRW | kKeyInsert;
+  table.Add({.name = "blpop",
+             .arity = -3,
+             .flags = kCmdWrite | kCmdNoscript | kCmdBlocking,
+             .acl = kAclList,
+             .keys = {KeyRange(1, -2, 1, kRwPop)},
+             .proc = BlpopCommand,
+             .group = "list",
+             .since = "2.0.0",
+             .summary = "Remove and get the first element in a list, or block until one is "
+                        "available",
+             .complexity = "O(N) where N is the number of provided keys."});
+  table.Add({.name = "brpop",
+             .arity = -3,
+             .flags = kCmdWrite | kCmdNoscript | kCmdBlocking,
+             .acl = kAclList,
+             .keys = {KeyRange(1, -2, 1, kRwPop)},
+             .proc = BrpopCommand,
+             .group = "list",
+             .since = "2.0.0",
+             .summary = "Remove and get the last element in a list, or block until one is "
+                        "available",
+             .complexity = "O(N) where N is the number of provided keys."});
+  table.Add({.name = "brpoplpush",
+             .arity = 4,
+             .flags = kCmdWrite | kCmdDenyOom | kCmdNoscript | kCmdBlocking,
+             .acl = kAclList,
+             .keys = {KeyAt(1, kRwPop), KeyAt(2, kRwInsert)},
+             .proc = BrpoplpushCommand,
+             .group = "list",
+             .since = "2.2.0",
+             .summary = "Pop an element from a list, push it to another list and return it; or "
+                        "block until one is available",
+             .complexity = "O(1)"});
+  table.Add({.name = "blmove",
+             .arity = 6,
+             .flags = kCmdWrite | kCmdDenyOom | kCmdNoscript | kCmdBlocking,
+             .acl = kAclList,
+             .keys = {KeyAt(1, kRwPop), KeyAt(2, kRwInsert)},
+             .proc = BlmoveCommand,
+             .group = "list",
+             .since = "6.2.0",
+             .summary = "Pop an element from a list, push it to another list and return it; or "
+                        "block until one is available",
+             .complexity = "O(1)"});
+  table.Add({.name = "lmpop",
+             .arity = -4,
+             .flags = kCmdWrite,
+             .acl = kAclList,
+             .keys = {NumKeysAt(1)},
+             .proc = LmpopCommand,
+             .group = "list",
+             .since = "7.0.0",
+             .summary = "Pop elements from a list",
+             .complexity = "O(N+M) where N is the number of provided keys and M is the number of "
+                           "elements returned."});
+  table.Add({.name = "blmpop",
+             .arity = -5,
+             .flags = kCmdWrite | kCmdBlocking,
+             .acl = kAclList,
+             .keys = {NumKeysAt(2)},
+             .proc = BlmpopCommand,
+             .group = "list",
+             .since = "7.0.0",
+             .summary = "Pop elements from a list, or block until one is available",
+             .complexity = "O(N+M) where N is the number of provided keys and M is the number of "
+                           "elements returned."});
+}
+
+}  // namespace redlab::server::engine

@@ -1,0 +1,232 @@
+// OBJECT and MEMORY: how a key's value is stored and what it costs.
+#include "server/command/command_table.h"
+#include "server/engine/core/context.h"
+#include "server/engine/core/engine.h"
+#include "server/engine/core/errors.h"
+#include "server/engine/core/help.h"
+#include "server/base/numbers.h"
+
+namespace redlab::server::engine {
+namespace {
+
+bool IsSharedInteger(Engine& engine, const Object& value) {
+  return IsSharedIntegerObject(value, engine.config().maxmemory, engine.config().maxmemory_policy);
+}
+
+// OBJECT looks keys up without touching their access time; a missing key is a nil reply.
+Db::Node* LookupForObject(CommandContext& ctx) {
+  Db::Node* node = ctx.db().LookupNoTouchNoNotify(ctx.arg(2));
+  if (node == nullptr) ctx.reply().Null();
+  return node;
+}
+
+void ObjectEncodingCommand(CommandContext& ctx) {
+  if (Db::Node* node = LookupForObject(ctx)) ctx.reply().Bulk(node->value.value.EncodingName());
+}
+
+void ObjectRefcountCommand(CommandContext& ctx) {
+  if (Db::Node* node = LookupForObject(ctx)) {
+    ctx.reply().Integer(IsSharedInteger(ctx.engine(), node->value.value) ? kSharedRefcount : 1);
+  }
+}
+
+void ObjectIdletimeCommand(CommandContext& ctx) {
+  Db::Node* node = LookupForObject(ctx);
+  if (node == nullptr) return;
+  if (ctx.keyspace().access_tracking().lfu) {
+    ctx.ReplyError(
+        "An LFU maxmemory policy is selected, idle time not tracked. Please note that when "
+        "switching between policies at runtime LRU and LFU data will take some time to adjust.");
+    return;
+  }
+  if (IsSharedInteger(ctx.engine(), node->value.value)) {
+    // A shared object was created when the server started and is never touched.
+    ctx.reply().Integer(ctx.engine().uptime_seconds());
+    return;
+  }
+  ctx.reply().Integer(ctx.keyspace().IdleSeconds(node->value));
+}
+
+void ObjectFreqCommand(CommandContext& ctx) {
+  Db::Node* node = LookupForObject(ctx);
+  if (node == nullptr) return;
+  if (!ctx.keyspace().access_tracking().lfu) {
+    ctx.ReplyError(
+        "An LFU maxmemory policy is not selected, access frequency not tracked. Please note that "
+        "when switching between policies at runtime LRU and LFU data will take some time to "
+        "adjust.");
+    return;
+  }
+  ctx.reply().Integer(ctx.keyspace().LfuCounter(node->value));
+}
+
+constexpr std::string_view kObjectHelp[] = {
+    "ENCODING <key>",
+    "    Return the kind of internal representation used in order to store the value",
+    "    associated with a <key>.",
+    "FREQ <key>",
+    "    Return the access frequency index of the <key>. The returned integer is",
+    "    proportional to the logarithm of the recent access frequency of the key.",
+    "IDLETIME <key>",
+    "    Return the idle time of the <key>, that is the approximated number of",
+    "    seconds elapsed since the last access to the key.",
+    "REFCOUNT <key>",
+    "    Return the number of references of the value associated with the specified",
+    "    <key>.",
+};
+void ObjectHelpCommand(CommandContext& ctx) { ReplyHelp(ctx, kObjectHelp); }
+
+// MEMORY USAGE: the bytes redlab uses for the key, its entry and its value (all elements are
+// measured; SAMPLES is accepted and validated as Redis does).
+void MemoryUsageCommand(CommandContext& ctx) {
+  for (size_t j = 3; j < ctx.argc(); ++j) {
+    if (ctx.ArgIs(j, "samples") && j + 1 < ctx.argc()) {
+      int64_t samples = 0;
+      if (!ctx.IntArg(j + 1, &samples)) return;
+      if (samples < 0) {
+        ctx.ReplySyntaxError();
+        return;
+      }
+      ++j;
+    } else {
+      ctx.ReplySyntaxError();
+      return;
+    }
+  }
+  Db::Node* node = ctx.db().LookupNoTouchNoNotify(ctx.arg(2));
+  if (node == nullptr) {
+    ctx.reply().Null();
+    return;
+  }
+  size_t bytes = sizeof(Db::Node) + node->key().size() + sizeof(void*) /* bucket */ +
+                 node->value.value.MemoryBytes() - sizeof(Object);
+  ctx.reply().Integer(static_cast<int64_t>(bytes));
+}
+
+void MemoryDoctorCommand(CommandContext& ctx) {
+  ctx.reply().Verbatim(
+      "Hi Sam, this instance is empty or is using very little memory, my issues detector can't "
+      "be used in these conditions. Please, leave for your mission on Earth and fill it with some "
+      "data. The new Sam and I will be back to our programming as soon as I finished rebooting.");
+}
+
+void MemoryPurgeCommand(CommandContext& ctx) { ctx.ReplyOk(); }
+
+void MemoryMallocStatsCommand(CommandContext& ctx) {
+  ctx.reply().Verbatim("Stats not supported for the current allocator");
+}
+
+constexpr std::string_view kMemoryHelp[] = {
+    "DOCTOR",
+    "    Return memory problems reports.",
+    "MALLOC-STATS",
+    "    Return internal statistics report from the memory allocator.",
+    "PURGE",
+    "    Attempt to purge dirty pages for reclamation by the allocator.",
+    "STATS",
+    "    Return information about the memory usage of the server.",
+    "USAGE <key> [SAMPLES <count>]",
+    "    Return memory in bytes used by <key> and its value. Nested values are",
+    "    sampled up to <count> times (default: 5, 0 means sample all).",
+};
+void MemoryHelpCommand(CommandContext& ctx) { ReplyHelp(ctx, kMemoryHelp); }
+
+}  // namespace
+
+void RegisterObjectCommands(CommandTable& table) {
+  auto object_sub = [](std::string_view name, CommandProc proc, std::string_view since,
+                       std::string_view summary) {
+    return CommandSpec{.name = name,
+                       .arity = 3,
+                       .flags = kCmdReadonly,
+                       .acl = kAclKeyspace,
+                       .keys = {KeyAt(2, kKeyRO)},
+                       .proc = proc,
+                       .group = "generic",
+                       .since = since,
+                       .summary = summary,
+                       .complexity = "O(1)",
+                       .tips = {"nondeterministic_output"}};
+  };
+  CommandSpec object{.name = "object",
+                     .arity = -2,
+                     .group = "generic",
+                     .since = "2.2.3",
+                     .summary = "A container for object introspection commands",
+                     .complexity = "Depends on subcommand."};
+  object.subcommands = {
+      object_sub("encoding", ObjectEncodingCommand, "2.2.3",
+                 "Inspect the internal encoding of a Redis object"),
+      object_sub("freq", ObjectFreqCommand, "4.0.0",
+                 "Get the logarithmic access frequency counter of a Redis object"),
+      object_sub("idletime", ObjectIdletimeCommand, "2.2.3",
+                 "Get the time since a Redis object was last accessed"),
+      object_sub("refcount", ObjectRefcountCommand, "2.2.3",
+                 "Get the number of references to the value of the key"),
+      {.name = "help",
+       .arity = 2,
+       .flags = kCmdLoading | kCmdStale,
+       .acl = kAclKeyspace,
+       .proc = ObjectHelpCommand,
+       .group = "generic",
+       .since = "6.2.0",
+       .summary = "Show helpful text about the different subcommands",
+       .complexity = "O(1)"},
+  };
+  table.Add(std::move(object));
+
+  CommandSpec memory{.name = "memory",
+                     .arity = -2,
+                     .group = "server",
+                     .since = "4.0.0",
+                     .summary = "A container for memory diagnostics commands",
+                     .complexity = "Depends on subcommand."};
+  constexpr std::string_view kShardsSpecial[] = {
+      "nondeterministic_output", "request_policy:all_shards", "response_policy:special"};
+  memory.subcommands = {
+      {.name = "usage",
+       .arity = -3,
+       .flags = kCmdReadonly,
+       .keys = {KeyAt(2, kKeyRO)},
+       .proc = MemoryUsageCommand,
+       .group = "server",
+       .since = "4.0.0",
+       .summary = "Estimate the memory usage of a key",
+       .complexity = "O(N) where N is the number of samples."},
+      {.name = "doctor",
+       .arity = 2,
+       .proc = MemoryDoctorCommand,
+       .group = "server",
+       .since = "4.0.0",
+       .summary = "Outputs memory problems report",
+       .complexity = "O(1)",
+       .tips = {kShardsSpecial[0], kShardsSpecial[1], kShardsSpecial[2]}},
+      {.name = "purge",
+       .arity = 2,
+       .proc = MemoryPurgeCommand,
+       .group = "server",
+       .since = "4.0.0",
+       .summary = "Ask the allocator to release memory",
+       .complexity = "Depends on how much memory is allocated, could be slow",
+       .tips = {"request_policy:all_shards", "response_policy:all_succeeded"}},
+      {.name = "malloc-stats",
+       .arity = 2,
+       .proc = MemoryMallocStatsCommand,
+       .group = "server",
+       .since = "4.0.0",
+       .summary = "Show allocator internal stats",
+       .complexity = "Depends on how much memory is allocated, could be slow",
+       .tips = {kShardsSpecial[0], kShardsSpecial[1], kShardsSpecial[2]}},
+      {.name = "help",
+       .arity = 2,
+       .flags = kCmdLoading | kCmdStale,
+       .proc = MemoryHelpCommand,
+       .group = "server",
+       .since = "4.0.0",
+       .summary = "Show helpful text about the different subcommands",
+       .complexity = "O(1)"},
+  };
+  table.Add(std::move(memory));
+}
+
+}  // namespace redlab::server::engine

@@ -1,0 +1,269 @@
+// Sorted-set pops: ZPOPMIN, ZPOPMAX, ZMPOP and the blocking BZPOPMIN, BZPOPMAX and BZMPOP, as
+// Redis 7.0's t_zset.c. A blocking pop that finds members acts at once and replicates as
+// ZPOPMIN/ZPOPMAX; otherwise the client blocks (blocking.cc) and is served from the first of
+// its keys that becomes a sorted set, which replicates the same way.
+#include <algorithm>
+#include <span>
+#include <string>
+
+#include "server/engine/commands/cmd_zset.h"
+#include "server/command/command_table.h"
+#include "server/base/numbers.h"
+
+namespace redlab::server::engine {
+namespace {
+
+std::string PopName(bool max) { return max ? "ZPOPMAX" : "ZPOPMIN"; }
+
+// How the members popped are answered (genericZpopCommand's flags).
+struct ZpopReply {
+  bool emit_key = false;        // the key comes first (the multi-key forms)
+  bool nested = false;          // each member with its score as a pair array
+  bool nil_when_empty = false;  // no key to pop from: a null array rather than an empty one
+};
+
+// genericZpopCommand: pops up to `count` members (-1: one, in the single-member reply shape)
+// from the first existing key of `keys`, stopping at a key of another type. Returns the key
+// popped from, or nullptr; *len gets its size before the pop.
+const std::string* Zpop(CommandContext& ctx, std::span<const std::string> keys, bool max,
+                        int64_t count, ZpopReply shape, size_t* len) {
+  const std::string* key = nullptr;
+  Db::Node* node = nullptr;
+  for (const std::string& k : keys) {
+    if (!ctx.LookupWrite(k, ObjectType::kZset, &node)) return nullptr;
+    if (node != nullptr) {
+      key = &k;
+      break;
+    }
+  }
+  resp::ReplyWriter& r = ctx.reply();
+  if (node == nullptr) {
+    if (shape.nil_when_empty) {
+      r.NullArray();
+    } else {
+      r.EmptyArray();
+    }
+    return nullptr;
+  }
+  if (count == 0) {  // ZPOPMIN key 0
+    r.EmptyArray();
+    return nullptr;
+  }
+  if (count == -1) count = 1;
+  ZsetValue& zset = node->value.value.zset();
+  *len = zset.size();
+  size_t n = std::min(static_cast<size_t>(count), zset.size());
+  if (!shape.emit_key) {
+    r.ArrayHeader(shape.nested ? n : n * 2);
+  } else if (!shape.nested) {
+    r.ArrayHeader(n * 2 + 1);
+    r.Bulk(*key);
+  } else {
+    r.ArrayHeader(2);
+    r.Bulk(*key);
+    r.ArrayHeader(n);
+  }
+  std::string member;
+  for (size_t i = 0; i < n; ++i) {
+    ZsetValue::Iterator it = zset.AtRank(max ? zset.size() - 1 : 0);
+    member.assign(it.member());
+    double score = it.score();
+    zset.Remove(member);
+    ctx.MarkDirty();
+    if (i == 0) {
+      // (Within the reply, as Redis: a RESP3 client popping its own keys gets the push there.)
+      ctx.NotifyKeyspaceEvent(kNotifyZset, max ? "zpopmax" : "zpopmin", *key);
+      ctx.SignalModifiedKey(*key);
+    }
+    if (shape.nested) r.ArrayHeader(2);
+    r.Bulk(member);
+    r.Double(score);
+  }
+  if (zset.empty()) {
+    ctx.db().Delete(node);
+    ctx.NotifyKeyspaceEvent(kNotifyGeneric, "del", *key);
+  }
+  return key;
+}
+
+// The replicated form of a pop: ZPOPMIN/ZPOPMAX key, with the number taken when a count was
+// given.
+std::vector<std::string> PopEffect(bool max, const std::string& key, int64_t count, size_t len) {
+  if (count == -1) return {PopName(max), key};
+  return {PopName(max), key, Int64ToString(std::min<int64_t>(count, static_cast<int64_t>(len)))};
+}
+
+// zpopMinMaxCommand: ZPOPMIN/ZPOPMAX key [count]. A flat [member, score, ...] array, except in
+// RESP3 with an explicit count, where each pair is its own array.
+void ZpopMinMax(CommandContext& ctx, bool max) {
+  if (ctx.argc() > 3) {
+    ctx.ReplySyntaxError();
+    return;
+  }
+  int64_t count = -1;
+  // getPositiveLongFromObjectOrReply: one text for "not a number" and "negative".
+  if (ctx.argc() == 3 && (!ParseInt64(ctx.arg(2), &count) || count < 0)) {
+    ctx.ReplyError("value is out of range, must be positive");
+    return;
+  }
+  size_t len = 0;
+  Zpop(ctx, ctx.args().subspan(1, 1), max, count,
+       {.nested = ctx.reply().protocol() >= 3 && count != -1}, &len);
+}
+
+void ZpopminCommand(CommandContext& ctx) { ZpopMinMax(ctx, false); }
+void ZpopmaxCommand(CommandContext& ctx) { ZpopMinMax(ctx, true); }
+
+// The shape of BZPOPMIN/BZPOPMAX ([key, member, score]) or BZMPOP ([key, [[member, score]...]]).
+ZpopReply BlockingShape(bool multi) {
+  return {.emit_key = true, .nested = multi, .nil_when_empty = multi};
+}
+
+// Serves a client blocked in BZPOPMIN, BZPOPMAX or BZMPOP from `key`.
+void ServeZpop(CommandContext& ctx, const std::string& key) {
+  const Client::BlockState& block = ctx.client().block();
+  bool max = block.from != 0;
+  size_t len = 0;
+  Zpop(ctx, std::span<const std::string>(&key, 1), max, block.count,
+       BlockingShape(block.count != -1), &len);
+  ctx.engine().Propagate(ctx.client().db(), PopEffect(max, key, block.count, len));
+}
+
+// blockingGenericZpopCommand: BZPOPMIN/BZPOPMAX (count -1) and BZMPOP (count > 0).
+void BlockingZpop(CommandContext& ctx, std::span<const std::string> keys, bool max,
+                  size_t timeout_index, int64_t count) {
+  int64_t deadline = 0;
+  if (!ctx.TimeoutArg(timeout_index, /*seconds=*/true, &deadline)) return;
+  for (const std::string& key : keys) {
+    Db::Node* node = nullptr;
+    if (!ctx.LookupWrite(key, ObjectType::kZset, &node)) return;
+    if (node == nullptr) continue;
+    size_t len = 0;
+    Zpop(ctx, std::span<const std::string>(&key, 1), max, count, BlockingShape(count != -1), &len);
+    ctx.PropagateAs(PopEffect(max, key, count, len));
+    return;
+  }
+  if (!ctx.may_block()) {
+    ctx.reply().NullArray();
+    return;
+  }
+  Client::BlockState& block = ctx.client().block();
+  block.serve = ServeZpop;
+  block.count = count;
+  block.from = max ? 1 : 0;
+  ctx.engine().BlockForKeys(ctx, Client::BlockKind::kZset, keys, deadline);
+}
+
+void BzpopminCommand(CommandContext& ctx) {
+  BlockingZpop(ctx, ctx.args().subspan(1, ctx.argc() - 2), false, ctx.argc() - 1, -1);
+}
+
+void BzpopmaxCommand(CommandContext& ctx) {
+  BlockingZpop(ctx, ctx.args().subspan(1, ctx.argc() - 2), true, ctx.argc() - 1, -1);
+}
+
+// zmpopGenericCommand: [timeout] numkeys key [key ...] MIN|MAX [COUNT count], checked in Redis's
+// order (numkeys, side, options, and only then a timeout).
+void ZmpopGeneric(CommandContext& ctx, size_t numkeys_index, bool blocking) {
+  int64_t numkeys = 0;
+  if (!ParseInt64(ctx.arg(numkeys_index), &numkeys) || numkeys < 1) {
+    ctx.ReplyError("numkeys should be greater than 0");
+    return;
+  }
+  if (static_cast<uint64_t>(numkeys) >= ctx.argc() - numkeys_index - 1) {
+    ctx.ReplySyntaxError();
+    return;
+  }
+  size_t where_index = numkeys_index + static_cast<size_t>(numkeys) + 1;
+  bool max = false;
+  if (ctx.ArgIs(where_index, "max")) {
+    max = true;
+  } else if (!ctx.ArgIs(where_index, "min")) {
+    ctx.ReplySyntaxError();
+    return;
+  }
+  int64_t count = -1;
+  for (size_t j = where_index + 1; j < ctx.argc(); ++j) {
+    bool more = j + 1 < ctx.argc();
+    if (count == -1 && ctx.ArgIs(j, "count") && more) {
+      ++j;
+      if (!ParseInt64(ctx.arg(j), &count) || count < 1) {
+        ctx.ReplyError("count should be greater than 0");
+        return;
+      }
+    } else {
+      ctx.ReplySyntaxError();
+      return;
+    }
+  }
+  if (count == -1) count = 1;
+  std::span<const std::string> keys = ctx.args().subspan(numkeys_index + 1, numkeys);
+  if (blocking) {
+    BlockingZpop(ctx, keys, max, 1, count);
+    return;
+  }
+  size_t len = 0;
+  const std::string* key = Zpop(ctx, keys, max, count, BlockingShape(true), &len);
+  if (key != nullptr) ctx.PropagateAs(PopEffect(max, *key, count, len));
+}
+
+void ZmpopCommand(CommandContext& ctx) { ZmpopGeneric(ctx, 1, false); }
+void BzmpopCommand(CommandContext& ctx) { ZmpopGeneric(ctx, 2, true); }
+
+CommandSpec MultiPopSpec(std::string_view name, int arity, uint32_t flags, int numkeys_index,
+                         CommandProc proc, std::string_view summary) {
+  KeySpec keys = KeyAt(numkeys_index, kKeyRW | kKeyAccess | kKeyDelete);
+  keys.keynum = true;
+  keys.keynum_index = 0;
+  keys.first_key = 1;
+  keys.key_step = 1;
+  return {.name = name,
+          .arity = arity,
+          .flags = flags,
+          .acl = kAclSortedSet,
+          .keys = {keys},
+          .proc = proc,
+          .group = "sorted-set",
+          .since = "7.0.0",
+          .summary = summary,
+          .complexity =
+              "O(K) + O(M*log(N)) where K is the number of provided keys, N being the "
+              "number of elements in the sorted set, and M being the number of "
+              "elements popped."};
+}
+
+CommandSpec BzpopSpec(std::string_view name, CommandProc proc, std::string_view summary) {
+  CommandSpec spec = ZsetCommand(name, -3, kCmdWrite | kCmdNoscript | kCmdFast | kCmdBlocking,
+                                 kKeyRW | kKeyAccess | kKeyDelete, proc, "5.0.0", summary,
+                                 "O(log(N)) with N being the number of elements in the sorted "
+                                 "set.");
+  spec.keys = {KeyRange(1, -2, 1, kKeyRW | kKeyAccess | kKeyDelete)};
+  return spec;
+}
+
+}  // namespace
+
+void RegisterZsetPopCommands(CommandTable& table) {
+  constexpr uint32_t kPopKey = kKeyRW | kKeyAccess | kKeyDelete;
+  table.Add(ZsetCommand("zpopmin", -2, kCmdWrite | kCmdFast, kPopKey, ZpopminCommand, "5.0.0",
+                        "Remove and return members with the lowest scores in a sorted set",
+                        "O(log(N)*M) with N being the number of elements in the sorted set, and M "
+                        "being the number of elements popped."));
+  table.Add(ZsetCommand("zpopmax", -2, kCmdWrite | kCmdFast, kPopKey, ZpopmaxCommand, "5.0.0",
+                        "Remove and return members with the highest scores in a sorted set",
+                        "O(log(N)*M) with N being the number of elements in the sorted set, and M "
+                        "being the number of elements popped."));
+  table.Add(BzpopSpec("bzpopmin", BzpopminCommand,
+                      "Remove and return the member with the lowest score from one or more "
+                      "sorted sets, or block until one is available"));
+  table.Add(BzpopSpec("bzpopmax", BzpopmaxCommand,
+                      "Remove and return the member with the highest score from one or more "
+                      "sorted sets, or block until one is available"));
+  table.Add(MultiPopSpec("zmpop", -4, kCmdWrite, 1, ZmpopCommand,
+                         "Remove and return members with scores in a sorted set"));
+  table.Add(MultiPopSpec("bzmpop", -5, kCmdWrite | kCmdBlocking, 2, BzmpopCommand,
+                         "Remove and return members with scores in a sorted set or block until "
+                         "one is available"));
+}
+
+}  // namespace redlab::server::engine

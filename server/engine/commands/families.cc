@@ -1,0 +1,39 @@
+// The order in which the families register their commands (COMMAND LIST and COMMAND's replies
+// follow it).
+#include "server/engine/commands/families.h"
+
+namespace redlab::server::engine {
+
+void RegisterCommands(CommandTable& table) {
+  RegisterConnectionCommands(table);
+  RegisterServerCommands(table);
+  RegisterAclCommands(table);
+  RegisterKeyCommands(table);
+  RegisterCopyCommands(table);
+  RegisterDumpCommands(table);
+  RegisterSortCommands(table);
+  RegisterPersistenceCommands(table);
+  RegisterExpireCommands(table);
+  RegisterStringCommands(table);
+  RegisterBitmapCommands(table);
+  RegisterHashCommands(table);
+  RegisterListCommands(table);
+  RegisterListBlockingCommands(table);
+  RegisterSetCommands(table);
+  RegisterZsetCommands(table);
+  RegisterZsetPopCommands(table);
+  RegisterZsetRangeCommands(table);
+  RegisterZsetSetOpCommands(table);
+  RegisterIntrospectionCommands(table);
+  RegisterTransactionCommands(table);
+  RegisterPubSubCommands(table);
+  RegisterObjectCommands(table);
+  RegisterReplicationCommands(table);
+  RegisterDebugCommands(table);
+  RegisterMonitoringCommands(table);
+  RegisterLolwutCommand(table);
+  RegisterScriptingCommands(table);
+  RegisterFunctionCommands(table);
+}
+
+}  // namespace redlab::server::engine

@@ -1,0 +1,296 @@
+// Blocked clients and CLIENT PAUSE: the engine side of commands that make a client wait
+// (Redis's blocked.c, timeout.c and pause handling in networking.c). Timeouts follow the node's
+// clock.
+#include <algorithm>
+#include <chrono>
+#include <string_view>
+#include <unordered_set>
+
+#include "server/engine/core/context.h"
+#include "server/engine/core/engine.h"
+
+namespace redlab::server::engine {
+namespace {
+
+int64_t SteadyUs() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+void Engine::BlockClient(Client& client, Client::BlockKind kind, int64_t deadline_ms) {
+  Client::BlockState& block = client.block();
+  block.kind = kind;
+  block.deadline_ms = deadline_ms;
+  block.blocked_pos = blocked_.insert(blocked_.end(), &client);
+  // Redis keys its timeout table by the deadline as an unsigned number: one that overflowed
+  // (negative) sorts after every real one and never comes.
+  if (deadline_ms != 0) {
+    block.timeout_pos = timeouts_.emplace(static_cast<uint64_t>(deadline_ms), &client);
+  }
+  ScheduleNextTimer();
+}
+
+void Engine::BlockForKeys(CommandContext& ctx, Client::BlockKind kind,
+                          std::span<const std::string> keys, int64_t deadline_ms) {
+  Client& client = ctx.client();
+  Client::BlockState& block = client.block();
+  std::unordered_set<std::string_view> seen;
+  for (const std::string& key : keys) {
+    if (seen.insert(key).second) block.keys.push_back(Client::KeyWait{key, {}});
+  }
+  block.cmd = &ctx.command();
+  block.args.assign(ctx.args().begin(), ctx.args().end());
+  block.kind = kind;
+  blocked_keys_.Add(&client);
+  BlockClient(client, kind, deadline_ms);
+}
+
+Client::BlockState Engine::ReleaseBlock(Client& client) {
+  Client::BlockState& block = client.block();
+  blocked_.erase(block.blocked_pos);
+  if (block.deadline_ms != 0) timeouts_.erase(block.timeout_pos);
+  if (client.blocked_on_keys()) blocked_keys_.Remove(&client);
+  Client::BlockState state = std::move(block);
+  block = Client::BlockState{};
+  return state;
+}
+
+void Engine::ClientClosing(Client& client) {
+  if (client.blocked()) ReleaseBlock(client);
+}
+
+void Engine::UnblockClient(Client& client, bool resume) {
+  if (!client.blocked()) return;
+  Client::BlockState state = ReleaseBlock(client);
+  // Its reply is about to leave: that counts as activity for the idle timeout, as in Redis.
+  client.set_last_interaction_ms(clock_.NowMs());
+  if (state.kind == Client::BlockKind::kPostponed && !state.args.empty()) {
+    // The postponed command runs now, as if it had just arrived.
+    Execute(client, state.args);
+  } else {
+    client.AdvanceReplySkip();  // the blocked command is done now (CLIENT REPLY SKIP)
+  }
+  if (resume && client.io() != nullptr) client.io()->ResumeInput();
+}
+
+void Engine::FinishBlockedCommand(Client& client, size_t reply_start, bool resume) {
+  // The command ends now: CLIENT REPLY OFF or SKIP drop its reply as they would have had it not
+  // blocked (a SKIP moves on when UnblockClient ends the command).
+  if (client.reply_controlled()) ApplyReplyControl(client, reply_start);
+  UnblockClient(client, resume);
+}
+
+void Engine::ReplyTimedOut(Client& client) {
+  resp::ReplyWriter reply(&client.reply_buffer(), client.protocol());
+  switch (client.block().kind) {
+    case Client::BlockKind::kWait:
+      reply.Integer(ReplicasAcked(client.block().wait_offset));
+      break;
+    case Client::BlockKind::kList:
+    case Client::BlockKind::kZset:
+      reply.NullArray();
+      break;
+    default:
+      break;
+  }
+}
+
+bool Engine::UnblockById(uint64_t id, bool with_error) {
+  Client* target = FindClient(id);
+  // A client postponed by CLIENT PAUSE has no command in progress to end (real Redis 7.0.15
+  // crashes on this; later versions refuse it as done here).
+  if (target == nullptr || !target->blocked() ||
+      target->block().kind == Client::BlockKind::kPostponed) {
+    return false;
+  }
+  size_t reply_start = target->reply_buffer().size();
+  if (with_error) {
+    resp::ReplyWriter reply(&target->reply_buffer(), target->protocol());
+    reply.set_error_listener(this);
+    reply.Error("-UNBLOCKED client unblocked via CLIENT UNBLOCK");
+  } else {
+    ReplyTimedOut(*target);
+  }
+  // Redis counts the blocked command as failed either way, and records its latency
+  // (updateStatsOnUnblock); a timeout or WAIT's end records none.
+  if (target->last_command() != nullptr) {
+    CommandStats& cs = command_stats_[target->last_command()->id];
+    ++cs.failed_calls;
+    if (config_.latency_tracking) cs.latency.Record(target->block().call_us);
+  }
+  FinishBlockedCommand(*target, reply_start, /*resume=*/true);
+  return true;
+}
+
+void Engine::HandleClientsBlockedOnKeys() {
+  // Serving a BLMOVE pushes to its destination, which may make another key ready: go on until
+  // nothing is left.
+  while (blocked_keys_.has_ready()) {
+    for (const BlockedKeys::ReadyKey& ready : blocked_keys_.TakeReady()) {
+      blocked_keys_.Serving(ready);
+      keyspace_.SnapshotTime();
+      ServeKey(ready.db, ready.key, &served_);
+    }
+  }
+  // The served clients go on with their pipelined input only now, as Redis does in beforeSleep:
+  // nothing runs in between that could change the queues being served. What they run may serve
+  // others in turn: those are resumed by this same loop, so a chain of clients feeding each
+  // other does not nest one call per client.
+  if (resuming_served_) return;
+  resuming_served_ = true;
+  for (size_t i = 0; i < served_.size(); ++i) {
+    Client* c = FindClient(served_[i]);
+    if (c != nullptr && !c->blocked() && c->io() != nullptr) c->io()->ResumeInput();
+  }
+  served_.clear();
+  resuming_served_ = false;
+}
+
+void Engine::ServeKey(int db, const std::string& key, std::vector<uint64_t>* served) {
+  Db& d = keyspace_.db(db);
+  // The key may be gone again (MULTI; LPUSH k; DEL k; EXEC), or expired: then its DEL leaves now.
+  Db::Node* node = d.LookupQuiet(key);
+  if (node == nullptr) return;
+  Client::BlockKind kind;
+  if (node->value.value.is(ObjectType::kList)) {
+    kind = Client::BlockKind::kList;
+  } else if (node->value.value.is(ObjectType::kZset)) {
+    kind = Client::BlockKind::kZset;
+  } else {
+    return;
+  }
+  // First come, first served; clients waiting for the other type stay blocked.
+  for (Client* c : blocked_keys_.Waiters(db, key)) {
+    if (c->block().kind != kind) continue;
+    ServeClient(*c, key);
+    served->push_back(c->id());
+    if (d.LookupQuiet(key) == nullptr) break;  // emptied and deleted
+  }
+}
+
+void Engine::ServeClient(Client& client, const std::string& key) {
+  Client::BlockState& block = client.block();
+  const Command& cmd = *block.cmd;
+  size_t reply_start = client.reply_buffer().size();
+  resp::ReplyWriter reply(&client.reply_buffer(), client.protocol());
+  reply.set_error_listener(this);
+  uint64_t errors_before = stats_.total_error_replies;
+  int64_t start = SteadyUs();
+  CommandContext ctx(*this, client, block.args, cmd, reply);
+  // As a command: what it propagates (an expired destination's DEL too) leaves as one unit, and
+  // it is the current client, whose own invalidations wait for its reply.
+  Client* previous_client = current_client_;
+  current_client_ = &client;
+  ++call_depth_;
+  block.serve(ctx, key);
+  --call_depth_;
+  current_client_ = previous_client;
+  FlushEffects();
+  // The call itself was counted when the client blocked (updateStatsOnUnblock); its latency is
+  // that call's and this reply's.
+  CommandStats& cs = command_stats_[cmd.id];
+  int64_t reply_us = SteadyUs() - start;
+  cs.usec += static_cast<uint64_t>(reply_us);
+  if (config_.latency_tracking) cs.latency.Record(block.call_us + reply_us);
+  if (stats_.total_error_replies != errors_before) ++cs.failed_calls;
+  FinishBlockedCommand(client, reply_start, /*resume=*/false);
+  if (tracking_.has_pending()) tracking_.SendPending();
+}
+
+void Engine::ServeWaitingReplicas() {
+  std::vector<Client*> ready;
+  for (Client* c : blocked_) {
+    if (c->block().kind != Client::BlockKind::kWait) continue;
+    if (ReplicasAcked(c->block().wait_offset) >= c->block().wait_replicas) ready.push_back(c);
+  }
+  for (Client* c : ready) {
+    size_t reply_start = c->reply_buffer().size();
+    resp::ReplyWriter reply(&c->reply_buffer(), c->protocol());
+    reply.Integer(ReplicasAcked(c->block().wait_offset));
+    FinishBlockedCommand(*c, reply_start, /*resume=*/true);
+  }
+}
+
+void Engine::DisconnectBlockedClients(std::string_view error) {
+  std::vector<Client*> victims;
+  for (Client* c : blocked_) {
+    // Postponed commands start over when released, and get checked then.
+    if (c->block().kind != Client::BlockKind::kPostponed) victims.push_back(c);
+  }
+  for (Client* c : victims) {
+    resp::ReplyWriter reply(&c->reply_buffer(), c->protocol());
+    reply.set_error_listener(this);
+    reply.Error(std::string("-") + std::string(error));
+    c->set_close_after_reply();
+    UnblockClient(*c);
+  }
+}
+
+bool Engine::PauseApplies(uint32_t flags) const {
+  if (pause_end_ms_ == 0) return false;
+  if (!pause_writes_only_) return true;
+  // WRITE pauses hold commands that may change the dataset or replicate something.
+  return (flags & (kCmdWrite | kCmdMayReplicate)) != 0;
+}
+
+void Engine::Pause(int64_t end_ms, bool writes_only) {
+  // A new pause may lengthen the current one, and an ALL pause overrides a WRITE one, but a
+  // pause never shrinks (Redis's pauseClients).
+  if (pause_end_ms_ != 0) {
+    end_ms = std::max(end_ms, pause_end_ms_);
+    writes_only = writes_only && pause_writes_only_;
+  }
+  pause_end_ms_ = end_ms;
+  pause_writes_only_ = writes_only;
+  keyspace_.set_expiry_paused(true);
+  ScheduleNextTimer();
+}
+
+void Engine::Unpause() {
+  pause_end_ms_ = 0;
+  pause_writes_only_ = false;
+  keyspace_.set_expiry_paused(false);
+  std::vector<Client*> postponed;
+  for (Client* c : blocked_) {
+    if (c->block().kind == Client::BlockKind::kPostponed) postponed.push_back(c);
+  }
+  for (Client* c : postponed) UnblockClient(*c);
+}
+
+void Engine::OnTimer() {
+  keyspace_.SnapshotTime();
+  int64_t now = keyspace_.now_ms();
+  if (pause_end_ms_ != 0 && now >= pause_end_ms_) Unpause();
+  std::vector<Client*> due;
+  for (auto it = timeouts_.begin(); it != timeouts_.end(); ++it) {
+    if (now < 0 || it->first > static_cast<uint64_t>(now)) break;
+    due.push_back(it->second);
+  }
+  for (Client* c : due) {
+    // An earlier one's pipelined input may have unblocked this one (CLIENT UNBLOCK).
+    const Client::BlockState& block = c->block();
+    if (!c->blocked() || block.deadline_ms <= 0 || block.deadline_ms > now) continue;
+    size_t reply_start = c->reply_buffer().size();
+    ReplyTimedOut(*c);
+    FinishBlockedCommand(*c, reply_start, /*resume=*/true);
+  }
+  // Keys made ready by a postponed command that just ran are served by its Execute; this is for
+  // anything signalled outside a command.
+  if (blocked_keys_.has_ready() && call_depth_ == 0) HandleClientsBlockedOnKeys();
+  ScheduleNextTimer();
+}
+
+void Engine::ScheduleNextTimer() {
+  int64_t next = pause_end_ms_;
+  if (!timeouts_.empty() && timeouts_.begin()->first <= static_cast<uint64_t>(INT64_MAX)) {
+    int64_t d = static_cast<int64_t>(timeouts_.begin()->first);
+    if (next == 0 || d < next) next = d;
+  }
+  if (next == 0 || host_ == nullptr) return;
+  host_->ScheduleTimer(std::max<int64_t>(1, next - clock_.NowMs()));
+}
+
+}  // namespace redlab::server::engine

@@ -1,0 +1,301 @@
+#include "server/engine/core/engine.h"
+
+#include <algorithm>
+#include <chrono>
+#include <random>
+
+#include "server/engine/core/context.h"
+#include "server/engine/core/errors.h"
+#include "server/base/memory.h"
+#include "server/engine/core/persistence.h"
+#include "server/engine/core/script_runner.h"
+
+namespace redlab::server::engine {
+namespace {
+
+int64_t SteadyUs() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string RandomHex(size_t length) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::random_device rd;
+  std::mt19937_64 gen((static_cast<uint64_t>(rd()) << 32) ^ rd());
+  std::string out(length, '0');
+  for (char& c : out) c = kHex[gen() & 0xf];
+  return out;
+}
+
+}  // namespace
+
+Engine::Engine(ServerConfig config, EngineHost* host, ReplicationFactory make_replication)
+    : config_(std::move(config)),
+      config_registry_(&config_),
+      host_(host),
+      keyspace_(&clock_, static_cast<int>(config_.databases)),
+      run_id_(RandomHex(40)),
+      start_time_ms_(clock_.NowMs()) {
+  command_stats_.resize(commands_.total_ids());
+  // requirepass is the default user's password (the `user` directives and aclfile, applied by
+  // LoadAclAtStartup, come after it, as in Redis).
+  acl_.SetDefaultPassword(config_.requirepass);
+  keyspace_.set_expiry_listener(this);
+  keyspace_.set_key_event_listener(this);
+  replication_ = make_replication(*this);
+  persistence_ = std::make_unique<Persistence>(*this);
+  ConfigChanged();
+}
+
+void Engine::ConfigChanged() {
+  AccessTracking tracking;
+  tracking.lfu = config_.maxmemory_policy.find("lfu") != std::string::npos;
+  tracking.lfu_log_factor = config_.lfu_log_factor;
+  tracking.lfu_decay_time = config_.lfu_decay_time;
+  keyspace_.set_access_tracking(tracking);
+  keyspace_.set_replica_writable(!config_.replica_read_only);
+  ConfigureKeyspaceEvents();
+}
+
+rdb::ValueOptions Engine::value_options() const {
+  rdb::ValueOptions o;
+  o.hash = hash_limits();
+  o.zset = {static_cast<size_t>(config_.zset_max_listpack_entries),
+            static_cast<size_t>(config_.zset_max_listpack_value)};
+  o.set_max_intset_entries = static_cast<size_t>(config_.set_max_intset_entries);
+  o.list_fill = rdb::ClampListFill(config_.list_max_listpack_size);
+  o.list_packed_threshold = debug_settings_.quicklist_packed_threshold;
+  o.compress = config_.rdbcompression;
+  return o;
+}
+
+rdb::RdbWriteOptions Engine::rdb_write_options() const {
+  rdb::RdbWriteOptions options;
+  options.values = value_options();
+  options.save_lru = config_.maxmemory_policy.find("lru") != std::string::npos;
+  options.save_lfu = config_.maxmemory_policy.find("lfu") != std::string::npos;
+  options.checksum = config_.rdbchecksum;
+  if (scripts_ != nullptr) {
+    for (const auto& [name, library] : scripts_->functions().libraries()) {
+      options.libraries.push_back(library->code);
+    }
+  }
+  return options;
+}
+
+Engine::~Engine() = default;
+
+Client* Engine::CreateClient(ClientIo* io) {
+  uint64_t id = next_client_id_++;
+  auto client = std::make_unique<Client>(id, io, clock_.NowMs());
+  // As in Redis, a client starts as the default user, authenticated when that user needs no
+  // password; it stays so if a password is configured later.
+  client->set_user(&acl_.default_user());
+  client->set_authenticated(!auth_required());
+  Client* raw = client.get();
+  clients_.emplace(id, std::move(client));
+  ++stats_.total_connections_received;
+  return raw;
+}
+
+int64_t Engine::ReplicasAcked(int64_t offset) const { return replication_->CountAcks(offset); }
+
+int64_t Engine::ClientWriteOffset(const Client& client) const { return client.write_offset(); }
+
+void Engine::DestroyClient(Client* client) {
+  if (client->blocked()) ReleaseBlock(*client);
+  watches_.UnwatchAll(client);
+  pubsub_.UnsubscribeAll(client);
+  if (client->tracking().on) tracking_.Disable(*client);
+  if (client->monitor()) std::erase(monitors_, client);
+  replication_->OnClientDestroyed(*client);
+  clients_.erase(client->id());
+}
+
+Client* Engine::FindClient(uint64_t id) {
+  auto it = clients_.find(id);
+  return it == clients_.end() ? nullptr : it->second.get();
+}
+
+bool Engine::AtClientLimit() const {
+  return clients_.size() >= static_cast<size_t>(config_.maxclients);
+}
+
+void Engine::OnErrorReply(std::string_view text) {
+  ++stats_.total_error_replies;
+  std::string_view code = text.substr(0, text.find(' '));
+  auto it = stats_.errors.find(code);
+  if (it == stats_.errors.end()) {
+    // Redis stops tracking new error codes past 128 of them (ERROR_STATS_NUMBER).
+    if (stats_.errors.size() >= 128) return;
+    it = stats_.errors.emplace(std::string(code), 0).first;
+  }
+  ++it->second;
+}
+
+void Engine::OnKeyExpired(Db& db, std::string_view key) {
+  // deleteExpiredKeyAndPropagate's order: the event, then the invalidations.
+  NotifyKeyspaceEvent(kNotifyExpired, "expired", key, db.id());
+  SignalModifiedKey(db.id(), key);
+  Propagate(db.id(), {"DEL", std::string(key)});
+  // Outside a command (the active expire cycle) each expired key's DEL leaves on its own, as in
+  // Redis; within one it joins the command's effects.
+  if (call_depth_ == 0) FlushEffects();
+}
+
+void Engine::SignalModifiedKey(int db, std::string_view key, const Client* by) {
+  if (!watches_.empty()) {
+    watches_.Touch(db, key, [&] { return keyspace_.db(db).LookupQuiet(key) != nullptr; });
+  }
+  if (!tracking_.idle()) [[unlikely]] {
+    tracking_.InvalidateKey(by, key, /*bcast=*/true);
+  }
+}
+
+void Engine::SignalFlushed(int db) {
+  tracking_.InvalidateAll();
+  if (watches_.empty()) return;
+  for (int i = 0; i < keyspace_.num_dbs(); ++i) {
+    if (db != -1 && i != db) continue;
+    Db& d = keyspace_.db(i);
+    watches_.ForEachKey(i, [&](std::string_view key) {
+      if (d.LookupQuiet(key) != nullptr) watches_.Touch(i, key, [] { return true; });
+    });
+  }
+}
+
+void Engine::SwapDatabases(int a, int b) {
+  if (a == b) return;
+  Db& first = keyspace_.db(a);
+  Db& second = keyspace_.db(b);
+  // Judged on the raw contents (logically expired keys are still there), before the swap.
+  auto touch = [&](Db& emptied, Db& replaced_with) {
+    watches_.ForEachKey(emptied.id(), [&](std::string_view key) {
+      bool before = false, after = false, after_expired = false;
+      emptied.ForEachMatching(key, [&](const Db::Node*) { before = true; });
+      replaced_with.ForEachMatching(key, [&](const Db::Node* n) {
+        after = true;
+        after_expired = replaced_with.IsExpired(n);
+      });
+      watches_.TouchSwapped(emptied.id(), key, before, after, after_expired);
+    });
+  };
+  if (!watches_.empty()) {
+    touch(first, second);
+    touch(second, first);
+  }
+  first.SwapContents(second);
+  // Clients blocked on keys of either database are served (after SWAPDB) when the keys they wait
+  // for now hold a value.
+  if (blocked_clients() > 0) {
+    blocked_keys_.ScanDatabase(first);
+    blocked_keys_.ScanDatabase(second);
+  }
+}
+
+void Engine::BeforeSleep() {
+  tracking_.BroadcastInvalidations();
+  if (eviction_pending_) RunPendingEviction();
+}
+
+void Engine::Propagate(int db, std::vector<std::string> args) {
+  if (effect_sink_ == nullptr) return;
+  pending_effects_.push_back(Effect{db, std::move(args)});
+}
+
+void Engine::FlushEffects(EffectGrouping grouping) {
+  if (pending_effects_.empty()) return;
+  if (effect_sink_ != nullptr) {
+    if (grouping == EffectGrouping::kTransaction) {
+      effect_sink_->OnEffects(pending_effects_);
+    } else {
+      for (const Effect& e : pending_effects_) effect_sink_->OnEffects({&e, 1});
+    }
+  }
+  pending_effects_.clear();
+}
+
+void Engine::RememberTrackedKeys(Client& client, const Command& cmd,
+                                 std::span<const std::string> args) {
+  if (client.tracking().bcast) return;  // BCAST clients follow prefixes, not keys
+  tracking_.RememberKeys(client, cmd, args);
+}
+
+int64_t Engine::CronIntervalMs() const {
+  int64_t hz = config_.hz < 1 ? 1 : config_.hz;
+  return 1000 / hz;
+}
+
+void Engine::Cron() {
+  if (debug_settings_.pause_cron) return;  // DEBUG PAUSE-CRON 1, as Redis's serverCron
+  // Redis's slow expire cycle takes up to 25% of each cron period.
+  int64_t budget_us = CronIntervalMs() * 1000 * 25 / 100;
+  int64_t expire_start = SteadyUs();
+  keyspace_.ActiveExpireCycle(budget_us);
+  RecordLatency("expire-cycle", (SteadyUs() - expire_start) / 1000);
+  FlushEffects(EffectGrouping::kEach);
+  // Keys made ready outside any command (a replica loading a snapshot) are served here, as in
+  // Redis's beforeSleep.
+  if (blocked_keys_.has_ready() && call_depth_ == 0) HandleClientsBlockedOnKeys();
+  replication_->Cron();
+  persistence_->Cron();
+  // Even when idle, get under a tracking-table-max-keys lowered by CONFIG SET.
+  if (tracking_.clients() > 0) tracking_.LimitUsedSlots();
+  CloseIdleClients();
+  SampleOps();
+}
+
+void Engine::CloseIdleClients() {
+  if (config_.timeout <= 0) return;
+  int64_t now = clock_.NowMs();
+  for (auto& [id, client] : clients_) {
+    // A blocked client is waiting on purpose (BLPOP's own timeout is what ends it).
+    if (client->io() == nullptr || client->blocked()) continue;
+    if (now - client->last_interaction_ms() > config_.timeout * 1000) client->io()->CloseAsap();
+  }
+}
+
+void Engine::SampleOps() {
+  int64_t now = clock_.NowMs();
+  const ReplicationStats& repl = replication_->stats();
+  stats_.ops.Track(stats_.total_commands_processed, now);
+  stats_.net_input.Track(stats_.total_net_input_bytes, now);
+  stats_.net_output.Track(stats_.total_net_output_bytes, now);
+  stats_.net_repl_input.Track(repl.net_repl_input_bytes, now);
+  stats_.net_repl_output.Track(repl.net_repl_output_bytes, now);
+}
+
+bool Engine::OutputBufferLimitReached(Client& client, size_t pending) {
+  const auto& limit = config_.output_limits[client.subscribed() ? ServerConfig::kPubsubClass
+                                                                : ServerConfig::kNormalClass];
+  int64_t bytes = static_cast<int64_t>(pending);
+  if (limit.hard > 0 && bytes >= limit.hard) return true;
+  if (limit.soft > 0 && bytes >= limit.soft) {
+    int64_t now = clock_.NowMs();
+    if (client.output_soft_limit_since_ms == 0) {
+      client.output_soft_limit_since_ms = now;
+      return false;
+    }
+    return now - client.output_soft_limit_since_ms > limit.soft_seconds * 1000;
+  }
+  client.output_soft_limit_since_ms = 0;
+  return false;
+}
+
+void Engine::ResetStats() {
+  for (CommandStats& cs : command_stats_) cs = CommandStats{};
+  uint64_t dirty = stats_.dirty;
+  stats_ = ServerStats{};
+  stats_.dirty = dirty;
+  keyspace_.stats() = KeyspaceStats{};
+}
+
+size_t Engine::UsedMemory() const {
+  int64_t used = ThreadAllocatedBytes();
+  size_t bytes = used > 0 ? static_cast<size_t>(used) : 0;
+  if (bytes > peak_memory_) peak_memory_ = bytes;
+  return bytes;
+}
+
+}  // namespace redlab::server::engine

@@ -1,0 +1,509 @@
+// The engine of one node: configuration, clock, keyspace, command table, clients and
+// statistics, and Execute(), which runs one request the way Redis's processCommand and call()
+// do (lookup, arity, auth, dispatch, stats). It never touches the network.
+#pragma once
+
+#include <cstdint>
+#include <list>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "server/acl/acl.h"
+#include "server/acl/check.h"
+#include "server/engine/core/blocked_keys.h"
+#include "server/engine/core/client.h"
+#include "server/base/clock.h"
+#include "server/command/command_table.h"
+#include "server/engine/config/config.h"
+#include "server/engine/commands/families.h"
+#include "server/engine/core/context.h"
+#include "server/engine/core/effects.h"
+#include "server/engine/core/replication_role.h"
+#include "server/data/keyspace.h"
+#include "server/engine/stats/latency.h"
+#include "server/engine/pubsub/notify.h"
+#include "server/engine/pubsub/pubsub.h"
+#include "server/engine/stats/slowlog.h"
+#include "server/engine/pubsub/tracking.h"
+#include "server/engine/core/watch.h"
+#include "server/rdb/value.h"
+#include "server/rdb/snapshot.h"
+#include "server/resp/writer.h"
+
+namespace redlab::server::engine {
+
+// What the engine needs from the node hosting it.
+class EngineHost {
+ public:
+  virtual ~EngineHost() = default;
+  // SHUTDOWN: stop the node once the current request is done.
+  virtual void RequestShutdown() = 0;
+  // The port the node listens on (INFO tcp_port).
+  virtual int TcpPort() const = 0;
+  // CONFIG SET bind/port: listen on `bind` and `port` instead (connections stay). Returns false
+  // when that fails, and then nothing listens until the next successful call.
+  virtual bool Rebind(const std::string& /*bind*/, int /*port*/) { return true; }
+  // Asks for Engine::OnTimer to be called in about `delay_ms` real milliseconds (blocked
+  // clients' timeouts, the end of a CLIENT PAUSE). Later requests replace earlier ones.
+  virtual void ScheduleTimer(int64_t delay_ms) = 0;
+  // Serves other clients' pending input while a long command (a busy script) holds the event
+  // loop, as Redis's processEventsWhileBlocked: their requests reach Execute as usual, and the
+  // engine answers BUSY to those that cannot run now. Returns quickly when nothing is pending.
+  virtual void ProcessEventsWhileBlocked() = 0;
+  // Writes a line to the node's log at warning level (DEBUG LOG).
+  virtual void LogWarning(std::string_view /*message*/) {}
+  // A line for the node's log at Redis's level (0 debug, 1 verbose, 2 notice, 3 warning):
+  // redis.log and slow scripts. The engine has already applied loglevel where Redis does.
+  virtual void Log(int level, std::string_view message) {
+    if (level >= 3) LogWarning(message);
+  }
+  // Asks for Engine::BeforeSleep to be called once the events being served are done, before
+  // the loop waits again (Redis's beforeSleep).
+  virtual void ScheduleBeforeSleep() {}
+  // Commands the node itself provides beyond Redis's (FAULT, TOPOLOGY): they are not in the
+  // command table, so COMMAND keeps listing exactly Redis's. Returns false when `args` names
+  // none of them.
+  virtual bool ExecuteNodeCommand(Client& /*client*/, std::span<std::string> /*args*/,
+                                  resp::ReplyWriter& /*reply*/) {
+    return false;
+  }
+};
+
+// A rate sampled once per cron tick over the last 16 ticks (Redis's trackInstantaneousMetric):
+// instantaneous_ops_per_sec and the instantaneous_*_kbps of INFO stats.
+struct InstantaneousMetric {
+  static constexpr size_t kSamples = 16;
+  uint64_t samples[kSamples] = {};
+  size_t index = 0;
+  uint64_t last_reading = 0;
+  int64_t last_time_ms = 0;
+
+  void Track(uint64_t reading, int64_t now_ms) {
+    if (last_time_ms != 0 && now_ms > last_time_ms) {
+      samples[index] = (reading - last_reading) * 1000 / static_cast<uint64_t>(now_ms - last_time_ms);
+      index = (index + 1) % kSamples;
+    }
+    last_time_ms = now_ms;
+    last_reading = reading;
+  }
+  // Per second, averaged over the samples.
+  uint64_t Average() const {
+    uint64_t sum = 0;
+    for (uint64_t s : samples) sum += s;
+    return sum / kSamples;
+  }
+};
+
+struct CommandStats {
+  uint64_t calls = 0;
+  uint64_t usec = 0;
+  uint64_t rejected_calls = 0;
+  uint64_t failed_calls = 0;
+  LatencyHistogram latency;  // recorded when latency-tracking is on
+};
+
+struct ServerStats {
+  uint64_t total_connections_received = 0;
+  uint64_t total_commands_processed = 0;
+  uint64_t rejected_connections = 0;
+  uint64_t total_net_input_bytes = 0;
+  uint64_t total_net_output_bytes = 0;
+  uint64_t total_reads_processed = 0;
+  uint64_t total_writes_processed = 0;
+  uint64_t total_error_replies = 0;
+  uint64_t dirty = 0;  // changes since the last save (no saves happen: since start or FLUSHALL)
+  std::map<std::string, uint64_t, std::less<>> errors;  // by error code, for INFO errorstats
+  InstantaneousMetric ops, net_input, net_output, net_repl_input, net_repl_output;
+  // Time spent over maxmemory: closed periods, and the start of the current one (0: none).
+  uint64_t eviction_exceeded_us = 0;
+  int64_t eviction_exceeded_since_us = 0;
+};
+
+// How a command called by a script (redis.call) is checked and run; see Engine::CallFromScript.
+struct ScriptCall {
+  // The client that ran the script, and its EVAL: a read by the script makes a tracking caller
+  // remember the keys the script declared; the ACL log names it.
+  Client* caller = nullptr;
+  const Command* caller_cmd = nullptr;
+  std::span<const std::string> caller_args;
+  bool read_only = false;    // EVAL_RO, EVALSHA_RO or a no-writes script: writes are refused
+  bool deny_oom = false;     // over maxmemory when the script started, and not allow-oom
+  bool propagate = true;     // redis.set_repl: whether the script's writes reach replicas
+  bool wrote = false;        // set once a write command was called (SCRIPT KILL refuses then)
+  bool from_master = false;  // run by the master link: it may write on a read-only replica
+};
+
+class ScriptRunner;
+class Persistence;
+
+// What DEBUG subcommands change (Redis keeps these in its global server state).
+struct DebugSettings {
+  size_t quicklist_packed_threshold = size_t{1} << 30;  // QUICKLIST-PACKED-THRESHOLD
+  bool skip_checksum_validation = false;                // SET-SKIP-CHECKSUM-VALIDATION
+  bool disable_deny_scripts = false;                    // SET-DISABLE-DENY-SCRIPTS
+  int64_t reply_buffer_peak_reset_time_ms = 5000;       // REPLYBUFFER PEAK-RESET-TIME (-1 never)
+  bool reply_buffer_resizing = true;                    // REPLYBUFFER RESIZING
+  bool pause_cron = false;                              // PAUSE-CRON: background work stops
+};
+class CommandContext;
+
+class Engine : private resp::ErrorListener, private ExpiryListener, private KeyEventListener {
+ public:
+  // Makes the node's replication (server/replication/'s MakeReplication), once the engine it
+  // serves is built.
+  using ReplicationFactory = std::unique_ptr<ReplicationRole> (*)(Engine& engine);
+  Engine(ServerConfig config, EngineHost* host, ReplicationFactory make_replication);
+  ~Engine() override;
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Clients. The transport creates one per connection and destroys it when the connection ends.
+  Client* CreateClient(ClientIo* io);
+  void DestroyClient(Client* client);
+  // The transport is closing `client`'s connection (CLIENT KILL, a disconnect): it stops waiting
+  // at once, so nothing is served to it meanwhile, as Redis frees a client at once. Destroyed
+  // later, when the connection is closed.
+  void ClientClosing(Client& client);
+  const std::map<uint64_t, std::unique_ptr<Client>>& clients() const { return clients_; }
+  Client* FindClient(uint64_t id);
+  // Whether another client would exceed maxclients (the transport refuses it then).
+  bool AtClientLimit() const;
+
+  // Runs one request from `client`; the reply is appended to its reply buffer.
+  void Execute(Client& client, std::span<std::string> args);
+  // The flags of this invocation of `cmd`: its description's, or what its flags_proc makes of
+  // the arguments.
+  uint32_t CommandFlags(const Command& cmd, std::span<const std::string> args);
+
+  // Blocking (blocking.cc). A blocked client reads no input until it is unblocked; its reply
+  // is written by whoever unblocks it (or by the timeout handling of its kind). A deadline of 0
+  // never comes, nor does one that overflowed (negative), as in Redis.
+  void BlockClient(Client& client, Client::BlockKind kind, int64_t deadline_ms);
+  // Unblocks `client`; unless `resume` is false, its pending input is processed now.
+  void UnblockClient(Client& client, bool resume = true);
+  // Unblocks `client` whose blocked command's reply was written from `reply_start` on, applying
+  // CLIENT REPLY to it; `resume`: the client goes on with its pipelined input now.
+  void FinishBlockedCommand(Client& client, size_t reply_start, bool resume);
+  // Blocks the client running `ctx` on `keys` (kList or kZset; a key named twice counts once)
+  // until one of them holds data of that kind, and block().serve serves it from that key
+  // (Redis's blockForKeys). The command sets block().serve and its options first.
+  void BlockForKeys(CommandContext& ctx, Client::BlockKind kind, std::span<const std::string> keys,
+                    int64_t deadline_ms);
+  // CLIENT UNBLOCK: unblocks client `id` as if it timed out, or with an UNBLOCKED error.
+  // False when it is not blocked (or only postponed by CLIENT PAUSE, which it cannot leave).
+  bool UnblockById(uint64_t id, bool with_error);
+  // Times out blocked clients whose deadline has passed and ends an expired pause; called by
+  // the host's timer and after the node's clock moves.
+  void OnTimer();
+  size_t blocked_clients() const { return blocked_.size(); }
+  // Blocked clients with a deadline (INFO clients_in_timeout_table).
+  size_t clients_in_timeout_table() const { return timeouts_.size(); }
+
+  // CLIENT PAUSE: until `end_ms` (node time), commands of all clients (or only writes) wait.
+  void Pause(int64_t end_ms, bool writes_only);
+  void Unpause();
+  bool paused() const { return pause_end_ms_ != 0; }
+
+  // How many replicas have acknowledged the replication stream up to `offset` (WAIT).
+  int64_t ReplicasAcked(int64_t offset) const;
+  // Why a write must be refused now, from a client or a script (NOREPLICAS: fewer good replicas
+  // than min-replicas-to-write; READONLY: a read-only replica, unless the write comes from its
+  // master); empty when it may run.
+  std::string_view WriteRefusal(bool from_master) const;
+  static constexpr std::string_view kNoReplicas = "-NOREPLICAS Not enough good replicas to write.";
+  // The replication offset after this client's last write (Redis's c->woff).
+  int64_t ClientWriteOffset(const Client& client) const;
+  // Answers the WAITs whose replicas have now acknowledged enough (as acks arrive).
+  void ServeWaitingReplicas();
+  // Unblocks every blocked client but those postponed by a pause with `error`, closing them
+  // after the reply (Redis's disconnectAllBlockedClients, when a master becomes a replica).
+  void DisconnectBlockedClients(std::string_view error);
+
+  // The node's replication: role, offsets, replicas, link to its master.
+  ReplicationRole& replication() { return *replication_; }
+  const ReplicationRole& replication() const { return *replication_; }
+
+  // Background work, called every 1000/hz ms: active expiry, idle timeouts, statistics.
+  void Cron();
+  int64_t CronIntervalMs() const;
+
+  Clock& clock() { return clock_; }
+  Keyspace& keyspace() { return keyspace_; }
+  ServerConfig& config() { return config_; }
+  ConfigRegistry& config_registry() { return config_registry_; }
+  const CommandTable& commands() const { return commands_; }
+  CommandStats& command_stats(const Command& cmd) { return command_stats_[cmd.id]; }
+  ServerStats& stats() { return stats_; }
+  EngineHost* host() { return host_; }
+
+  const std::string& run_id() const { return run_id_; }
+  int64_t start_time_ms() const { return start_time_ms_; }
+  int64_t uptime_seconds() { return (clock_.NowMs() - start_time_ms_) / 1000; }
+
+  // Whether clients must authenticate: the default user needs a password or is off (Redis's
+  // authRequired, for a client that has not authenticated).
+  bool auth_required() const {
+    const acl::User& user = acl_.default_user();
+    return !user.nopass() || user.disabled();
+  }
+
+  // ACLs (engine_acl.cc). The node's users and ACL log.
+  acl::Acl& acl() { return acl_; }
+  // Whether new users get every channel (acl-pubsub-default allchannels).
+  bool acl_all_channels_default() const { return config_.acl_pubsub_default == "allchannels"; }
+  // AUTH and HELLO AUTH (ACLAuthenticateUser): on success the client runs as `username`; a
+  // failure is logged in the ACL log with `command` (the AUTH or HELLO as the client wrote it).
+  bool Authenticate(Client& client, std::string_view username, std::string_view password,
+                    std::string_view command);
+  // Adds an event to the ACL log (addACLLogEntry), with `client` described as CLIENT LIST does.
+  void LogAclEvent(const Client& client, acl::LogReason reason, acl::LogContext context,
+                   std::string object, std::string_view username);
+  // Logs a refused command (reason and object from `result`). `described` is the client the log
+  // shows, when not `client` itself (a script's client is shown as the client running it).
+  void LogAclDenial(const Client& client, const Command& cmd, std::span<const std::string> args,
+                    const acl::CheckResult& result, acl::LogContext context,
+                    const Client* described = nullptr);
+  // Disconnects the clients running as `user`, which is going away (ACLFreeUserAndKillClients):
+  // they return to the default user, unauthenticated; `current` is closed after its reply.
+  void DisconnectClientsOf(const acl::User* user, Client* current);
+  // ACL SETUSER that takes channels away (ACLKillPubsubClientsIfNeeded): the subscribers of
+  // `user` whose subscriptions the new rules would refuse are disconnected.
+  void DisconnectRevokedSubscribers(const acl::User& user, const acl::User& new_rules,
+                                    Client* current);
+  // aclfile as a path: relative to `dir`, as Redis (which runs in `dir`) reads it.
+  std::string AclFilePath() const;
+  // ACL LOAD: replaces the users by the aclfile's, disconnecting the clients of the previous
+  // users (`current` after its reply); Redis's error text when the file cannot be used.
+  std::optional<std::string> ReloadAclFile(Client* current);
+  // ACL SAVE: writes the users to the aclfile (through a temporary file); false on failure.
+  bool SaveAclFile();
+  // `user` directives and aclfile at startup (ACLLoadUsersAtStartup); the error that must stop
+  // the node, if any.
+  std::optional<std::string> LoadAclAtStartup();
+  ListpackLimits hash_limits() const {
+    return {static_cast<size_t>(config_.hash_max_listpack_entries),
+            static_cast<size_t>(config_.hash_max_listpack_value)};
+  }
+
+  // Propagation of writes (see EffectSink); none is set when nothing replicates.
+  void set_effect_sink(EffectSink* sink) { effect_sink_ = sink; }
+  bool propagating() const { return effect_sink_ != nullptr; }
+  // Adds an effect to those of the command running now (flushed to the sink when it ends).
+  void Propagate(int db, std::vector<std::string> args);
+
+  // A key changed (`by` changed it; nullptr when no client did): invalidates WATCHes on it and
+  // the client-side caches that hold it (signalModifiedKey).
+  void SignalModifiedKey(int db, std::string_view key, const Client* by = nullptr);
+  // Keyspace notifications (Redis's notifyKeyspaceEvent): publishes `event` about `key` of
+  // database `db` on __keyspace@<db>__:<key> and/or __keyevent@<db>__:<event>, when
+  // notify-keyspace-events enables the event's class (`type`, a NotifyClass). Off, it costs one
+  // branch. The messages reach subscribers at once, as PUBLISH's, and never replicas.
+  void NotifyKeyspaceEvent(uint32_t type, std::string_view event, std::string_view key, int db) {
+    if (config_.notify_keyspace_events & type) [[unlikely]] {
+      PublishKeyspaceEvent(event, key, db);
+    }
+  }
+  // A database is about to be emptied (db = -1: all of them): WATCHes on keys it holds break,
+  // and every tracking client is told to drop its whole cache.
+  void SignalFlushed(int db);
+  // SWAPDB (dbSwapDatabases): exchanges two databases' keys, breaking the WATCHes the swap
+  // changes; clients, their WATCHes and their blocking stay with the database number.
+  void SwapDatabases(int a, int b);
+  WatchRegistry& watches() { return watches_; }
+  PubSub& pubsub() { return pubsub_; }
+  Tracking& tracking() { return tracking_; }
+  // The client whose request is being executed (Redis's server.current_client), if any, and
+  // whether a command is running (inside call()).
+  Client* current_client() const { return current_client_; }
+  bool in_call() const { return call_depth_ > 0; }
+  // Work left for the end of the loop iteration (see EngineHost::ScheduleBeforeSleep): the
+  // BCAST invalidation messages, the eviction a lowered maxmemory asked for.
+  void BeforeSleep();
+
+  // Runs the queued commands of a transaction (EXEC); their effects leave as one unit.
+  void ExecQueued(Client& client, resp::ReplyWriter& reply);
+
+  // Runs a command a script called (redis.call), on the script's client, as Redis's scriptCall:
+  // the command must exist with the right arity, be allowed in scripts, not write from a
+  // read-only script, not grow memory over maxmemory before the script's first write. A refused
+  // command returns Redis's error text (and counts as rejected); otherwise its reply, in the
+  // client's protocol, is appended to *reply. Its effects join those of the script.
+  std::optional<std::string> CallFromScript(Client& client, ScriptCall& call,
+                                            std::span<std::string> args, std::string* reply);
+
+  // EVAL scripting: the interpreter, the script cache and the running script (made on first use).
+  // (These and CallFromScript are defined in script_runner.cc.)
+  ScriptRunner& scripts();
+  // A script runs past busy-reply-threshold: commands without allow-busy get BUSY.
+  bool script_busy() const;
+
+  // Diagnostics (diagnostics.cc): the slow log, the latency monitor and MONITOR clients.
+  SlowLog& slowlog() { return slowlog_; }
+  LatencyMonitor& latency_monitor() { return latency_; }
+  // latencyAddSampleIfNeeded: records `event` when it took at least latency-monitor-threshold.
+  void RecordLatency(std::string_view event, int64_t latency_ms) {
+    if (config_.latency_monitor_threshold > 0 && latency_ms >= config_.latency_monitor_threshold) {
+      latency_.AddSample(event, latency_ms, clock_.NowMs() / 1000);
+    }
+  }
+  // MONITOR: `client` receives every command run from now on.
+  void AddMonitor(Client& client);
+  void RemoveMonitor(Client& client);
+  // Sends a command to the MONITOR clients, as Redis's replicationFeedMonitors: the time, the
+  // database and client, then the arguments quoted (redacted ones as "(redacted)").
+  void FeedMonitors(const Client& client, int db, std::span<const std::string> args,
+                    std::span<const size_t> redacted = {});
+
+  // CONFIG RESETSTAT: zeroes command, error and keyspace statistics.
+  void ResetStats();
+  // Applies configuration that lives outside ServerConfig's readers (the keyspace's access
+  // tracking); called at startup and after every CONFIG SET.
+  void ConfigChanged();
+
+  DebugSettings& debug_settings() { return debug_settings_; }
+  // Whether enable-protected-configs lets `client` change protected parameters (dir...).
+  bool AllowProtectedConfig(const Client& client) const;
+  // How values are encoded and loaded (DUMP, RESTORE, snapshots), from the configuration.
+  rdb::ValueOptions value_options() const;
+  rdb::RdbWriteOptions rdb_write_options() const;
+  // Snapshot files: SAVE, BGSAVE, DEBUG RELOAD, LASTSAVE, INFO persistence.
+  Persistence& persistence() { return *persistence_; }
+
+  // Whether a client with `pending` bytes of replies not yet sent has passed its class's
+  // client-output-buffer-limit and must be disconnected (Redis's checkClientOutputBufferLimits).
+  bool OutputBufferLimitReached(Client& client, size_t pending);
+
+  // Bytes the node uses: what its thread allocated and has not freed (see memory.h).
+  size_t UsedMemory() const;
+  size_t PeakMemory() const { return peak_memory_; }
+  // What the node used once started, before any client (Redis's initial_memory_usage, INFO
+  // used_memory_startup); the host marks it when the node is ready.
+  void MarkStartupMemory() { startup_memory_ = UsedMemory(); }
+  size_t StartupMemory() const { return startup_memory_; }
+
+  // maxmemory (eviction.cc): evicts keys by the configured policy until the node is under the
+  // limit; false when it stays over it (noeviction, or nothing left to evict). Redis's
+  // performEvictions.
+  bool EnforceMaxmemory();
+  bool EvictUntilUnder();
+  // CONFIG SET maxmemory: eviction starts at once, before any command arrives (Redis's
+  // startEvictionTimeProc), at the end of the current loop iteration (BeforeSleep).
+  void StartEviction();
+
+ private:
+  void OnErrorReply(std::string_view text) override;
+  void OnKeyExpired(Db& db, std::string_view key) override;
+  // Keyspace notifications (notify.cc): the events the keyspace reports, and the publishing.
+  void OnNewKey(Db& db, std::string_view key) override;
+  void OnKeyMiss(Db& db, std::string_view key) override;
+  void PublishKeyspaceEvent(std::string_view event, std::string_view key, int db);
+  // Tells the keyspace which of its events (new keys, misses) could be published now.
+  void ConfigureKeyspaceEvents();
+  // Whether enable-debug-command lets `client` run a protected command (DEBUG).
+  bool AllowProtected(const Client& client) const;
+  // processCommand's ACL check for a client whose user is restricted: false after refusing the
+  // command (NOPERM) and logging it.
+  bool AclPermits(Client& client, const Command& cmd, std::span<std::string> args,
+                  resp::ReplyWriter& reply);
+  // EXEC's check of a queued command, as the rules may have changed since it was queued: false
+  // after replying its NOPERM error in the EXEC reply.
+  bool AclPermitsQueued(Client& client, const Client::QueuedCommand& queued,
+                        resp::ReplyWriter& reply);
+  // scriptVerifyACL: the text a script gets for a command its user may not run, if any.
+  std::optional<std::string> ScriptAclRefusal(const Client& client, const ScriptCall& call,
+                                              const Command& cmd,
+                                              std::span<const std::string> args);
+  void FlushEffects(EffectGrouping grouping = EffectGrouping::kTransaction);
+  void Reject(Client& client, const Command* cmd, std::span<std::string> args,
+              resp::ReplyWriter& reply, std::string_view error);
+  // Execute without CLIENT REPLY's handling of the reply.
+  void ExecuteCommand(Client& client, std::span<std::string> args);
+  // CLIENT REPLY OFF/SKIP: drops the reply the command wrote from `reply_start` on, and moves a
+  // pending SKIP on to the next command.
+  void ApplyReplyControl(Client& client, size_t reply_start);
+  // The diagnostics of a command that just ran (slow log, latency monitor, MONITOR), when any
+  // applies; kept out of line so that Call stays small.
+  void LogSlowCommand(const Client& client, std::span<const std::string> args,
+                      std::span<const size_t> redacted, int64_t duration_us);
+  // Redis's call(): runs the command and keeps statistics; its effects are propagated unless
+  // `propagate` is false (a script under redis.set_repl(redis.REPL_NONE)).
+  void Call(Client& client, const Command& cmd, std::span<std::string> args,
+            resp::ReplyWriter& reply, bool propagate = true);
+  void CloseIdleClients();
+  void SampleOps();
+  // Client-side caching around Call: the keys a tracking client read, and the end of a
+  // CLIENT CACHING's reach.
+  void RememberTrackedKeys(Client& client, const Command& cmd, std::span<const std::string> args);
+  void EndTrackingCaching(Client& client, std::span<const std::string> args);
+
+  ServerConfig config_;
+  ConfigRegistry config_registry_;
+  EngineHost* host_;
+  Clock clock_;
+  Keyspace keyspace_;
+  CommandTable commands_{RegisterCommands};
+  acl::Acl acl_{commands_};
+  std::vector<CommandStats> command_stats_;
+  ServerStats stats_;
+  SlowLog slowlog_;
+  LatencyMonitor latency_;
+  std::vector<Client*> monitors_;
+  std::map<uint64_t, std::unique_ptr<Client>> clients_;
+  WatchRegistry watches_;
+  PubSub pubsub_;
+  std::string notify_channel_;  // reused for the channel names of keyspace notifications
+  Tracking tracking_{*this};
+  Client* current_client_ = nullptr;
+  EffectSink* effect_sink_ = nullptr;
+  std::vector<Effect> pending_effects_;
+  std::list<Client*> blocked_;                 // in blocking order
+  std::multimap<uint64_t, Client*> timeouts_;  // blocked clients with a deadline
+  BlockedKeys blocked_keys_{&keyspace_};
+  std::vector<uint64_t> served_;  // clients served, to go on with their input (by id)
+  bool resuming_served_ = false;
+  // Serves the clients blocked on keys that became ready, as Redis's handleClientsBlockedOnKeys
+  // after each command, transaction or script; then lets the served ones go on with their input.
+  void HandleClientsBlockedOnKeys();
+  void ServeKey(int db, const std::string& key, std::vector<uint64_t>* served);
+  void ServeClient(Client& client, const std::string& key);
+  // The reply of a blocked client that times out (replyToBlockedClientTimedOut).
+  void ReplyTimedOut(Client& client);
+  // Forgets a blocked client's bookkeeping (queues, timeout table) and clears its block state.
+  Client::BlockState ReleaseBlock(Client& client);
+  int64_t pause_end_ms_ = 0;  // 0: not paused
+  mutable size_t peak_memory_ = 0;
+  size_t startup_memory_ = 0;
+  bool eviction_pending_ = false;  // see StartEviction
+  void RunPendingEviction();
+  bool pause_writes_only_ = false;
+  bool PauseApplies(uint32_t flags) const;
+  void ScheduleNextTimer();
+  int call_depth_ = 0;  // > 0 while a command runs (EXEC and EVAL run others inside themselves)
+  std::unique_ptr<ScriptRunner> scripts_;
+  // Redis's processCommand checks that depend on replication; returns the error to reply, or
+  // an empty view.
+  std::string_view ReplicationRefusal(const Client& client, const Command& cmd,
+                                      uint32_t flags) const;
+  std::string_view StaleRefusal(const Client& client, const Command& cmd, uint32_t flags) const;
+  std::unique_ptr<ReplicationRole> replication_;
+  std::unique_ptr<Persistence> persistence_;
+  DebugSettings debug_settings_;
+  uint64_t next_client_id_ = 1;
+  std::string run_id_;
+  int64_t start_time_ms_;
+};
+
+// A client as one line of CLIENT LIST, without the newline (Redis's catClientInfoString; in
+// cmd_client.cc).
+std::string DescribeClient(Engine& engine, const Client& client);
+inline void CommandContext::NotifyKeyspaceEvent(uint32_t type, std::string_view event,
+                                                std::string_view key) {
+  engine_.NotifyKeyspaceEvent(type, event, key, client_.db());
+}
+
+}  // namespace redlab::server::engine

@@ -1,0 +1,114 @@
+// maxmemory eviction, approximated as Redis approximates it: sample a few keys and evict the
+// best candidate by the policy (Redis's evict.c): the least recently used key for the LRU
+// policies, the least frequently used one (by its decayed LFU counter) for the LFU policies.
+#include <algorithm>
+#include <chrono>
+
+#include "server/engine/core/engine.h"
+
+namespace redlab::server::engine {
+namespace {
+
+int64_t SteadyMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// Picks a key of `db` to evict under `policy`, or nullptr, the best of `samples` random keys.
+Db::Node* PickVictim(Keyspace& ks, Db& db, std::string_view policy, int64_t samples) {
+  bool volatile_only = policy.rfind("volatile-", 0) == 0;
+  bool random = policy.find("random") != std::string_view::npos;
+  bool by_ttl = policy == "volatile-ttl";
+  auto sample = [&]() -> Db::Node* {
+    return volatile_only ? db.RandomVolatileKey() : db.RandomKey();
+  };
+  if (random) return sample();
+  Db::Node* best = nullptr;
+  // Never more samples than keys, as dictGetSomeKeys.
+  samples = std::min<int64_t>(samples, static_cast<int64_t>(db.size()));
+  for (int64_t i = 0; i < samples; ++i) {
+    Db::Node* n = sample();
+    if (n == nullptr) break;
+    if (best == nullptr) {
+      best = n;
+    } else if (by_ttl                     ? n->value.expire_ms < best->value.expire_ms
+               : ks.access_tracking().lfu ? ks.LfuCounter(n->value) < ks.LfuCounter(best->value)
+                                          : n->value.lru < best->value.lru) {
+      best = n;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+void Engine::StartEviction() {
+  if (config_.maxmemory <= 0 || host_ == nullptr) return;
+  eviction_pending_ = true;
+  host_->ScheduleBeforeSleep();
+}
+
+void Engine::RunPendingEviction() {
+  if (script_busy()) return;  // (isSafeToPerformEvictions; the next command enforces the limit)
+  eviction_pending_ = false;
+  keyspace_.SnapshotTime();
+  EnforceMaxmemory();
+}
+
+bool Engine::EnforceMaxmemory() {
+  bool under = EvictUntilUnder();
+  // Before a command, its evictions' DELs leave first, each alone (performEvictions).
+  if (call_depth_ == 0) FlushEffects(EffectGrouping::kEach);
+  // How long the node stays over maxmemory (INFO total/current_eviction_exceeded_time).
+  int64_t now_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                       std::chrono::steady_clock::now().time_since_epoch())
+                       .count();
+  if (!under && stats_.eviction_exceeded_since_us == 0) {
+    stats_.eviction_exceeded_since_us = now_us;
+  } else if (under && stats_.eviction_exceeded_since_us != 0) {
+    stats_.eviction_exceeded_us +=
+        static_cast<uint64_t>(now_us - stats_.eviction_exceeded_since_us);
+    stats_.eviction_exceeded_since_us = 0;
+  }
+  return under;
+}
+
+bool Engine::EvictUntilUnder() {
+  if (config_.maxmemory <= 0) return true;
+  const size_t limit = static_cast<size_t>(config_.maxmemory);
+  if (UsedMemory() <= limit) return true;
+  const std::string& policy = config_.maxmemory_policy;
+  // A replica leaves eviction to its master unless replica-ignore-maxmemory is off.
+  if (policy == "noeviction" || (keyspace_.replica() && config_.replica_ignore_maxmemory)) {
+    return false;
+  }
+  // The latency monitor's eviction-cycle and eviction-del events, as Redis records them.
+  int64_t cycle_start = SteadyMs();
+  while (UsedMemory() > limit) {
+    Db::Node* victim = nullptr;
+    Db* victim_db = nullptr;
+    for (int i = 0; i < keyspace_.num_dbs() && victim == nullptr; ++i) {
+      Db& db = keyspace_.db(i);
+      if (db.size() == 0) continue;
+      victim = PickVictim(keyspace_, db, policy, config_.maxmemory_samples);
+      victim_db = &db;
+    }
+    if (victim == nullptr) {
+      RecordLatency("eviction-cycle", SteadyMs() - cycle_start);
+      return false;
+    }
+    std::string key(victim->key());
+    int64_t del_start = SteadyMs();
+    victim_db->Delete(victim);
+    RecordLatency("eviction-del", SteadyMs() - del_start);
+    ++keyspace_.stats().evicted_keys;
+    SignalModifiedKey(victim_db->id(), key);
+    NotifyKeyspaceEvent(kNotifyEvicted, "evicted", key, victim_db->id());
+    Propagate(victim_db->id(), {"DEL", std::move(key)});
+  }
+  RecordLatency("eviction-cycle", SteadyMs() - cycle_start);
+  return true;
+}
+
+}  // namespace redlab::server::engine
