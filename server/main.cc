@@ -12,8 +12,8 @@
 #include <thread>
 #include <variant>
 
-#include "server/config_file.h"
 #include "server/base/text.h"
+#include "server/config_file.h"
 #include "server/node.h"
 #include "server/topology.h"
 

@@ -10,10 +10,10 @@
 #include <thread>
 
 #include "server/base/numbers.h"
+#include "server/base/text.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/errors.h"
 #include "server/engine/core/help.h"
-#include "server/base/text.h"
 #include "server/fault/fault.h"
 #include "server/log.h"
 #include "server/net/listener.h"
@@ -320,7 +320,8 @@ class Node::Impl : public engine::EngineHost,
     }
     registry_->Add(this, State());
     if (!replicaof_host_.empty()) {
-      replication::ReplicationOf(*engine_).ReplicaOf(replicaof_host_, replicaof_port_, /*fresh=*/true);
+      replication::ReplicationOf(*engine_).ReplicaOf(replicaof_host_, replicaof_port_,
+                                                     /*fresh=*/true);
     }
     engine_->MarkStartupMemory();
     // Redis's startup lines; with always-show-logo its banner carries the PID (test harnesses,

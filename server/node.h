@@ -26,8 +26,8 @@ class NodeRegistry;
 
 struct NodeOptions {
   std::string bind = "127.0.0.1";
-  int port = 6379;           // 0 binds an ephemeral port; see Node::port()
-  std::string requirepass;   // empty: no password
+  int port = 6379;          // 0 binds an ephemeral port; see Node::port()
+  std::string requirepass;  // empty: no password
   std::string loglevel = "notice";
   // Further settings as Redis config names and values ("maxclients", "10"), applied at startup
   // like redis-server's `--name value` arguments; bind/port/requirepass/loglevel above win.

@@ -1,9 +1,10 @@
 // A node's set of users: SETUSER's all-or-nothing staging, the ACL file's parser and
 // installation, `user` directives, and the ACL log's grouping.
 #include "server/acl/acl.h"
-#include "server/engine/commands/families.h"
 
 #include <gtest/gtest.h>
+
+#include "server/engine/commands/families.h"
 
 namespace redlab::server::acl {
 namespace {

@@ -1,9 +1,10 @@
 // Whether a user may run a command (ACLCheckAllUserCommandPerm): commands, keys by their key
 // specs and flags, channels, and which refusal is reported when selectors disagree.
 #include "server/acl/check.h"
-#include "server/engine/commands/families.h"
 
 #include <gtest/gtest.h>
+
+#include "server/engine/commands/families.h"
 
 namespace redlab::server::acl {
 namespace {

@@ -1,11 +1,12 @@
 // The rule language of a selector (ACLSetSelector) and how a selector describes itself back.
 #include "server/acl/selector.h"
-#include "server/engine/commands/families.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
+
+#include "server/engine/commands/families.h"
 
 namespace redlab::server::acl {
 namespace {

@@ -1,8 +1,9 @@
 // A user's own rules (ACLSetUser): flags, passwords, selectors, reset; and its description.
 #include "server/acl/user.h"
-#include "server/engine/commands/families.h"
 
 #include <gtest/gtest.h>
+
+#include "server/engine/commands/families.h"
 
 namespace redlab::server::acl {
 namespace {

@@ -10,7 +10,9 @@ namespace {
 bool Match(const char* p, int plen, const char* s, int slen, bool nocase, bool* skip_longer,
            int nesting) {
   if (nesting > 1000) return false;
-  auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+  auto lower = [](char c) {
+    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  };
   while (plen && slen) {
     switch (p[0]) {
       case '*':

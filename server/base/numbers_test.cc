@@ -29,7 +29,6 @@ TEST(NumbersTest, LongDoubleHumanFormat) {
   EXPECT_EQ(FormatLongDoubleHuman(v + 0.1L), "10.6");
 }
 
-
 TEST(ParseInt64Test, MatchesString2ll) {
   int64_t v = 0;
   EXPECT_TRUE(ParseInt64("0", &v));

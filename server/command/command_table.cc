@@ -1,11 +1,10 @@
 #include "server/command/command_table.h"
 
-#include <cstdio>
-#include <cstdlib>
-
 #include <algorithm>
 #include <cctype>
 #include <climits>
+#include <cstdio>
+#include <cstdlib>
 
 namespace redlab::server {
 namespace {

@@ -1,9 +1,9 @@
 #include "server/data/hash_value.h"
 
-#include "server/base/memory.h"
-
 #include <cstdlib>
 #include <new>
+
+#include "server/base/memory.h"
 
 namespace redlab::server {
 namespace {

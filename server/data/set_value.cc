@@ -62,9 +62,7 @@ size_t SetValue::MemoryBytes() const {
   }
   const Table& table = std::get<Table>(members_);
   size_t bytes = sizeof(*this) + table.OverheadBytes();
-  table.ForEach([&](const Table::Node* n) {
-    bytes += n->key().size();
-  });
+  table.ForEach([&](const Table::Node* n) { bytes += n->key().size(); });
   return bytes;
 }
 

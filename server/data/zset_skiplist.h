@@ -72,8 +72,7 @@ class ZsetSkipList {
   // One ZSCAN step over the index (see Dict::Scan); fn(member, score).
   template <typename Fn>
   uint64_t Scan(uint64_t cursor, Fn&& fn) const {
-    return index_.Scan(
-        cursor, [&](const ZsetIndex::Node* n) { fn(n->key(), n->value->score); });
+    return index_.Scan(cursor, [&](const ZsetIndex::Node* n) { fn(n->key(), n->value->score); });
   }
 
   size_t MemoryBytes() const;

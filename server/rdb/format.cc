@@ -1,5 +1,4 @@
 // The byte-level RDB pieces (see format.h).
-#include "server/base/numbers.h"
 #include "server/rdb/format.h"
 
 #include <lzf.h>
@@ -10,6 +9,7 @@
 #include <limits>
 #include <vector>
 
+#include "server/base/numbers.h"
 #include "server/resp/parser.h"
 
 namespace redlab::server::rdb {

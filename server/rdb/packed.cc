@@ -1,9 +1,9 @@
 // Listpacks, intsets, ziplists and zipmaps (see packed.h).
-#include "server/base/numbers.h"
 #include "server/rdb/packed.h"
 
 #include <string>
 
+#include "server/base/numbers.h"
 #include "server/rdb/format.h"
 #include "server/resp/parser.h"
 

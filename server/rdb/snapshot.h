@@ -19,7 +19,6 @@
 
 namespace redlab::server::rdb {
 
-
 // The replication facts an RDB carries in its AUX fields.
 struct RdbAux {
   std::string replid;

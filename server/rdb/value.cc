@@ -1,5 +1,4 @@
 // Values in the RDB encoding (see value.h).
-#include "server/base/numbers.h"
 #include "server/rdb/value.h"
 
 #include <algorithm>
@@ -8,6 +7,7 @@
 #include <limits>
 #include <utility>
 
+#include "server/base/numbers.h"
 #include "server/rdb/packed.h"
 #include "server/resp/parser.h"
 

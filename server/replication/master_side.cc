@@ -7,8 +7,8 @@
 #include <algorithm>
 
 #include "server/base/numbers.h"
-#include "server/engine/core/script_runner.h"
 #include "server/base/text.h"
+#include "server/engine/core/script_runner.h"
 #include "server/rdb/snapshot.h"
 #include "server/replication/replication.h"
 
@@ -296,7 +296,7 @@ void Replication::ReleaseReplicaStreams(int64_t now_ms) {
       start = start == std::string::npos ? 0 : start + 1;
       int64_t offset = 0;
       if (server::ParseInt64(std::string_view(acks).substr(start, acks.size() - 1 - start),
-                           &offset)) {
+                             &offset)) {
         ApplyAck(*r, offset);
         acked = true;
       }

@@ -4,8 +4,8 @@
 // acknowledging it (REPLCONF ACK) and passing it on to our own replicas and backlog.
 #include <fmt/format.h>
 
-#include "server/engine/core/script_runner.h"
 #include "server/base/text.h"
+#include "server/engine/core/script_runner.h"
 #include "server/rdb/snapshot.h"
 #include "server/replication/replication.h"
 
@@ -340,7 +340,7 @@ void Replication::FinishFullSync(std::string_view rdb) {
   rdb::RdbAux aux;
   server::Keyspace& ks = engine_.keyspace();
   rdb::RdbReadOptions options{engine_.value_options(),
-                         !engine_.debug_settings().skip_checksum_validation};
+                              !engine_.debug_settings().skip_checksum_validation};
   auto error = rdb::ReadRdb(
       rdb, options, &aux,
       [&](rdb::RdbKey&& k) {

@@ -112,7 +112,8 @@ class Replication : public engine::ReplicationRole, private LinkHandler {
   // REPLCONF GETACK from our master: answer with our offset now.
   void OnGetAck(engine::Client& client) override;
   // PSYNC replid offset [FAILOVER] / SYNC. Writes the reply itself.
-  void OnSync(engine::Client& client, std::span<const std::string> args, resp::ReplyWriter& reply) override;
+  void OnSync(engine::Client& client, std::span<const std::string> args,
+              resp::ReplyWriter& reply) override;
   // How many online replicas acknowledged at least `offset` (WAIT).
   int64_t CountAcks(int64_t offset) const override;
   // A WAIT is blocked: ask every replica for an ACK (once per loop iteration, as Redis does).

@@ -34,7 +34,6 @@ int HexValue(char c) {
 
 }  // namespace
 
-
 bool SplitInlineArgs(std::string_view line, ArgList* args) {
   // Redis splits a C string: a NUL byte ends the line.
   if (size_t nul = line.find('\0'); nul != std::string_view::npos) line = line.substr(0, nul);
@@ -56,12 +55,24 @@ bool SplitInlineArgs(std::string_view line, ArgList* args) {
         } else if (c == '\\' && at(p + 1) != '\0') {
           ++p;
           switch (*p) {
-            case 'n': current.push_back('\n'); break;
-            case 'r': current.push_back('\r'); break;
-            case 't': current.push_back('\t'); break;
-            case 'b': current.push_back('\b'); break;
-            case 'a': current.push_back('\a'); break;
-            default: current.push_back(*p); break;
+            case 'n':
+              current.push_back('\n');
+              break;
+            case 'r':
+              current.push_back('\r');
+              break;
+            case 't':
+              current.push_back('\t');
+              break;
+            case 'b':
+              current.push_back('\b');
+              break;
+            case 'a':
+              current.push_back('\a');
+              break;
+            default:
+              current.push_back(*p);
+              break;
           }
         } else if (c == '"') {
           // A closing quote must be followed by a space or the end of the line.
@@ -86,12 +97,22 @@ bool SplitInlineArgs(std::string_view line, ArgList* args) {
         }
       } else {
         switch (c) {
-          case ' ': case '\n': case '\r': case '\t': case '\0':
+          case ' ':
+          case '\n':
+          case '\r':
+          case '\t':
+          case '\0':
             done = true;
             break;
-          case '"': in_double = true; break;
-          case '\'': in_single = true; break;
-          default: current.push_back(c); break;
+          case '"':
+            in_double = true;
+            break;
+          case '\'':
+            in_single = true;
+            break;
+          default:
+            current.push_back(c);
+            break;
         }
       }
       if (p < end) ++p;
@@ -176,8 +197,7 @@ ParseStatus RequestParser::ParseMultibulk(std::string_view input, const ParseLim
         return Fail(std::string("Protocol error: expected '$', got '") + rest[0] + "'");
       }
       int64_t len = 0;
-      if (!ParseInt64(rest.substr(1, cr - 1), &len) || len < 0 ||
-          len > limits.proto_max_bulk_len) {
+      if (!ParseInt64(rest.substr(1, cr - 1), &len) || len < 0 || len > limits.proto_max_bulk_len) {
         return Fail("Protocol error: invalid bulk length");
       }
       if (len > kUnauthBulkMax && limits.auth_required) {

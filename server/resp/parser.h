@@ -12,9 +12,9 @@
 namespace redlab::server::resp {
 
 enum class ParseStatus {
-  kCommand,    // `args` holds one complete request (possibly empty: skip it and parse on)
-  kNeedMore,   // the input ends inside a request; call again with more bytes
-  kError,      // protocol error: error() has Redis's text; the connection must reply and close
+  kCommand,   // `args` holds one complete request (possibly empty: skip it and parse on)
+  kNeedMore,  // the input ends inside a request; call again with more bytes
+  kError,     // protocol error: error() has Redis's text; the connection must reply and close
 };
 
 struct ParseLimits {

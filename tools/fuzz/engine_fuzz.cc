@@ -12,8 +12,8 @@
 #include <string_view>
 
 #include "server/engine/core/engine.h"
-#include "server/resp/parser.h"
 #include "server/replication/replication.h"
+#include "server/resp/parser.h"
 
 namespace {
 

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "server/base/text.h"
 #include "server/command/command_table.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/help.h"
-#include "server/base/text.h"
 
 namespace redlab::server::engine {
 namespace {

@@ -5,12 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "server/base/numbers.h"
+#include "server/base/text.h"
 #include "server/data/bitmap.h"
 #include "server/engine/commands/cmd_bitmap.h"
 #include "server/engine/commands/cmd_string.h"
 #include "server/engine/core/engine.h"
-#include "server/base/numbers.h"
-#include "server/base/text.h"
 
 namespace redlab::server::engine {
 namespace {

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "server/base/numbers.h"
 #include "server/data/bitmap.h"
 #include "server/engine/commands/cmd_string.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/errors.h"
-#include "server/base/numbers.h"
 
 namespace redlab::server::engine {
 namespace {

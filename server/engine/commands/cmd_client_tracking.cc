@@ -3,9 +3,9 @@
 #include <string>
 #include <vector>
 
-#include "server/engine/core/client.h"
 #include "server/engine/commands/cmd_client.h"
 #include "server/engine/commands/cmd_string.h"
+#include "server/engine/core/client.h"
 #include "server/engine/core/engine.h"
 
 namespace redlab::server::engine {

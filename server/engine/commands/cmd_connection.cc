@@ -2,13 +2,13 @@
 // cmd_client.cc).
 #include <string>
 
+#include "server/base/numbers.h"
+#include "server/base/text.h"
 #include "server/command/command_table.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/errors.h"
 #include "server/engine/core/help.h"
-#include "server/base/numbers.h"
-#include "server/base/text.h"
 
 namespace redlab::server::engine {
 namespace {

@@ -10,14 +10,14 @@
 #include <thread>
 #include <vector>
 
+#include "server/base/glob.h"
+#include "server/base/text.h"
 #include "server/command/command_table.h"
+#include "server/engine/commands/debug.h"
 #include "server/engine/config/config.h"
 #include "server/engine/core/context.h"
-#include "server/engine/commands/debug.h"
 #include "server/engine/core/engine.h"
-#include "server/base/glob.h"
 #include "server/engine/core/help.h"
-#include "server/base/text.h"
 
 namespace redlab::server::engine {
 namespace {

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "server/base/numbers.h"
 #include "server/command/command_table.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
-#include "server/base/numbers.h"
 
 namespace redlab::server::engine {
 namespace {

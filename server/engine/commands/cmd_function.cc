@@ -3,10 +3,10 @@
 // describes the commands.
 #include <strings.h>
 
+#include "server/base/glob.h"
 #include "server/command/command_table.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
-#include "server/base/glob.h"
 #include "server/engine/core/help.h"
 #include "server/engine/core/script_runner.h"
 #include "server/rdb/snapshot.h"
@@ -219,8 +219,8 @@ void FunctionRestoreCommand(CommandContext& ctx) {
   // them): a failure anywhere leaves the node's libraries as they were.
   ScriptRunner& scripts = ctx.engine().scripts();
   FunctionLibraries restored(scripts.function_interpreter());
-  std::optional<std::string> error = rdb::ReadFunctionsPayload(
-      ctx.arg(2), [&](std::string&& code) -> std::optional<std::string> {
+  std::optional<std::string> error =
+      rdb::ReadFunctionsPayload(ctx.arg(2), [&](std::string&& code) -> std::optional<std::string> {
         std::string e;
         if (!restored.Create(code, /*replace=*/false, /*timeout_ms=*/0, &e)) return e;
         return std::nullopt;

@@ -5,12 +5,12 @@
 #include <unordered_set>
 #include <vector>
 
+#include "server/base/numbers.h"
 #include "server/command/command_table.h"
+#include "server/engine/commands/scan.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/errors.h"
-#include "server/base/numbers.h"
-#include "server/engine/commands/scan.h"
 
 namespace redlab::server::engine {
 namespace {

@@ -32,9 +32,9 @@ TEST_F(HashPropagationTest, WritesPropagateAsCalledAndNoOpsNotAtAll) {
   Run({"hmset", "h", "x", "1"});
   Run({"hdel", "h", "a", "n", "x"});
   EXPECT_EQ(sink_.args, (Batch{{"hset", "h", "a", "1", "a", "2"},
-                              {"hincrby", "h", "n", "1"},
-                              {"hmset", "h", "x", "1"},
-                              {"hdel", "h", "a", "n", "x"}}));
+                               {"hincrby", "h", "n", "1"},
+                               {"hmset", "h", "x", "1"},
+                               {"hdel", "h", "a", "n", "x"}}));
   EXPECT_EQ(Run({"hlen", "h"}), ":0\r\n");
 }
 

@@ -1,11 +1,11 @@
 // COMMAND and its subcommands: everything here is derived from the command table.
+#include "server/base/glob.h"
+#include "server/base/text.h"
 #include "server/command/command_table.h"
+#include "server/command/key_specs.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
-#include "server/base/glob.h"
 #include "server/engine/core/help.h"
-#include "server/command/key_specs.h"
-#include "server/base/text.h"
 
 namespace redlab::server::engine {
 namespace {

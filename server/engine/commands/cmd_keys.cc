@@ -4,13 +4,13 @@
 #include <limits>
 #include <string>
 
+#include "server/base/glob.h"
+#include "server/base/text.h"
 #include "server/command/command_table.h"
+#include "server/engine/commands/scan.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/errors.h"
-#include "server/base/glob.h"
-#include "server/engine/commands/scan.h"
-#include "server/base/text.h"
 
 namespace redlab::server::engine {
 namespace {

@@ -29,7 +29,8 @@ TEST_F(KeyEffectsTest, RelativeExpiryPropagatesAsPexpireat) {
   ASSERT_EQ(Run({"EXPIRE", "k", "100"}), ":1\r\n");
   EXPECT_EQ(TakeEffects(), (std::vector<Args>{{"PEXPIREAT", "k", std::to_string(Now() + 100000)}}));
   ASSERT_EQ(Run({"pexpire", "k", "5000", "lt"}), ":1\r\n");
-  EXPECT_EQ(TakeEffects(), (std::vector<Args>{{"PEXPIREAT", "k", std::to_string(Now() + 5000), "lt"}}));
+  EXPECT_EQ(TakeEffects(),
+            (std::vector<Args>{{"PEXPIREAT", "k", std::to_string(Now() + 5000), "lt"}}));
   ASSERT_EQ(Run({"EXPIREAT", "k", "4102444800", "XX"}), ":1\r\n");
   EXPECT_EQ(TakeEffects(), (std::vector<Args>{{"PEXPIREAT", "k", "4102444800000", "XX"}}));
   // PEXPIREAT is propagated as called.

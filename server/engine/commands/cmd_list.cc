@@ -5,11 +5,11 @@
 
 #include <string>
 
+#include "server/base/numbers.h"
 #include "server/command/command_table.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/errors.h"
-#include "server/base/numbers.h"
 
 namespace redlab::server::engine {
 namespace {

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "server/engine/core/context.h"
 #include "server/data/list_value.h"
+#include "server/engine/core/context.h"
 
 namespace redlab::server::engine {
 

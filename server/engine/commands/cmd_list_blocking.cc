@@ -6,10 +6,10 @@
 #include <span>
 #include <string>
 
-#include "server/engine/commands/cmd_list.h"
-#include "server/command/command_table.h"
-#include "server/engine/core/engine.h"
 #include "server/base/numbers.h"
+#include "server/command/command_table.h"
+#include "server/engine/commands/cmd_list.h"
+#include "server/engine/core/engine.h"
 
 namespace redlab::server::engine {
 namespace {

@@ -2,11 +2,11 @@
 // latency.c, server.c). What they report is collected by the engine (diagnostics.cc).
 #include <string>
 
+#include "server/base/text.h"
 #include "server/command/command_table.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/help.h"
-#include "server/base/text.h"
 
 namespace redlab::server::engine {
 namespace {

@@ -1,10 +1,10 @@
 // OBJECT and MEMORY: how a key's value is stored and what it costs.
+#include "server/base/numbers.h"
 #include "server/command/command_table.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/errors.h"
 #include "server/engine/core/help.h"
-#include "server/base/numbers.h"
 
 namespace redlab::server::engine {
 namespace {

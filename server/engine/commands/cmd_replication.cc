@@ -3,10 +3,10 @@
 // its master. The replication layer (server/replication/) does the work; these parse arguments
 // and reply Redis's errors in Redis's order.
 #include "server/base/numbers.h"
+#include "server/base/text.h"
 #include "server/command/command_table.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
-#include "server/base/text.h"
 #include "server/resp/parser.h"
 
 namespace redlab::server::engine {

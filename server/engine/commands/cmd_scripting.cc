@@ -1,11 +1,11 @@
 // Scripting commands: EVAL, EVALSHA, EVAL_RO, EVALSHA_RO and SCRIPT (Redis's eval.c). The work is
 // done by the node's ScriptRunner; this file parses arguments and describes the commands.
+#include "server/base/text.h"
 #include "server/command/command_table.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/help.h"
 #include "server/engine/core/script_runner.h"
-#include "server/base/text.h"
 #include "server/scripting/conversions.h"
 
 namespace redlab::server::engine {

@@ -1,14 +1,14 @@
 // Server commands: DBSIZE, FLUSHDB, FLUSHALL, TIME, INFO, CONFIG and SHUTDOWN.
+#include "server/base/numbers.h"
+#include "server/base/text.h"
 #include "server/command/command_table.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/errors.h"
 #include "server/engine/core/help.h"
-#include "server/engine/stats/info.h"
-#include "server/base/numbers.h"
 #include "server/engine/core/persistence.h"
 #include "server/engine/core/script_runner.h"
-#include "server/base/text.h"
+#include "server/engine/stats/info.h"
 
 namespace redlab::server::engine {
 namespace {

@@ -7,13 +7,13 @@
 #include <unordered_set>
 #include <vector>
 
-#include "server/engine/commands/cmd_set_algebra.h"
+#include "server/base/numbers.h"
 #include "server/command/command_table.h"
+#include "server/engine/commands/cmd_set_algebra.h"
+#include "server/engine/commands/scan.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/errors.h"
-#include "server/base/numbers.h"
-#include "server/engine/commands/scan.h"
 
 namespace redlab::server::engine {
 

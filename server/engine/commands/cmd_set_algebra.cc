@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "server/engine/core/engine.h"
 #include "server/base/numbers.h"
+#include "server/engine/core/engine.h"
 
 namespace redlab::server::engine {
 namespace {

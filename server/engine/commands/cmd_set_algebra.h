@@ -4,8 +4,8 @@
 
 #include <cstddef>
 
-#include "server/engine/core/context.h"
 #include "server/data/set_value.h"
+#include "server/engine/core/context.h"
 
 namespace redlab::server::engine {
 

@@ -8,11 +8,11 @@
 #include <cstring>
 #include <optional>
 
+#include "server/base/text.h"
 #include "server/command/command_table.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/errors.h"
-#include "server/base/text.h"
 
 namespace redlab::server::engine {
 namespace {
@@ -289,7 +289,9 @@ std::vector<FoundKey> SortKeys(std::span<const std::string> args) {
   return keys;
 }
 
-std::vector<FoundKey> SortRoKeys(std::span<const std::string>) { return {{1, kKeyRO | kKeyAccess}}; }
+std::vector<FoundKey> SortRoKeys(std::span<const std::string>) {
+  return {{1, kKeyRO | kKeyAccess}};
+}
 
 }  // namespace
 

@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "server/base/numbers.h"
+#include "server/base/text.h"
 #include "server/command/command_table.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/errors.h"
-#include "server/base/numbers.h"
-#include "server/base/text.h"
 
 namespace redlab::server::engine {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <string_view>
 
-#include "server/command/command_table.h"
 #include "server/base/text.h"
+#include "server/command/command_table.h"
 
 namespace redlab::server::engine {
 

@@ -8,12 +8,12 @@
 #include <new>
 #include <string>
 
-#include "server/engine/commands/cmd_string.h"
+#include "server/base/numbers.h"
 #include "server/command/command_table.h"
+#include "server/engine/commands/cmd_string.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/errors.h"
-#include "server/base/numbers.h"
 
 namespace redlab::server::engine {
 namespace {

@@ -96,26 +96,52 @@ void UnwatchCommand(CommandContext& ctx) {
 
 void RegisterTransactionCommands(CommandTable& table) {
   constexpr uint32_t kFlags = kCmdNoscript | kCmdLoading | kCmdStale;
-  table.Add({.name = "multi", .arity = 1, .flags = kFlags | kCmdFast | kCmdAllowBusy,
-             .acl = kAclTransaction, .proc = MultiCommand, .group = "transactions",
-             .since = "1.2.0", .summary = "Mark the start of a transaction block",
+  table.Add({.name = "multi",
+             .arity = 1,
+             .flags = kFlags | kCmdFast | kCmdAllowBusy,
+             .acl = kAclTransaction,
+             .proc = MultiCommand,
+             .group = "transactions",
+             .since = "1.2.0",
+             .summary = "Mark the start of a transaction block",
              .complexity = "O(1)"});
-  table.Add({.name = "exec", .arity = 1, .flags = kFlags | kCmdSkipSlowlog,
-             .acl = kAclTransaction, .proc = ExecCommand, .group = "transactions",
-             .since = "1.2.0", .summary = "Execute all commands issued after MULTI",
+  table.Add({.name = "exec",
+             .arity = 1,
+             .flags = kFlags | kCmdSkipSlowlog,
+             .acl = kAclTransaction,
+             .proc = ExecCommand,
+             .group = "transactions",
+             .since = "1.2.0",
+             .summary = "Execute all commands issued after MULTI",
              .complexity = "Depends on commands in the transaction"});
-  table.Add({.name = "discard", .arity = 1, .flags = kFlags | kCmdFast | kCmdAllowBusy,
-             .acl = kAclTransaction, .proc = DiscardCommand, .group = "transactions",
-             .since = "2.0.0", .summary = "Discard all commands issued after MULTI",
+  table.Add({.name = "discard",
+             .arity = 1,
+             .flags = kFlags | kCmdFast | kCmdAllowBusy,
+             .acl = kAclTransaction,
+             .proc = DiscardCommand,
+             .group = "transactions",
+             .since = "2.0.0",
+             .summary = "Discard all commands issued after MULTI",
              .complexity = "O(N), when N is the number of queued commands"});
-  table.Add({.name = "watch", .arity = -2, .flags = kFlags | kCmdFast | kCmdAllowBusy,
-             .acl = kAclTransaction, .keys = {KeyRange(1, -1, 1, kKeyRO)}, .proc = WatchCommand,
-             .group = "transactions", .since = "2.2.0",
+  table.Add({.name = "watch",
+             .arity = -2,
+             .flags = kFlags | kCmdFast | kCmdAllowBusy,
+             .acl = kAclTransaction,
+             .keys = {KeyRange(1, -1, 1, kKeyRO)},
+             .proc = WatchCommand,
+             .group = "transactions",
+             .since = "2.2.0",
              .summary = "Watch the given keys to determine execution of the MULTI/EXEC block",
              .complexity = "O(1) for every key."});
-  table.Add({.name = "unwatch", .arity = 1, .flags = kFlags | kCmdFast | kCmdAllowBusy,
-             .acl = kAclTransaction, .proc = UnwatchCommand, .group = "transactions",
-             .since = "2.2.0", .summary = "Forget about all watched keys", .complexity = "O(1)"});
+  table.Add({.name = "unwatch",
+             .arity = 1,
+             .flags = kFlags | kCmdFast | kCmdAllowBusy,
+             .acl = kAclTransaction,
+             .proc = UnwatchCommand,
+             .group = "transactions",
+             .since = "2.2.0",
+             .summary = "Forget about all watched keys",
+             .complexity = "O(1)"});
 }
 
 }  // namespace redlab::server::engine

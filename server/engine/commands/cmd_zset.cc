@@ -11,8 +11,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "server/command/command_table.h"
 #include "server/base/numbers.h"
+#include "server/command/command_table.h"
 #include "server/engine/commands/scan.h"
 
 namespace redlab::server::engine {

@@ -5,9 +5,9 @@
 #include <string_view>
 
 #include "server/command/command.h"
+#include "server/data/zset_value.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
-#include "server/data/zset_value.h"
 
 namespace redlab::server::engine {
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string>
 
-#include "server/engine/commands/cmd_zset.h"
 #include "server/command/command_table.h"
+#include "server/engine/commands/cmd_zset.h"
 
 namespace redlab::server::engine {
 namespace {

@@ -9,9 +9,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "server/engine/commands/cmd_zset.h"
-#include "server/command/command_table.h"
 #include "server/base/numbers.h"
+#include "server/command/command_table.h"
+#include "server/engine/commands/cmd_zset.h"
 
 namespace redlab::server::engine {
 namespace {

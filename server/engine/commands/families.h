@@ -41,5 +41,4 @@ void RegisterLolwutCommand(CommandTable& table);       // cmd_lolwut.cc
 void RegisterScriptingCommands(CommandTable& table);
 void RegisterFunctionCommands(CommandTable& table);  // cmd_function.cc
 
-
 }  // namespace redlab::server::engine

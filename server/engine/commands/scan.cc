@@ -4,10 +4,10 @@
 #include <cerrno>
 #include <cstdlib>
 
-#include "server/engine/core/context.h"
-#include "server/engine/core/errors.h"
 #include "server/base/glob.h"
 #include "server/base/numbers.h"
+#include "server/engine/core/context.h"
+#include "server/engine/core/errors.h"
 
 namespace redlab::server::engine {
 
@@ -55,7 +55,8 @@ bool ParseScanOptions(CommandContext& ctx, size_t first, bool allow_type, ScanOp
   return true;
 }
 
-void ReplyScan(CommandContext& ctx, uint64_t cursor, const std::vector<std::string_view>& elements) {
+void ReplyScan(CommandContext& ctx, uint64_t cursor,
+               const std::vector<std::string_view>& elements) {
   resp::ReplyWriter& r = ctx.reply();
   r.ArrayHeader(2);
   r.Bulk(std::to_string(cursor));

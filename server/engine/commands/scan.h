@@ -14,7 +14,7 @@ class CommandContext;
 
 struct ScanOptions {
   int64_t count = 10;
-  std::string_view pattern;     // empty when no MATCH, or MATCH *
+  std::string_view pattern;              // empty when no MATCH, or MATCH *
   std::optional<std::string_view> type;  // SCAN's TYPE filter
 
   bool Matches(std::string_view element) const;

@@ -10,10 +10,10 @@
 #include <cstdlib>
 #include <set>
 
-#include "server/engine/config/config_params.h"
 #include "server/base/glob.h"
 #include "server/base/numbers.h"
 #include "server/base/text.h"
+#include "server/engine/config/config_params.h"
 
 namespace redlab::server::engine {
 namespace {

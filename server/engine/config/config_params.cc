@@ -14,9 +14,9 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "server/engine/pubsub/notify.h"
 #include "server/base/numbers.h"
 #include "server/base/text.h"
+#include "server/engine/pubsub/notify.h"
 
 namespace redlab::server::engine::config_internal {
 namespace {

@@ -11,9 +11,9 @@
 #include <unordered_set>
 #include <vector>
 
-#include "server/engine/core/client.h"
 #include "server/command/command_table.h"
 #include "server/data/keyspace.h"
+#include "server/engine/core/client.h"
 
 namespace redlab::server::engine {
 

@@ -170,9 +170,9 @@ class Client {
     std::vector<KeyWait> keys;
     const Command* cmd = nullptr;
     KeyServeProc serve = nullptr;
-    int64_t count = -1;  // elements to pop; -1: the single-element form (BLPOP, BZPOPMIN)
-    int from = 0;        // where to pop: a ListValue::End, or 1 for a sorted set's max
-    int to = 0;          // BLMOVE, BRPOPLPUSH: the ListValue::End to push to
+    int64_t count = -1;   // elements to pop; -1: the single-element form (BLPOP, BZPOPMIN)
+    int from = 0;         // where to pop: a ListValue::End, or 1 for a sorted set's max
+    int to = 0;           // BLMOVE, BRPOPLPUSH: the ListValue::End to push to
     int64_t call_us = 0;  // how long the call that blocked took (Redis's c->duration)
     // The engine's bookkeeping: the client's place among the blocked clients, and in the
     // timeout table (ordered as Redis's: by the deadline as an unsigned number).

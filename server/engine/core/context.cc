@@ -2,10 +2,10 @@
 
 #include <cmath>
 
-#include "server/engine/core/engine.h"
-#include "server/engine/core/errors.h"
 #include "server/base/numbers.h"
 #include "server/base/text.h"
+#include "server/engine/core/engine.h"
+#include "server/engine/core/errors.h"
 
 namespace redlab::server::engine {
 

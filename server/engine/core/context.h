@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "server/engine/core/client.h"
 #include "server/command/command_table.h"
 #include "server/data/keyspace.h"
+#include "server/engine/core/client.h"
 #include "server/resp/writer.h"
 
 namespace redlab::server::engine {

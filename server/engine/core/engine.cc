@@ -4,9 +4,9 @@
 #include <chrono>
 #include <random>
 
+#include "server/base/memory.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/errors.h"
-#include "server/base/memory.h"
 #include "server/engine/core/persistence.h"
 #include "server/engine/core/script_runner.h"
 

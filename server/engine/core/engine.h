@@ -15,24 +15,24 @@
 
 #include "server/acl/acl.h"
 #include "server/acl/check.h"
-#include "server/engine/core/blocked_keys.h"
-#include "server/engine/core/client.h"
 #include "server/base/clock.h"
 #include "server/command/command_table.h"
-#include "server/engine/config/config.h"
+#include "server/data/keyspace.h"
 #include "server/engine/commands/families.h"
+#include "server/engine/config/config.h"
+#include "server/engine/core/blocked_keys.h"
+#include "server/engine/core/client.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/effects.h"
 #include "server/engine/core/replication_role.h"
-#include "server/data/keyspace.h"
-#include "server/engine/stats/latency.h"
+#include "server/engine/core/watch.h"
 #include "server/engine/pubsub/notify.h"
 #include "server/engine/pubsub/pubsub.h"
-#include "server/engine/stats/slowlog.h"
 #include "server/engine/pubsub/tracking.h"
-#include "server/engine/core/watch.h"
-#include "server/rdb/value.h"
+#include "server/engine/stats/latency.h"
+#include "server/engine/stats/slowlog.h"
 #include "server/rdb/snapshot.h"
+#include "server/rdb/value.h"
 #include "server/resp/writer.h"
 
 namespace redlab::server::engine {
@@ -85,7 +85,8 @@ struct InstantaneousMetric {
 
   void Track(uint64_t reading, int64_t now_ms) {
     if (last_time_ms != 0 && now_ms > last_time_ms) {
-      samples[index] = (reading - last_reading) * 1000 / static_cast<uint64_t>(now_ms - last_time_ms);
+      samples[index] =
+          (reading - last_reading) * 1000 / static_cast<uint64_t>(now_ms - last_time_ms);
       index = (index + 1) % kSamples;
     }
     last_time_ms = now_ms;

@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <cstring>
 
-#include "server/engine/core/engine.h"
 #include "server/base/text.h"
+#include "server/engine/core/engine.h"
 
 namespace redlab::server::engine {
 namespace {

@@ -1,18 +1,17 @@
 // The engine driven directly (no sockets): dispatch checks, and the effects it hands to the
 // replication layer.
-#include "server/engine/core/engine_test_support.h"
-
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
+
+#include "server/engine/core/engine_test_support.h"
 
 namespace redlab::server::engine {
 namespace {
 
 using testing::Args;
 using DispatchTest = testing::EngineTest;
-
 
 TEST_F(DispatchTest, WritesArePropagatedAsCalled) {
   EXPECT_EQ(Run({"SET", "k", "v"}), "+OK\r\n");

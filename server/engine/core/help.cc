@@ -1,7 +1,7 @@
 #include "server/engine/core/help.h"
 
-#include "server/engine/core/context.h"
 #include "server/base/text.h"
+#include "server/engine/core/context.h"
 
 namespace redlab::server::engine {
 

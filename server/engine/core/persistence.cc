@@ -1,5 +1,4 @@
 // Snapshot files (see persistence.h).
-#include "server/base/numbers.h"
 #include "server/engine/core/persistence.h"
 
 #include <fmt/format.h>
@@ -12,6 +11,7 @@
 #include <sstream>
 #include <vector>
 
+#include "server/base/numbers.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/script_runner.h"
 #include "server/rdb/snapshot.h"
@@ -134,7 +134,8 @@ bool Persistence::SavePointReached() const {
   std::string seconds_text, changes_text;
   while (params >> seconds_text >> changes_text) {
     int64_t seconds = 0, changes = 0;
-    if (!server::ParseInt64(seconds_text, &seconds) || !server::ParseInt64(changes_text, &changes)) {
+    if (!server::ParseInt64(seconds_text, &seconds) ||
+        !server::ParseInt64(changes_text, &changes)) {
       return false;
     }
     if (engine_.stats().dirty >= static_cast<uint64_t>(changes) && now - lastsave_s_ > seconds &&
@@ -162,7 +163,7 @@ std::optional<std::string> Persistence::Load(bool merge) {
   std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   Keyspace& ks = engine_.keyspace();
   rdb::RdbReadOptions options{engine_.value_options(),
-                                      !engine_.debug_settings().skip_checksum_validation};
+                              !engine_.debug_settings().skip_checksum_validation};
   std::optional<std::string> failure;
   uint64_t loaded = 0, expired = 0;
   // Libraries load as rdbFunctionLoad does: an existing one is an error, unless merging.

@@ -2,9 +2,9 @@
 
 #include <chrono>
 
+#include "server/base/text.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/errors.h"
-#include "server/base/text.h"
 #include "server/scripting/conversions.h"
 #include "server/scripting/sha1hex.h"
 

@@ -8,8 +8,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "server/engine/core/client.h"
 #include "server/command/command_table.h"
+#include "server/engine/core/client.h"
 
 namespace redlab::server::engine {
 

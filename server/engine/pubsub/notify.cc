@@ -1,7 +1,7 @@
 #include "server/engine/pubsub/notify.h"
 
-#include "server/engine/core/engine.h"
 #include "server/base/numbers.h"
+#include "server/engine/core/engine.h"
 
 namespace redlab::server::engine {
 namespace {

@@ -9,8 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "server/engine/core/client.h"
 #include "server/command/command_table.h"
+#include "server/engine/core/client.h"
 
 namespace redlab::server::engine {
 
@@ -38,8 +38,11 @@ class PubSub {
   size_t NumChannels(PubSubKind kind) const { return Map(kind).size(); }
 
  private:
-  using ClientsByName = std::unordered_map<std::string, std::vector<Client*>, NameHash, std::equal_to<>>;
-  ClientsByName& Map(PubSubKind kind) { return kind == PubSubKind::kShard ? shard_channels_ : channels_; }
+  using ClientsByName =
+      std::unordered_map<std::string, std::vector<Client*>, NameHash, std::equal_to<>>;
+  ClientsByName& Map(PubSubKind kind) {
+    return kind == PubSubKind::kShard ? shard_channels_ : channels_;
+  }
   const ClientsByName& Map(PubSubKind kind) const {
     return kind == PubSubKind::kShard ? shard_channels_ : channels_;
   }

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "server/engine/core/engine.h"
 #include "server/command/key_specs.h"
+#include "server/engine/core/engine.h"
 #include "server/resp/writer.h"
 
 namespace redlab::server::engine {

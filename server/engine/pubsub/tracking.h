@@ -12,9 +12,9 @@
 #include <string_view>
 #include <vector>
 
-#include "server/engine/core/client.h"
-#include "server/command/command_table.h"
 #include "server/base/dict.h"
+#include "server/command/command_table.h"
+#include "server/engine/core/client.h"
 
 namespace redlab::server::engine {
 

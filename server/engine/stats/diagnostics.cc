@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "server/engine/core/engine.h"
 #include "server/base/text.h"
+#include "server/engine/core/engine.h"
 
 namespace redlab::server::engine {
 namespace {

@@ -10,11 +10,11 @@
 #include <fstream>
 #include <set>
 
+#include "server/base/text.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/help.h"
 #include "server/engine/core/persistence.h"
 #include "server/engine/core/script_runner.h"
-#include "server/base/text.h"
 
 namespace redlab::server::engine {
 namespace {
