@@ -56,6 +56,18 @@ enum CommandFlag : uint32_t {
   // may lazily expire keys it was not given (SCAN, RANDOMKEY): run directly, its DELs are not
   // wrapped in MULTI/EXEC (not printed, as in Redis)
   kCmdTouchesArbitraryKeys = 1u << 19,
+
+  // redlab's names for what Redis's processCommand and call() decide by comparing command
+  // procs (c->cmd->proc == execCommand...). Never printed.
+  kCmdNotQueued = 1u << 20,  // runs at once inside MULTI (EXEC DISCARD MULTI WATCH QUIT RESET)
+  kCmdEndsMulti = 1u << 21,  // ends a transaction, so OOM never refuses it in MULTI
+                             // (EXEC DISCARD QUIT RESET)
+  kCmdRunsQueue = 1u << 22,  // EXEC: checked with the flags of the commands it queued
+  kCmdSubscribedContext = 1u << 23,  // allowed to a RESP2 client with subscriptions
+                                     // ((P|S)SUBSCRIBE, (P|S)UNSUBSCRIBE, PING, QUIT, RESET)
+  kCmdRunsScript = 1u << 24,    // EVAL/FCALL family: a tracking client is remembered through the
+                                // commands its script runs, not the command itself
+  kCmdKeepsCaching = 1u << 25,  // CLIENT's subcommands: CLIENT CACHING yes lasts past them
 };
 
 // ACL categories set explicitly by a command description; @read/@write/@admin/@dangerous/

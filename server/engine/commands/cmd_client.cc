@@ -343,6 +343,7 @@ void RegisterClientCommands(CommandTable& table) {
   };
   CommandSpec client{.name = "client",
                      .arity = -2,
+                     .flags = kCmdKeepsCaching,
                      .group = "connection",
                      .since = "2.4.0",
                      .summary = "A container for client connection commands",

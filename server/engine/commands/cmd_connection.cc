@@ -168,7 +168,7 @@ void RegisterConnectionCommands(CommandTable& table) {
   constexpr uint32_t kConn = kAclConnection;
   table.Add({.name = "ping",
              .arity = -1,
-             .flags = kCmdFast,
+             .flags = kCmdFast | kCmdSubscribedContext,
              .acl = kConn,
              .proc = PingCommand,
              .group = "connection",
@@ -194,26 +194,26 @@ void RegisterConnectionCommands(CommandTable& table) {
              .since = "1.0.0",
              .summary = "Change the selected database for the current connection",
              .complexity = "O(1)"});
-  table.Add(
-      {.name = "quit",
-       .arity = -1,
-       .flags = kCmdNoscript | kCmdLoading | kCmdStale | kCmdFast | kCmdNoAuth | kCmdAllowBusy,
-       .acl = kConn,
-       .proc = QuitCommand,
-       .group = "connection",
-       .since = "1.0.0",
-       .summary = "Close the connection",
-       .complexity = "O(1)"});
-  table.Add(
-      {.name = "reset",
-       .arity = 1,
-       .flags = kCmdNoscript | kCmdLoading | kCmdStale | kCmdFast | kCmdNoAuth | kCmdAllowBusy,
-       .acl = kConn,
-       .proc = ResetCommand,
-       .group = "connection",
-       .since = "6.2.0",
-       .summary = "Reset the connection",
-       .complexity = "O(1)"});
+  table.Add({.name = "quit",
+             .arity = -1,
+             .flags = kCmdNoscript | kCmdLoading | kCmdStale | kCmdFast | kCmdNoAuth |
+                      kCmdAllowBusy | kCmdNotQueued | kCmdEndsMulti | kCmdSubscribedContext,
+             .acl = kConn,
+             .proc = QuitCommand,
+             .group = "connection",
+             .since = "1.0.0",
+             .summary = "Close the connection",
+             .complexity = "O(1)"});
+  table.Add({.name = "reset",
+             .arity = 1,
+             .flags = kCmdNoscript | kCmdLoading | kCmdStale | kCmdFast | kCmdNoAuth |
+                      kCmdAllowBusy | kCmdNotQueued | kCmdEndsMulti | kCmdSubscribedContext,
+             .acl = kConn,
+             .proc = ResetCommand,
+             .group = "connection",
+             .since = "6.2.0",
+             .summary = "Reset the connection",
+             .complexity = "O(1)"});
   table.Add(
       {.name = "auth",
        .arity = -2,

@@ -267,34 +267,34 @@ uint32_t FcallFlags(Engine& engine, std::span<const std::string> args, uint32_t 
 }  // namespace
 
 void RegisterFunctionCommands(CommandTable& table) {
-  table.Add(
-      {.name = "fcall",
-       .arity = -3,
-       .flags = kCmdNoscript | kCmdSkipMonitor | kCmdMayReplicate | kCmdNoMandatoryKeys | kCmdStale,
-       .acl = kAclScripting,
-       .keys = {FcallKeys(kKeyRW | kKeyAccess | kKeyUpdate,
-                          "We cannot tell how the keys will be used so we assume the worst, "
-                          "RW and UPDATE")},
-       .proc = FcallCommand,
-       .flags_proc = FcallFlags,
-       .group = "scripting",
-       .since = "7.0.0",
-       .summary = "Invoke a function",
-       .complexity = kFcallComplexity});
-  table.Add(
-      {.name = "fcall_ro",
-       .arity = -3,
-       .flags = kCmdNoscript | kCmdSkipMonitor | kCmdNoMandatoryKeys | kCmdStale | kCmdReadonly,
-       .acl = kAclScripting,
-       .keys = {FcallKeys(kKeyRO | kKeyAccess,
-                          "We cannot tell how the keys will be used so we assume the worst, "
-                          "RO and ACCESS")},
-       .proc = FcallRoCommand,
-       .flags_proc = FcallFlags,
-       .group = "scripting",
-       .since = "7.0.0",
-       .summary = "Invoke a read-only function",
-       .complexity = kFcallComplexity});
+  table.Add({.name = "fcall",
+             .arity = -3,
+             .flags = kCmdNoscript | kCmdSkipMonitor | kCmdMayReplicate | kCmdNoMandatoryKeys |
+                      kCmdStale | kCmdRunsScript,
+             .acl = kAclScripting,
+             .keys = {FcallKeys(kKeyRW | kKeyAccess | kKeyUpdate,
+                                "We cannot tell how the keys will be used so we assume the worst, "
+                                "RW and UPDATE")},
+             .proc = FcallCommand,
+             .flags_proc = FcallFlags,
+             .group = "scripting",
+             .since = "7.0.0",
+             .summary = "Invoke a function",
+             .complexity = kFcallComplexity});
+  table.Add({.name = "fcall_ro",
+             .arity = -3,
+             .flags = kCmdNoscript | kCmdSkipMonitor | kCmdNoMandatoryKeys | kCmdStale |
+                      kCmdReadonly | kCmdRunsScript,
+             .acl = kAclScripting,
+             .keys = {FcallKeys(kKeyRO | kKeyAccess,
+                                "We cannot tell how the keys will be used so we assume the worst, "
+                                "RO and ACCESS")},
+             .proc = FcallRoCommand,
+             .flags_proc = FcallFlags,
+             .group = "scripting",
+             .since = "7.0.0",
+             .summary = "Invoke a read-only function",
+             .complexity = kFcallComplexity});
 
   CommandSpec function{.name = "function",
                        .arity = -2,

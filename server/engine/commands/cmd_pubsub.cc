@@ -167,7 +167,7 @@ void RegisterPubSubCommands(CommandTable& table) {
   KeySpec shard_range = KeyRange(1, -1, 1, kKeyNotKey);
   table.Add({.name = "subscribe",
              .arity = -2,
-             .flags = kSub,
+             .flags = kSub | kCmdSubscribedContext,
              .proc = SubscribeCommand,
              .group = "pubsub",
              .since = "2.0.0",
@@ -176,7 +176,7 @@ void RegisterPubSubCommands(CommandTable& table) {
   table.Add(
       {.name = "unsubscribe",
        .arity = -1,
-       .flags = kSub,
+       .flags = kSub | kCmdSubscribedContext,
        .proc = UnsubscribeCommand,
        .group = "pubsub",
        .since = "2.0.0",
@@ -184,7 +184,7 @@ void RegisterPubSubCommands(CommandTable& table) {
        .complexity = "O(N) where N is the number of clients already subscribed to a channel."});
   table.Add({.name = "psubscribe",
              .arity = -2,
-             .flags = kSub,
+             .flags = kSub | kCmdSubscribedContext,
              .proc = PSubscribeCommand,
              .group = "pubsub",
              .since = "2.0.0",
@@ -194,7 +194,7 @@ void RegisterPubSubCommands(CommandTable& table) {
   table.Add(
       {.name = "punsubscribe",
        .arity = -1,
-       .flags = kSub,
+       .flags = kSub | kCmdSubscribedContext,
        .proc = PUnsubscribeCommand,
        .group = "pubsub",
        .since = "2.0.0",
@@ -204,7 +204,7 @@ void RegisterPubSubCommands(CommandTable& table) {
                      "system (by any client)."});
   table.Add({.name = "ssubscribe",
              .arity = -2,
-             .flags = kSub,
+             .flags = kSub | kCmdSubscribedContext,
              .keys = {shard_range},
              .proc = SSubscribeCommand,
              .group = "pubsub",
@@ -213,7 +213,7 @@ void RegisterPubSubCommands(CommandTable& table) {
              .complexity = "O(N) where N is the number of shard channels to subscribe to."});
   table.Add({.name = "sunsubscribe",
              .arity = -1,
-             .flags = kSub,
+             .flags = kSub | kCmdSubscribedContext,
              .keys = {shard_range},
              .proc = SUnsubscribeCommand,
              .group = "pubsub",

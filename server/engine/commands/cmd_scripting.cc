@@ -117,7 +117,7 @@ void RegisterScriptingCommands(CommandTable& table) {
   constexpr uint32_t kRoKeys = kKeyRO | kKeyAccess;
   table.Add({.name = "eval",
              .arity = -3,
-             .flags = kEvalFlags,
+             .flags = kEvalFlags | kCmdRunsScript,
              .acl = kAclScripting,
              .keys = {EvalKeys(kRwKeys,
                                "We cannot tell how the keys will be used so we assume the "
@@ -130,7 +130,7 @@ void RegisterScriptingCommands(CommandTable& table) {
              .complexity = kEvalComplexity});
   table.Add({.name = "evalsha",
              .arity = -3,
-             .flags = kEvalFlags,
+             .flags = kEvalFlags | kCmdRunsScript,
              .acl = kAclScripting,
              .keys = {EvalKeys(kRwKeys, "")},
              .proc = EvalShaCommand,
@@ -139,32 +139,32 @@ void RegisterScriptingCommands(CommandTable& table) {
              .since = "2.6.0",
              .summary = "Execute a Lua script server side",
              .complexity = kEvalComplexity});
-  table.Add(
-      {.name = "eval_ro",
-       .arity = -3,
-       .flags = kCmdReadonly | kCmdNoscript | kCmdStale | kCmdSkipMonitor | kCmdNoMandatoryKeys,
-       .acl = kAclScripting,
-       .keys = {EvalKeys(kRoKeys,
-                         "We cannot tell how the keys will be used so we assume the "
-                         "worst, RO and ACCESS")},
-       .proc = EvalRoCommand,
-       .flags_proc = EvalFlags,
-       .group = "scripting",
-       .since = "7.0.0",
-       .summary = "Execute a read-only Lua script server side",
-       .complexity = kEvalComplexity});
-  table.Add(
-      {.name = "evalsha_ro",
-       .arity = -3,
-       .flags = kCmdReadonly | kCmdNoscript | kCmdStale | kCmdSkipMonitor | kCmdNoMandatoryKeys,
-       .acl = kAclScripting,
-       .keys = {EvalKeys(kRoKeys, "")},
-       .proc = EvalShaRoCommand,
-       .flags_proc = EvalShaFlags,
-       .group = "scripting",
-       .since = "7.0.0",
-       .summary = "Execute a read-only Lua script server side",
-       .complexity = kEvalComplexity});
+  table.Add({.name = "eval_ro",
+             .arity = -3,
+             .flags = kCmdReadonly | kCmdNoscript | kCmdStale | kCmdSkipMonitor |
+                      kCmdNoMandatoryKeys | kCmdRunsScript,
+             .acl = kAclScripting,
+             .keys = {EvalKeys(kRoKeys,
+                               "We cannot tell how the keys will be used so we assume the "
+                               "worst, RO and ACCESS")},
+             .proc = EvalRoCommand,
+             .flags_proc = EvalFlags,
+             .group = "scripting",
+             .since = "7.0.0",
+             .summary = "Execute a read-only Lua script server side",
+             .complexity = kEvalComplexity});
+  table.Add({.name = "evalsha_ro",
+             .arity = -3,
+             .flags = kCmdReadonly | kCmdNoscript | kCmdStale | kCmdSkipMonitor |
+                      kCmdNoMandatoryKeys | kCmdRunsScript,
+             .acl = kAclScripting,
+             .keys = {EvalKeys(kRoKeys, "")},
+             .proc = EvalShaRoCommand,
+             .flags_proc = EvalShaFlags,
+             .group = "scripting",
+             .since = "7.0.0",
+             .summary = "Execute a read-only Lua script server side",
+             .complexity = kEvalComplexity});
 
   CommandSpec script{.name = "script",
                      .arity = -2,

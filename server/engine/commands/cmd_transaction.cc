@@ -98,7 +98,7 @@ void RegisterTransactionCommands(CommandTable& table) {
   constexpr uint32_t kFlags = kCmdNoscript | kCmdLoading | kCmdStale;
   table.Add({.name = "multi",
              .arity = 1,
-             .flags = kFlags | kCmdFast | kCmdAllowBusy,
+             .flags = kFlags | kCmdFast | kCmdAllowBusy | kCmdNotQueued,
              .acl = kAclTransaction,
              .proc = MultiCommand,
              .group = "transactions",
@@ -107,7 +107,7 @@ void RegisterTransactionCommands(CommandTable& table) {
              .complexity = "O(1)"});
   table.Add({.name = "exec",
              .arity = 1,
-             .flags = kFlags | kCmdSkipSlowlog,
+             .flags = kFlags | kCmdSkipSlowlog | kCmdNotQueued | kCmdEndsMulti | kCmdRunsQueue,
              .acl = kAclTransaction,
              .proc = ExecCommand,
              .group = "transactions",
@@ -116,7 +116,7 @@ void RegisterTransactionCommands(CommandTable& table) {
              .complexity = "Depends on commands in the transaction"});
   table.Add({.name = "discard",
              .arity = 1,
-             .flags = kFlags | kCmdFast | kCmdAllowBusy,
+             .flags = kFlags | kCmdFast | kCmdAllowBusy | kCmdNotQueued | kCmdEndsMulti,
              .acl = kAclTransaction,
              .proc = DiscardCommand,
              .group = "transactions",
@@ -125,7 +125,7 @@ void RegisterTransactionCommands(CommandTable& table) {
              .complexity = "O(N), when N is the number of queued commands"});
   table.Add({.name = "watch",
              .arity = -2,
-             .flags = kFlags | kCmdFast | kCmdAllowBusy,
+             .flags = kFlags | kCmdFast | kCmdAllowBusy | kCmdNotQueued,
              .acl = kAclTransaction,
              .keys = {KeyRange(1, -1, 1, kKeyRO)},
              .proc = WatchCommand,

@@ -63,7 +63,7 @@ class MasterViewScope {
 // `flag` (Redis's cmd_flags for EXEC are those of its queue).
 bool CommandOrQueueHas(const Client& client, const Command& cmd, uint32_t flags, uint32_t flag) {
   if (flags & flag) return true;
-  if (cmd.name() != "exec") return false;
+  if (!cmd.has(kCmdRunsQueue)) return false;
   return std::any_of(client.multi().commands.begin(), client.multi().commands.end(),
                      [&](const Client::QueuedCommand& q) { return (q.flags & flag) != 0; });
 }
@@ -120,7 +120,7 @@ std::string_view Engine::StaleRefusal(const Client& client, const Command& cmd,
       client.repl_role() != Client::ReplRole::kMaster) {
     bool deny_stale =
         !(flags & kCmdStale) ||
-        (cmd.name() == "exec" &&
+        (cmd.has(kCmdRunsQueue) &&
          std::any_of(client.multi().commands.begin(), client.multi().commands.end(),
                      [](const Client::QueuedCommand& q) { return !(q.flags & kCmdStale); }));
     if (deny_stale) {
@@ -140,7 +140,7 @@ void Engine::Reject(Client& client, const Command* cmd, std::span<std::string> a
                     resp::ReplyWriter& reply, std::string_view error) {
   if (cmd != nullptr) ++command_stats_[cmd->id].rejected_calls;
   if (client.in_multi()) client.multi().aborted = true;
-  if (cmd != nullptr && cmd->name() == "exec") {
+  if (cmd != nullptr && cmd->has(kCmdRunsQueue)) {
     // A refused EXEC discards the transaction and says why (execCommandAbort).
     client.multi() = Client::MultiState{};
     client.clear_dirty_cas();
@@ -175,7 +175,7 @@ void Engine::EndTrackingCaching(Client& client, std::span<const std::string> arg
   // (resetClient): any CLIENT subcommand, MULTI's queue and a blocked command keep it.
   if (client.in_multi() || client.blocked()) return;
   const Command* cmd = commands_.Resolve(args);
-  if (cmd != nullptr && cmd->parent != nullptr && cmd->parent->name() == "client") return;
+  if (cmd != nullptr && cmd->parent != nullptr && cmd->parent->has(kCmdKeepsCaching)) return;
   client.tracking().caching = false;
 }
 
@@ -247,11 +247,9 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
   // Over maxmemory, commands that may grow memory are refused once eviction cannot help (inside
   // MULTI every queued command is, as queueing grows memory too).
   if (config_.maxmemory > 0 && !script_busy()) {
-    std::string_view name = cmd->name();
     // (An EXEC is refused when it holds a command that may grow memory.)
     bool reject_on_oom = CommandOrQueueHas(client, *cmd, flags, kCmdDenyOom) ||
-                         (client.in_multi() && name != "exec" && name != "discard" &&
-                          name != "quit" && name != "reset");
+                         (client.in_multi() && !cmd->has(kCmdEndsMulti));
     if (!EnforceMaxmemory() && reject_on_oom) {
       Reject(client, cmd, args, reply, err::kOom);
       return;
@@ -267,10 +265,7 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
   }
   // A RESP2 client with subscriptions may only manage them (RESP3 has no such limit).
   if (client.subscribed() && client.protocol() == 2) {
-    std::string_view name = cmd->name();
-    if (name != "ping" && name != "subscribe" && name != "ssubscribe" && name != "unsubscribe" &&
-        name != "sunsubscribe" && name != "psubscribe" && name != "punsubscribe" &&
-        name != "quit" && name != "reset") {
+    if (!cmd->has(kCmdSubscribedContext)) {
       Reject(client, cmd, args, reply,
              "Can't execute '" + cmd->full_name +
                  "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in "
@@ -291,7 +286,7 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
   // Replicas are never paused: their acks must keep flowing.
   if (client.repl_role() != Client::ReplRole::kReplica &&
       (PauseApplies(flags) ||
-       (pause_end_ms_ != 0 && cmd->name() == "exec" && pause_writes_only_ &&
+       (pause_end_ms_ != 0 && cmd->has(kCmdRunsQueue) && pause_writes_only_ &&
         std::any_of(client.multi().commands.begin(), client.multi().commands.end(),
                     [](const Client::QueuedCommand& q) {
                       return (q.flags & (kCmdWrite | kCmdMayReplicate)) != 0;
@@ -302,9 +297,7 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
   }
   if (client.in_multi()) {
     // Everything but the transaction's own commands is queued until EXEC.
-    std::string_view name = cmd->name();
-    if (name != "exec" && name != "discard" && name != "multi" && name != "watch" &&
-        name != "quit" && name != "reset") {
+    if (!cmd->has(kCmdNotQueued)) {
       client.multi().commands.push_back(
           {cmd, std::vector<std::string>(args.begin(), args.end()), flags});
       reply.Status("QUEUED");
@@ -349,10 +342,7 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
   // CallFromScript: their reads track the keys they declared).
   if (client.tracking().on && cmd.has(kCmdReadonly)) [[unlikely]] {
     // The read-only script commands track through the commands their scripts run.
-    std::string_view name = cmd.name();
-    if (name != "eval_ro" && name != "evalsha_ro" && name != "fcall_ro") {
-      RememberTrackedKeys(client, cmd, args);
-    }
+    if (!cmd.has(kCmdRunsScript)) RememberTrackedKeys(client, cmd, args);
   }
   int64_t duration = SteadyUs() - start;
   // As Redis's call(): a command that changed the dataset is propagated, as called or as it
