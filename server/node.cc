@@ -306,7 +306,7 @@ class Node::Impl : public engine::EngineHost,
     }
     port_ = listener_->port();
     logger_.set_port(port_);
-    engine_->config().port = port_;  // an ephemeral port (0) is reported as the one bound
+    engine_->SetBoundPort(port_);  // an ephemeral port (0) is reported as the one bound
     uv_async_init(&loop_, &async_, OnAsync);
     async_.data = this;
     for (uv_timer_t* t : {&cron_, &wakeup_, &repl_timer_, &stall_timer_, &before_sleep_}) {
@@ -411,7 +411,7 @@ class Node::Impl : public engine::EngineHost,
       return;
     }
     if (args.size() < 2) {  // as FAULT and Redis's container commands (CONFIG, CLIENT) say it
-      reply.Error("wrong number of arguments for 'topology' command");
+      reply.Error(engine::err::WrongArity("topology"));
       return;
     }
     reply.Error("Unknown subcommand or wrong number of arguments for '" + args[1] +

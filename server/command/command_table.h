@@ -40,6 +40,11 @@ struct Command {
   int arity() const { return spec->arity; }
   bool has(uint32_t flag) const { return (spec->flags & flag) != 0; }
   bool is_write() const { return has(kCmdWrite); }
+  // Whether `argc` arguments (the name included) fit the arity: exactly N, or at least -N.
+  bool ArityAccepts(size_t argc) const {
+    int n = static_cast<int>(argc);
+    return arity() > 0 ? n == arity() : n >= -arity();
+  }
   const Command* FindSubcommand(std::string_view name) const;  // case-insensitive
 };
 

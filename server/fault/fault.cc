@@ -6,6 +6,7 @@
 
 #include "server/base/numbers.h"
 #include "server/base/text.h"
+#include "server/engine/core/errors.h"
 #include "server/replication/replication.h"
 #include "server/resp/parser.h"
 
@@ -92,7 +93,7 @@ void Faults::Execute(std::span<const std::string> args, resp::ReplyWriter& reply
     return;
   }
   if (args.size() < 2) {
-    reply.Error("wrong number of arguments for 'fault' command");
+    reply.Error(engine::err::WrongArity("fault"));
     return;
   }
   if (auto error = Apply(args.subspan(1), target)) {

@@ -95,9 +95,7 @@ void Connection::OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t*) {
   }
   if (nread == 0 || self->closing_) return;
   self->query_.CommitWrite(static_cast<size_t>(nread));
-  engine::ServerStats& stats = self->engine_->stats();
-  stats.total_net_input_bytes += static_cast<uint64_t>(nread);
-  ++stats.total_reads_processed;
+  self->engine_->CountNetInput(static_cast<uint64_t>(nread));
   // Redis closes, without a reply, a client whose unparsed input passes the limit.
   if (self->query_.size() >
       static_cast<size_t>(self->engine_->config().client_query_buffer_limit)) {
@@ -164,8 +162,7 @@ void Connection::ReadAndServeNow() {
       return;
     }
     query_.CommitWrite(static_cast<size_t>(n));
-    engine_->stats().total_net_input_bytes += static_cast<uint64_t>(n);
-    ++engine_->stats().total_reads_processed;
+    engine_->CountNetInput(static_cast<uint64_t>(n));
     got_input = true;
     if (static_cast<size_t>(n) < kReadChunk) break;
   }
@@ -258,8 +255,7 @@ void Connection::WriteOut(std::string& out) {
     Close();
     return;
   }
-  engine_->stats().total_net_output_bytes += static_cast<uint64_t>(written);
-  ++engine_->stats().total_writes_processed;
+  engine_->CountNetOutput(static_cast<uint64_t>(written), 1);
   if (static_cast<size_t>(written) == out.size()) {
     out.clear();
     if (out.capacity() > kMaxIdleReplyBuffer) std::string().swap(out);
@@ -284,7 +280,7 @@ void Connection::OnWrite(uv_write_t* req, int status) {
     self->Close();
     return;
   }
-  self->engine_->stats().total_net_output_bytes += self->writing_.size();
+  self->engine_->CountNetOutput(self->writing_.size(), 0);
   self->writing_.clear();
   if (self->writing_.capacity() > kMaxIdleReplyBuffer) std::string().swap(self->writing_);
   self->Flush();

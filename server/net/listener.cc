@@ -110,7 +110,7 @@ void Listener::OnConnection(uv_stream_t* server, int status) {
                                  static_cast<unsigned>(kMaxClientsReply.size()));
       uv_try_write(reinterpret_cast<uv_stream_t*>(tcp), &buf, 1);
     }
-    ++self->engine_->stats().rejected_connections;
+    self->engine_->CountRejectedConnection();
     uv_close(reinterpret_cast<uv_handle_t*>(tcp), CloseAndFree);
     return;
   }
@@ -129,7 +129,7 @@ void Listener::AdoptSocket(int fd) {
     ssize_t ignored =
         send(fd, kMaxClientsReply.data(), kMaxClientsReply.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
     (void)ignored;
-    ++engine_->stats().rejected_connections;
+    engine_->CountRejectedConnection();
     close(fd);
     return;
   }

@@ -82,7 +82,7 @@ void Replication::ReplicaOf(const std::string& host, int port, bool fresh) {
       "replica?)");
   master_host_ = host;
   master_port_ = port;
-  engine_.config().replicaof = host + " " + std::to_string(port);  // CONFIG GET replicaof
+  engine_.SetReplicaOfConfig(host + " " + std::to_string(port));  // CONFIG GET replicaof
   // A former master offers its own history to the new master (replicationCacheMasterUsingMyself)
   // so a promoted replica of it can continue; a fresh node asks for everything.
   fresh_sync_ = fresh;
@@ -102,7 +102,7 @@ void Replication::ReplicaOfNoOne() {
   if (!is_replica()) return;
   master_host_.clear();
   master_port_ = 0;
-  engine_.config().replicaof.clear();
+  engine_.SetReplicaOfConfig("");
   FreeMasterClient();
   DropLink(/*reconnect_later=*/false);
   ShiftReplicationId();

@@ -250,9 +250,8 @@ void AclDryRunCommand(CommandContext& ctx) {
     ctx.ReplyError("Command '" + std::string(CStringPrefix(line[0])) + "' not found");
     return;
   }
-  int argc = static_cast<int>(line.size());
-  if ((cmd->arity() > 0 && cmd->arity() != argc) || argc < -cmd->arity()) {
-    ctx.ReplyError("wrong number of arguments for '" + cmd->full_name + "' command");
+  if (!cmd->ArityAccepts(line.size())) {
+    ctx.ReplyError(err::WrongArity(cmd->full_name));
     return;
   }
   acl::CheckResult result = acl::CheckCommand(*user, *cmd, line);

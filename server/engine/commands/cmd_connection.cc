@@ -15,7 +15,7 @@ namespace {
 
 void PingCommand(CommandContext& ctx) {
   if (ctx.argc() > 2) {
-    ctx.ReplyError("wrong number of arguments for 'ping' command");
+    ctx.ReplyWrongArity();
     return;
   }
   // A subscribed RESP2 client gets ["pong", message], as it could not tell a status from a

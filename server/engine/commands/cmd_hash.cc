@@ -36,7 +36,7 @@ const HashValue* LookupRead(CommandContext& ctx, bool* wrong_type) {
 
 void HSetCommand(CommandContext& ctx) {
   if (ctx.argc() % 2 == 1) {
-    ctx.ReplyError("wrong number of arguments for '" + ctx.command().full_name + "' command");
+    ctx.ReplyWrongArity();
     return;
   }
   HashValue* hash = LookupWriteOrCreate(ctx);

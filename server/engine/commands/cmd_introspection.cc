@@ -240,9 +240,7 @@ void GetKeys(CommandContext& ctx, bool with_flags) {
     ctx.ReplyError("The command has no key arguments");
     return;
   }
-  int arity = cmd->arity();
-  int argc = static_cast<int>(line.size());
-  if ((arity > 0 && arity != argc) || argc < -arity) {
+  if (!cmd->ArityAccepts(line.size())) {
     ctx.ReplyError("Invalid number of arguments specified for command");
     return;
   }

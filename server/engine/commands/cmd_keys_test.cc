@@ -79,11 +79,15 @@ TEST_F(KeyEffectsTest, DebugIsProtected) {
   ASSERT_EQ(Run({"DEBUG", "SET-ACTIVE-EXPIRE", "0"}).substr(0, 34),
             "-ERR DEBUG command not allowed. If");
   EXPECT_TRUE(engine_.keyspace().active_expire_enabled());
-  engine_.config().enable_debug_command = "local";
+  ASSERT_EQ(engine_.config_registry().Set({{"enable-debug-command", "local"}}, /*startup=*/true,
+                                          /*allow_protected=*/true),
+            std::nullopt);
   // A client without a connection (in-process) counts as local.
   ASSERT_EQ(Run({"DEBUG", "SET-ACTIVE-EXPIRE", "0"}), "+OK\r\n");
   EXPECT_FALSE(engine_.keyspace().active_expire_enabled());
-  engine_.config().enable_debug_command = "yes";
+  ASSERT_EQ(engine_.config_registry().Set({{"enable-debug-command", "yes"}}, /*startup=*/true,
+                                          /*allow_protected=*/true),
+            std::nullopt);
   ASSERT_EQ(Run({"DEBUG", "SET-ACTIVE-EXPIRE", "1"}), "+OK\r\n");
   EXPECT_TRUE(engine_.keyspace().active_expire_enabled());
 }

@@ -74,7 +74,7 @@ void RpushxCommand(CommandContext& ctx) { Push(ctx, End::kTail, true); }
 // LPOP / RPOP [count] (popGenericCommand).
 void Pop(CommandContext& ctx, End end) {
   if (ctx.argc() > 3) {
-    ctx.ReplyError("wrong number of arguments for '" + ctx.command().full_name + "' command");
+    ctx.ReplyWrongArity();
     return;
   }
   bool has_count = ctx.argc() == 3;

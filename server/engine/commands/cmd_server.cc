@@ -94,7 +94,7 @@ std::optional<std::string> ApplyListenAddress(
   if (engine.host()->Rebind(engine.config().bind, static_cast<int>(engine.config().port))) {
     return std::nullopt;
   }
-  engine.config() = before;
+  engine.RestoreConfig(before);
   engine.host()->Rebind(before.bind, static_cast<int>(before.port));
   bool port = EqualsIgnoreCase(culprit, "port");
   return std::string("CONFIG SET failed (possibly related to argument '") +

@@ -273,7 +273,7 @@ void MGetCommand(CommandContext& ctx) {
 // msetGenericCommand. MSETNX sets nothing when any key exists.
 void MSetGeneric(CommandContext& ctx, bool nx) {
   if (ctx.argc() % 2 == 0) {
-    ctx.ReplyError("wrong number of arguments for '" + ctx.command().full_name + "' command");
+    ctx.ReplyWrongArity();
     return;
   }
   if (nx) {

@@ -12,6 +12,7 @@
 #include "server/command/command_table.h"
 #include "server/data/keyspace.h"
 #include "server/engine/core/client.h"
+#include "server/engine/core/errors.h"
 #include "server/resp/writer.h"
 
 namespace redlab::server::engine {
@@ -85,6 +86,8 @@ class CommandContext {
 
   void ReplyOk() { reply_.Status("OK"); }
   void ReplyError(std::string_view message) { reply_.Error(message); }
+  // The command's arity error, for the arities its description cannot say (pairs, a maximum).
+  void ReplyWrongArity() { reply_.Error(err::WrongArity(cmd_.full_name)); }
   void ReplyWrongType();
   void ReplySyntaxError();
 

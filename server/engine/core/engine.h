@@ -235,11 +235,33 @@ class Engine : private resp::ErrorListener, private ExpiryListener, private KeyE
 
   Clock& clock() { return clock_; }
   Keyspace& keyspace() { return keyspace_; }
-  ServerConfig& config() { return config_; }
+  // The configuration as CONFIG GET reads it; CONFIG SET changes it through config_registry().
+  const ServerConfig& config() const { return config_; }
+  // CONFIG SET's rollback when the new listening address cannot be bound.
+  void RestoreConfig(const ServerConfig& before) { config_ = before; }
+  // The port the node bound (CONFIG GET port gives it when 0 asked for any).
+  void SetBoundPort(int64_t port) { config_.port = port; }
+  // REPLICAOF keeps CONFIG GET replicaof in step ("host port", or empty for a master).
+  void SetReplicaOfConfig(std::string replicaof) { config_.replicaof = std::move(replicaof); }
   ConfigRegistry& config_registry() { return config_registry_; }
   const CommandTable& commands() const { return commands_; }
   CommandStats& command_stats(const Command& cmd) { return command_stats_[cmd.id]; }
-  ServerStats& stats() { return stats_; }
+  const ServerStats& stats() const { return stats_; }
+  // The network layer's accounting, for INFO stats: bytes read by one read call, bytes written
+  // (`write_calls` of them), a connection refused.
+  void CountNetInput(uint64_t bytes) {
+    stats_.total_net_input_bytes += bytes;
+    ++stats_.total_reads_processed;
+  }
+  void CountNetOutput(uint64_t bytes, uint64_t write_calls) {
+    stats_.total_net_output_bytes += bytes;
+    stats_.total_writes_processed += write_calls;
+  }
+  void CountRejectedConnection() { ++stats_.rejected_connections; }
+  // Changes to the dataset since the last save (Redis's server.dirty): commands add to it, a
+  // save sets what is left.
+  void AddDirty(uint64_t changes) { stats_.dirty += changes; }
+  void SetDirty(uint64_t changes) { stats_.dirty = changes; }
   EngineHost* host() { return host_; }
 
   const std::string& run_id() const { return run_id_; }

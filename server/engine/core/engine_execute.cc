@@ -215,11 +215,8 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
     return;
   }
   // (Reject also marks an open transaction as failed, as Redis's flagTransaction.)
-  int arity = cmd->arity();
-  int argc = static_cast<int>(args.size());
-  if ((arity > 0 && arity != argc) || argc < -arity) {
-    Reject(client, cmd, args, reply,
-           "wrong number of arguments for '" + cmd->full_name + "' command");
+  if (!cmd->ArityAccepts(args.size())) {
+    Reject(client, cmd, args, reply, err::WrongArity(cmd->full_name));
     return;
   }
   const uint32_t flags = CommandFlags(*cmd, args);

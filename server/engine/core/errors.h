@@ -2,6 +2,7 @@
 // '-' carry their own error code; the others get "-ERR " (see ReplyWriter::Error).
 #pragma once
 
+#include <string>
 #include <string_view>
 
 namespace redlab::server::engine::err {
@@ -22,6 +23,11 @@ inline constexpr std::string_view kDbIndexOutOfRange = "DB index is out of range
 inline constexpr std::string_view kSameObject = "source and destination objects are the same";
 inline constexpr std::string_view kBusyKey = "-BUSYKEY Target key name already exists.";
 inline constexpr std::string_view kMaxClients = "max number of clients reached";
+// addReplyErrorArity: `full_name` as COMMAND prints it ("get", "config|get").
+inline std::string WrongArity(std::string_view full_name) {
+  return "wrong number of arguments for '" + std::string(full_name) + "' command";
+}
+
 inline constexpr std::string_view kBusyScript =
     "-BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
 

@@ -86,7 +86,7 @@ bool Persistence::Save(bool count) {
     return false;
   }
   if (EngineHost* host = engine_.host()) host->Log(2, "DB saved on disk");
-  engine_.stats().dirty = 0;
+  engine_.SetDirty(0);
   lastsave_s_ = NowSeconds();
   last_bgsave_ok_ = true;
   return true;
@@ -115,8 +115,8 @@ void Persistence::FinishBackgroundSave() {
   int64_t now = NowSeconds();
   last_bgsave_seconds_ = now - bgsave_->start_s;
   if (bgsave_->ok) {
-    uint64_t& dirty = engine_.stats().dirty;
-    dirty = dirty >= bgsave_->dirty_at_start ? dirty - bgsave_->dirty_at_start : 0;
+    uint64_t dirty = engine_.stats().dirty;
+    engine_.SetDirty(dirty >= bgsave_->dirty_at_start ? dirty - bgsave_->dirty_at_start : 0);
     lastsave_s_ = now;
     last_bgsave_ok_ = true;
     if (EngineHost* host = engine_.host())

@@ -77,9 +77,8 @@ std::optional<std::string> Engine::CallFromScript(Client& client, ScriptCall& ca
     if (cmd != nullptr) ++command_stats_[cmd->id].rejected_calls;
     return text;
   };
-  int argc = static_cast<int>(args.size());
   if (cmd == nullptr) return refuse("Unknown Redis command called from script");
-  if ((cmd->arity() > 0 && cmd->arity() != argc) || argc < -cmd->arity()) {
+  if (!cmd->ArityAccepts(args.size())) {
     return refuse("Wrong number of args calling Redis command from script");
   }
   if (cmd->has(kCmdNoscript) && !debug_settings_.disable_deny_scripts) {
