@@ -10,6 +10,7 @@ PACKAGES=(
   libfmt-dev nlohmann-json3-dev libcli11-dev libssl-dev
   lua-cjson-dev lua-bitop-dev liblzf-dev zlib1g-dev
   redis-server redis-tools
+  libhdrhistogram-java  # HdrHistogram's own log reader: checks `redlab bench --hdr`'s files
 )
 
 missing=()

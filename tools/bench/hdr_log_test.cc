@@ -2,10 +2,16 @@
 // decode (base64, zlib, ZigZag LEB128) of a larger one back to the same counts.
 #include "tools/bench/hdr_log.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <zlib.h>
 
+#include <filesystem>
+#include <fstream>
 #include <sstream>
+
+#include "conformance/harness/child_process.h"
 
 namespace redlab::tools::bench {
 namespace {
@@ -136,6 +142,41 @@ TEST(HdrLogTest, LogHeaderAndTaggedIntervalLines) {
   EXPECT_EQ(b64.substr(0, 8), "HISTFAAA");  // what every V2 compressed histogram starts with
   EXPECT_EQ(lines[4], "Tag=redlab,0.000,1.000,1.500," + b64);
   EXPECT_EQ(lines[5], "1.250,0.500,1.500," + b64);
+}
+
+// HdrHistogram's own reader (Java's HistogramLogProcessor, Debian's libhdrhistogram-java) reads
+// the log back to the same count, max and mean.
+TEST(HdrLogTest, HdrHistogramsOwnLogProcessorReadsIt) {
+  const char* jar = "/usr/share/java/hdrhistogram.jar";
+  if (!std::filesystem::exists(jar) || !std::filesystem::exists("/usr/bin/java")) {
+    GTEST_SKIP() << "libhdrhistogram-java (and a Java runtime) not installed";
+  }
+  Histogram h(3600000000000, 3);
+  for (int64_t v = 1; v <= 1000; ++v) h.Record(v * 1000);  // 1..1000 us in ns
+  std::string path = (std::filesystem::temp_directory_path() /
+                      ("redlab-hdr-log-" + std::to_string(getpid()) + ".hdr"))
+                         .string();
+  {
+    std::ofstream out(path);
+    HdrLogWriter w(out);
+    w.WriteHeader(1700000000);
+    w.WriteInterval("redlab", 0, 1, h);
+  }
+  // Through a shell into a file: its report has blank lines, which ReadLine cannot tell from EOF.
+  conformance::ChildProcess p(
+      "/bin/sh", {"-c", std::string("/usr/bin/java -cp ") + jar +
+                            " org.HdrHistogram.HistogramLogProcessor -i " + path +
+                            " -tag redlab -outputValueUnitRatio 1000 > " + path + ".out"});
+  EXPECT_EQ(p.Wait(std::chrono::seconds(60)), 0) << p.Stderr();
+  std::ifstream in(path + ".out");
+  std::string out((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::filesystem::remove(path + ".out");
+  std::filesystem::remove(path);
+  // In microseconds: the max's slot ends at 1000447 ns; the mean of the slots' middles.
+  EXPECT_NE(out.find("#[Max     =     1000.447, Total count    =         1000]"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find(fmt::format("#[Mean    = {:12.3f}", h.mean() / 1000)), std::string::npos)
+      << out;
 }
 
 }  // namespace
