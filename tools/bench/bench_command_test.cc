@@ -4,6 +4,7 @@
 #include "tools/bench/bench_command.h"
 
 #include <gtest/gtest.h>
+#include <hiredis/hiredis.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include <sstream>
 
 #include "conformance/harness/child_process.h"
+#include "tools/bench/targets.h"
 
 namespace redlab::tools::bench {
 namespace {
@@ -132,6 +134,36 @@ TEST_F(BenchCommandTest, OpenLoopCommandOnRedlab) {
   EXPECT_EQ(j["targets"]["redlab"]["calls"], 200);
   EXPECT_EQ(j["targets"]["redlab"]["errors_total"], 0);
   EXPECT_EQ(j["call"], "SET k:{seq:1..50} {randstr:8}");
+}
+
+TEST_F(BenchCommandTest, ARunningServerByUrlGetsTheFaultsAsFaultCommands) {
+  std::unique_ptr<Target> node = StartRedlab({});
+  std::string json = (dir_ / "server.json").string();
+  std::string out;
+  ASSERT_EQ(Bench({"--server", "redis://127.0.0.1:" + std::to_string(node->port()), "--fault",
+                   "REPLY DELAY 1", "--requests", "40", "--clients", "2", "--json", json, "--",
+                   "INCR", "{client}"},
+                  &out),
+            0)
+      << out << err_;
+  nlohmann::json j = nlohmann::json::parse(Slurp(json));
+  EXPECT_EQ(j["targets"]["server"]["calls"], 40);
+  EXPECT_EQ(j["targets"]["server"]["errors_total"], 0);
+  redisContext* c = redisConnect("127.0.0.1", node->port());
+  ASSERT_TRUE(c != nullptr && c->err == 0);
+  auto* r = static_cast<redisReply*>(redisCommand(c, "FAULT LIST"));
+  ASSERT_NE(r, nullptr);
+  ASSERT_EQ(r->type, REDIS_REPLY_ARRAY);
+  ASSERT_EQ(r->elements, 1u);
+  EXPECT_EQ(std::string(r->element[0]->str, r->element[0]->len), "REPLY DELAY 1");
+  freeReplyObject(r);
+  r = static_cast<redisReply*>(redisCommand(c, "MGET 0 1"));
+  ASSERT_NE(r, nullptr);
+  ASSERT_EQ(r->elements, 2u);
+  // Two connections, 40 calls: every call was made once, whichever connection made it.
+  EXPECT_EQ(std::stoll(r->element[0]->str) + std::stoll(r->element[1]->str), 40);
+  freeReplyObject(r);
+  redisFree(c);
 }
 
 TEST_F(BenchCommandTest, UsageErrors) {
