@@ -92,6 +92,7 @@ class Runner {
   void Tick();
   void RollInterval(Clock::time_point now, bool last);
   void MaybeFinish();
+  void Abandon();
   bool FinishedIssuing(Clock::time_point now) const;
 
   const RunnerOptions& o_;
@@ -155,6 +156,7 @@ RunStats Runner::Go() {
   }
   if (not_ready_ == 0) Start();  // none could connect: finishes at once
   uv_run(&loop_, UV_RUN_DEFAULT);
+  if (!finishing_) Abandon();
   uv_loop_close(&loop_);
   if (tty_) fprintf(stderr, "\r\033[K");
   if (!connect_error_.empty() && stats_.calls == 0) {
@@ -170,7 +172,9 @@ void Runner::OnReady(redisAsyncContext* ac, void* reply, void* priv) {
   Runner* r = c->runner;
   auto* rep = static_cast<redisReply*>(reply);
   if (rep == nullptr || rep->type == REDIS_REPLY_ERROR) {
-    r->connect_error_ = rep ? std::string(rep->str, rep->len) : std::string(ac->errstr);
+    r->connect_error_ = rep                     ? std::string(rep->str, rep->len)
+                        : ac->errstr[0] != '\0' ? std::string(ac->errstr)
+                                                : "the connection was refused or lost";
     c->dead = true;
   } else {
     c->ready = true;
@@ -179,6 +183,7 @@ void Runner::OnReady(redisAsyncContext* ac, void* reply, void* priv) {
 }
 
 void Runner::Start() {
+  if (finishing_) return;
   started_ = true;
   t0_ = Clock::now();
   measure_start_ =
@@ -398,6 +403,24 @@ void Runner::MaybeFinish() {
   for (auto& c : conns_) {
     if (c->ac != nullptr) redisAsyncDisconnect(c->ac);
   }
+}
+
+// The loop ran dry before the run ended: hiredis's libuv adapter drops a poll error (a refused
+// connect) without telling hiredis, so those connections would never answer. Their calls end
+// as IO errors; the contexts are freed and their handles closed.
+void Runner::Abandon() {
+  finishing_ = true;
+  if (connect_error_.empty()) connect_error_ = "the connection failed";
+  for (auto& c : conns_) {
+    if (c->ac == nullptr) continue;
+    redisAsyncContext* ac = c->ac;
+    c->ac = nullptr;
+    c->dead = true;
+    redisAsyncFree(ac);  // pending callbacks run with no reply
+  }
+  auto* timer = reinterpret_cast<uv_handle_t*>(&timer_);
+  if (!uv_is_closing(timer)) uv_close(timer, nullptr);
+  uv_run(&loop_, UV_RUN_DEFAULT);
 }
 
 void Runner::OnDisconnect(const redisAsyncContext* ac, int status) {
