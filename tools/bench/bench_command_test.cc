@@ -166,6 +166,31 @@ TEST_F(BenchCommandTest, ARunningServerByUrlGetsTheFaultsAsFaultCommands) {
   redisFree(c);
 }
 
+TEST_F(BenchCommandTest, FunctionFromALibraryOnBothTargets) {
+  std::string lib = (dir_ / "lib.lua").string(), json = (dir_ / "fn.json").string();
+  {
+    std::ofstream out(lib);
+    out << "#!lua name=benchlib\n"
+           "redis.register_function('bump', function(keys, args)\n"
+           "  return redis.call('incrby', keys[1], args[1])\n"
+           "end)\n";
+  }
+  std::string out;
+  ASSERT_EQ(Bench({"--target", "both", "--function", "benchlib.bump", "--library", lib, "--keys",
+                   "c:{client}", "--args", "{rand:1..9}", "--requests", "90", "--clients", "3",
+                   "--json", json},
+                  &out),
+            0)
+      << out << err_;
+  nlohmann::json j = nlohmann::json::parse(Slurp(json));
+  EXPECT_EQ(j["call"], "FCALL bump 1 c:{client} {rand:1..9}");
+  for (const char* t : {"redlab", "redis"}) {
+    SCOPED_TRACE(t);
+    EXPECT_EQ(j["targets"][t]["calls"], 90);
+    EXPECT_EQ(j["targets"][t]["errors_total"], 0);
+  }
+}
+
 TEST_F(BenchCommandTest, UsageErrors) {
   std::string out;
   EXPECT_EQ(Bench({"--requests", "10"}, &out), kExitBenchUsage);  // nothing to call

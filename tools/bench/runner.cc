@@ -93,6 +93,7 @@ class Runner {
   void RollInterval(Clock::time_point now, bool last);
   void MaybeFinish();
   void Abandon();
+  void DropQueue(Conn* c);
   bool FinishedIssuing(Clock::time_point now) const;
 
   const RunnerOptions& o_;
@@ -310,7 +311,10 @@ void Runner::Complete(Call* call) {
     }
     if (now > last_reply_) last_reply_ = now;
   }
-  if (call->io_error) c->dead = true;
+  if (call->io_error) {
+    c->dead = true;
+    DropQueue(c);
+  }
   delete call;
   if (!c->dead && !finishing_) Refill(c, now);
   MaybeFinish();
@@ -423,10 +427,22 @@ void Runner::Abandon() {
   uv_run(&loop_, UV_RUN_DEFAULT);
 }
 
+// Open loop: the calls waiting for a connection that is gone end as IO errors (no latency: they
+// were never sent).
+void Runner::DropQueue(Conn* c) {
+  for (const auto& [intended, measured] : c->queue) {
+    if (!measured) continue;
+    ++stats_.calls;
+    ++stats_.errors["IO"];
+  }
+  c->queue.clear();
+}
+
 void Runner::OnDisconnect(const redisAsyncContext* ac, int status) {
   auto* c = static_cast<Conn*>(ac->data);
   c->ac = nullptr;  // hiredis frees the context after this callback
   c->dead = true;
+  c->runner->DropQueue(c);
   if (status != REDIS_OK && c->runner->connect_error_.empty()) {
     c->runner->connect_error_ = ac->errstr;
   }

@@ -48,7 +48,9 @@ struct Interval {
 struct RunStats {
   Histogram latency = NewLatencyHistogram();
   std::vector<Interval> intervals;
-  int64_t calls = 0;                      // measured calls completed (errors included)
+  // Measured calls completed, errors included (open-loop calls lost with their connection before
+  // being sent count as IO errors, without a latency).
+  int64_t calls = 0;
   std::map<std::string, int64_t> errors;  // by the error's first word; "IO": connection lost
   int64_t wait_short = 0;                 // WAIT answered fewer replicas than asked
   int64_t noscript = 0;                   // EVALSHA answered NOSCRIPT and was sent again as EVAL
