@@ -310,13 +310,20 @@ int RunBench(const BenchOptions& o) {
                    {"wait", o.wait},
                    {"faults", o.faults},
                    {"seed", o.seed}};
-  std::cout << fmt::format(
+  // With --json -, stdout carries the JSON alone and the table goes to stderr.
+  std::ostream& text = o.json == "-" ? std::cerr : std::cout;
+  if (!plan.names.empty() && plan.runner.wait_replicas > plan.target.replicas) {
+    std::cerr << fmt::format(
+        "redlab bench: WAIT {} with {} replica(s): every WAIT waits its {} ms timeout\n",
+        plan.runner.wait_replicas, plan.target.replicas, plan.runner.wait_timeout_ms);
+  }
+  text << fmt::format(
       "redlab bench: {} x pipeline {}, {} loop{}, {}{}{}\n", r.clients, r.pipeline,
       r.rate > 0 ? "open" : "closed", r.rate > 0 ? fmt::format(" at {:.0f}/s", r.rate) : "",
       r.requests > 0 ? fmt::format("{} calls", r.requests) : fmt::format("{:.1f} s", r.duration_s),
       plan.target.replicas > 0 ? fmt::format(", {} replica(s)", plan.target.replicas) : "",
       report.wait ? fmt::format(", WAIT {} {}", r.wait_replicas, r.wait_timeout_ms) : "");
-  std::cout.flush();
+  text.flush();
   double start_epoch =
       std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   for (auto& t : targets) report.targets.push_back({t->name(), RunStats{}});
@@ -343,7 +350,7 @@ int RunBench(const BenchOptions& o) {
     std::cerr << "redlab bench: " << e.what() << "\n";
     return kExitBenchUnavailable;
   }
-  std::cout << FormatTable(report);
+  text << FormatTable(report);
   try {
     if (!o.json.empty()) {
       WriteTo(o.json, [&](std::ostream& out) { out << ToJson(report).dump(2) << "\n"; });

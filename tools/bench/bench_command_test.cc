@@ -131,6 +131,10 @@ TEST_F(BenchCommandTest, OpenLoopCommandOnRedlab) {
       << out << err_;
   nlohmann::json j = nlohmann::json::parse(Slurp(json));
   EXPECT_EQ(j["config"]["loop"], "open");
+  // --json -: the JSON alone on stdout, the table on stderr.
+  ASSERT_EQ(Bench({"--requests", "10", "--json", "-", "--", "PING"}, &out), 0) << err_;
+  EXPECT_EQ(nlohmann::json::parse(out)["targets"]["redlab"]["calls"], 10);
+  EXPECT_NE(err_.find("calls/s"), std::string::npos) << err_;
   EXPECT_EQ(j["targets"]["redlab"]["calls"], 200);
   EXPECT_EQ(j["targets"]["redlab"]["errors_total"], 0);
   EXPECT_EQ(j["call"], "SET k:{seq:1..50} {randstr:8}");
