@@ -3,7 +3,6 @@
 #include "tools/bench/runner.h"
 
 #include <fmt/format.h>
-#include <hiredis/adapters/libuv.h>
 #include <hiredis/async.h>
 #include <hiredis/hiredis.h>
 #include <unistd.h>
@@ -16,6 +15,7 @@
 #include <stdexcept>
 
 #include "tools/bench/pacing.h"
+#include "tools/bench/uv_redis.h"
 
 namespace redlab::tools::bench {
 
@@ -140,7 +140,7 @@ RunStats Runner::Go() {
       --not_ready_;
     } else {
       c->ac->data = c.get();
-      redisLibuvAttach(c->ac, &loop_);
+      AttachToLoop(c->ac, &loop_);
       redisAsyncSetDisconnectCallback(c->ac, OnDisconnect);
       // The replies of AUTH and SELECT are checked by the setup's own connection, which made
       // the same calls before the run.
@@ -177,6 +177,7 @@ void Runner::OnReady(redisAsyncContext* ac, void* reply, void* priv) {
                         : ac->errstr[0] != '\0' ? std::string(ac->errstr)
                                                 : "the connection was refused or lost";
     c->dead = true;
+    if (rep == nullptr) c->ac = nullptr;  // hiredis is freeing the context
   } else {
     c->ready = true;
   }
@@ -255,6 +256,7 @@ void Runner::OnMain(redisAsyncContext*, void* reply, void* priv) {
   auto* rep = static_cast<redisReply*>(reply);
   if (rep == nullptr) {
     call->io_error = true;
+    call->conn->ac = nullptr;  // no reply: hiredis is freeing the context
   } else if (rep->type == REDIS_REPLY_ERROR) {
     std::string word = FirstWord(rep);
     if (word == "NOSCRIPT" && r->w_.kind() == CallKind::kScript && !call->evaled) {
@@ -272,6 +274,7 @@ void Runner::OnWait(redisAsyncContext*, void* reply, void* priv) {
   auto* rep = static_cast<redisReply*>(reply);
   if (rep == nullptr) {
     call->io_error = true;
+    call->conn->ac = nullptr;
   } else if (rep->type == REDIS_REPLY_ERROR) {
     if (call->error.empty()) call->error = FirstWord(rep);
   } else if (!call->retry && call->measured && rep->type == REDIS_REPLY_INTEGER &&
@@ -357,6 +360,10 @@ void Runner::Tick() {
         }
         return;
       }
+      if (measured) {  // no connection left to send it on
+        ++stats_.calls;
+        ++stats_.errors["IO"];
+      }
     });
   }
   if (now >= interval_start_ + std::chrono::seconds(1)) RollInterval(now, false);
@@ -409,9 +416,9 @@ void Runner::MaybeFinish() {
   }
 }
 
-// The loop ran dry before the run ended: hiredis's libuv adapter drops a poll error (a refused
-// connect) without telling hiredis, so those connections would never answer. Their calls end
-// as IO errors; the contexts are freed and their handles closed.
+// The loop ran dry before the run ended (a connection whose handle stopped without hiredis
+// knowing; uv_redis.h passes poll errors on, so this is a safety net): the calls still pending
+// end as IO errors, the contexts are freed and their handles closed.
 void Runner::Abandon() {
   finishing_ = true;
   if (connect_error_.empty()) connect_error_ = "the connection failed";

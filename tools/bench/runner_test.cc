@@ -159,6 +159,28 @@ TEST_P(RunnerTest, ForADuration) {
   EXPECT_EQ(s.errors_total(), 0);
 }
 
+TEST_P(RunnerTest, LostConnectionsEndTheRunWithIoErrors) {
+  auto t = Start();
+  // The first call closes every connection, its own after the reply (SKIPME no): the calls in
+  // flight end as IO errors and the run ends instead of waiting for replies that never come.
+  Workload w({.kind = CallKind::kCommand,
+              .command = {"CLIENT", "KILL", "TYPE", "normal", "SKIPME", "no"}});
+  RunnerOptions o = Options(*t);
+  o.requests = 1000;
+  RunStats s = bench::Run(o, w);
+  EXPECT_LT(s.calls, 1000);
+  EXPECT_GE(s.errors["IO"], 1);  // at least the caller's own pipelined calls after the kill
+  EXPECT_EQ(s.errors.size(), 1u);
+  EXPECT_EQ(s.latency.total_count(), s.calls);
+
+  // Open loop: the run ends too (whether calls were waiting for a connection depends on timing).
+  o.rate = 1000;
+  RunStats open = bench::Run(o, w);
+  EXPECT_LT(open.calls, 1000);
+  EXPECT_GE(open.calls, 1);
+  for (const auto& [word, n] : open.errors) EXPECT_EQ(word, "IO");
+}
+
 INSTANTIATE_TEST_SUITE_P(Targets, RunnerTest, testing::Values("redlab", "redis"),
                          [](const auto& info) { return info.param; });
 
