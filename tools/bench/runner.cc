@@ -14,8 +14,8 @@
 #include <optional>
 #include <stdexcept>
 
+#include "client/hiredis_libuv.h"
 #include "tools/bench/pacing.h"
-#include "tools/bench/uv_redis.h"
 
 namespace redlab::tools::bench {
 
@@ -140,7 +140,8 @@ RunStats Runner::Go() {
       --not_ready_;
     } else {
       c->ac->data = c.get();
-      AttachToLoop(c->ac, &loop_);
+      // The client's adapter: hiredis 0.14's own drops poll errors (a reset connection hangs).
+      client::HiredisLibuvAttach(c->ac, &loop_);
       redisAsyncSetDisconnectCallback(c->ac, OnDisconnect);
       // The replies of AUTH and SELECT are checked by the setup's own connection, which made
       // the same calls before the run.
@@ -417,8 +418,8 @@ void Runner::MaybeFinish() {
 }
 
 // The loop ran dry before the run ended (a connection whose handle stopped without hiredis
-// knowing; uv_redis.h passes poll errors on, so this is a safety net): the calls still pending
-// end as IO errors, the contexts are freed and their handles closed.
+// knowing; client/hiredis_libuv.h passes poll errors on, so this is a safety net): the calls
+// still pending end as IO errors, the contexts are freed and their handles closed.
 void Runner::Abandon() {
   finishing_ = true;
   if (connect_error_.empty()) connect_error_ = "the connection failed";
