@@ -91,7 +91,7 @@ TEST_F(BenchCommandTest, LockScriptAgainstBothTargets) {
 TEST_F(BenchCommandTest, LockScriptWithAReplicaAndWait) {
   std::string json = (dir_ / "wait.json").string();
   std::vector<std::string> args = LockScript();
-  args.insert(args.end(), {"--target", "both", "--replicas", "1", "--wait", "1/1000", "--requests",
+  args.insert(args.end(), {"--target", "both", "--replicas", "1", "--wait", "1/5000", "--requests",
                            "300", "--clients", "2", "--json", json});
   std::string out;
   ASSERT_EQ(Bench(args, &out), 0) << out << err_;
