@@ -8,8 +8,9 @@ PACKAGES=(
   libuv1-dev liblua5.1-0-dev libhiredis-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libfmt-dev nlohmann-json3-dev libcli11-dev libssl-dev
-  lua-cjson-dev lua-bitop-dev liblzf-dev
+  lua-cjson-dev lua-bitop-dev liblzf-dev zlib1g-dev
   redis-server redis-tools
+  libhdrhistogram-java default-jre-headless  # HdrHistogram's own log reader, run on `redlab bench --hdr`'s files
 )
 
 missing=()

@@ -1,9 +1,11 @@
 // redlab: the command-line tool around redlab-server and Redis — `redlab proxy` (a fault proxy
-// for real Redis) and `redlab lock` (a command run under a distributed lock). One main; each
-// subcommand in its own file (see commands.h).
+// for real Redis), `redlab lock` (a command run under a distributed lock) and `redlab bench`
+// (script latency, side by side with real Redis). One main; each subcommand in its own file
+// (see commands.h; bench in tools/bench/).
 #include <utility>
 #include <vector>
 
+#include "tools/bench/bench_command.h"
 #include "tools/redlab/commands.h"
 
 int main(int argc, char** argv) {
@@ -15,6 +17,7 @@ int main(int argc, char** argv) {
   };
   add(redlab::tools::AddProxyCommand(app));
   add(redlab::tools::AddLockSubcommand(app));
+  add(redlab::tools::bench::AddBenchCommand(app));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
