@@ -3,6 +3,8 @@
 // crashes, a redis.conf file read as redis-server reads it, a process whose last node crashed
 // exits, and the proxy's control port answers in Redis's words. The master they replicate from
 // or forward to is the current target's server.
+#include <unistd.h>
+
 #include <fstream>
 
 #include "conformance/harness/child_process.h"
@@ -124,7 +126,9 @@ TEST(RedlabServerCliTest, TheProcessExitsWhenItsLastLiveNodeCrashes) {
 // `SERVER redis.conf [--name value ...]`, run the same way with redlab-server and redis-server:
 // the file's directives, then the command line's options, which win.
 TEST(RedlabServerCliTest, AConfigFileComesFirstAndTheCommandLineWins) {
-  std::string path = ::testing::TempDir() + "redlab_cli_test.conf";
+  // One file per process: ctest runs this test for both targets at once.
+  std::string path =
+      ::testing::TempDir() + "redlab_cli_test." + std::to_string(getpid()) + ".conf";
   for (const std::string& program :
        {std::string(REDLAB_SERVER_PATH), std::string("redis-server")}) {
     int port = FreePort();
