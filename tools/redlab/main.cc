@@ -1,6 +1,6 @@
 // redlab: the command-line tool around redlab-server and Redis — `redlab proxy` (a fault proxy
-// for real Redis) and `redlab lock` (a command run under a distributed lock). One main; each
-// subcommand in its own file (see commands.h).
+// for real Redis), `redlab lock` (a command run under a distributed lock) and `redlab lab` (the
+// failover lab). One main; each subcommand in its own file (see commands.h).
 #include <utility>
 #include <vector>
 
@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   };
   add(redlab::tools::AddProxyCommand(app));
   add(redlab::tools::AddLockSubcommand(app));
+  add(redlab::tools::AddLabCommand(app));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,55 @@
+// The workload's one way to reach a lock: a LockDriver. Each lock library the lab can drive is
+// one adapter — the built-in reentrant lock (below), the fenced lock and RedLock once the client
+// has them, an external process speaking JSON lines. A driver is one client (one owner); the lab
+// records every call it makes in the history (see Actor in workload.h).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "client/config.h"
+#include "tools/lab/history.h"
+
+namespace redlab::lab {
+
+using Millis = std::chrono::milliseconds;
+
+struct DriverResult {
+  Outcome outcome = Outcome::kUnknown;  // ok, fail (certainly not done), unknown (may be done)
+  std::optional<int64_t> token;         // a fencing token, from locks that give one
+  std::string error;
+};
+
+class LockDriver {
+ public:
+  virtual ~LockDriver() = default;
+  // "reentrant", "fenced", "redlock", "external"
+  virtual std::string kind() const = 0;
+  // The owner id the driver takes `lock` as ("<uuid>:<thread>").
+  virtual std::string OwnerId(const std::string& lock) = 0;
+  // Waits up to `wait` for the lock; `lease` 0 means the driver keeps it (a watchdog).
+  virtual DriverResult Acquire(const std::string& lock, Millis wait, Millis lease) = 0;
+  virtual DriverResult Release(const std::string& lock) = 0;
+  // Called (on any thread) when the driver learns it lost `lock` it was keeping. Drivers
+  // without such a notice ignore it.
+  virtual void OnLost(const std::string& lock, std::function<void()> callback) {
+    (void)lock;
+    (void)callback;
+  }
+};
+
+// Redisson's reentrant lock from the built-in client (client/lock.h), one owner per driver.
+// Errors map to outcomes as their meaning says: false / NoSyncedReplicas / IllegalMonitorState
+// are certain failures; IoError, TimeoutError and ClientClosed are unknown (the command may have
+// run).
+std::unique_ptr<LockDriver> MakeReentrantDriver(const Config& config);
+
+// The client settings the lab's scenarios use: short timeouts and no retries, so a dead node
+// answers in milliseconds, not Redisson's seconds.
+Config LabConfig(Config config);
+
+}  // namespace redlab::lab

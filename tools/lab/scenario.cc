@@ -1,0 +1,29 @@
+// The catalogue and the context scenarios run in.
+#include "tools/lab/scenario.h"
+
+namespace redlab::lab {
+
+RunContext::~RunContext() = default;
+
+Cluster& RunContext::StartCluster(const ClusterSpec& spec) {
+  cluster_ = Cluster::Start(target_, spec);
+  nemesis_ = std::make_unique<Nemesis>(*cluster_, history_, seed_);
+  history_.Mark("start", "lab", std::string(TargetName(target_)) + " nodes up");
+  return *cluster_;
+}
+
+std::unique_ptr<Actor> RunContext::ReentrantActor(const std::string& name, const Config& config) {
+  return std::make_unique<Actor>(name, MakeReentrantDriver(config), history_);
+}
+
+const std::vector<Scenario>& Catalogue() {
+  static const std::vector<Scenario> catalogue = [] {
+    std::vector<Scenario> out;
+    AddFailoverScenarios(out);
+    AddClientScenarios(out);
+    return out;
+  }();
+  return catalogue;
+}
+
+}  // namespace redlab::lab

@@ -1,0 +1,134 @@
+// redlab lab: the failover lab's command line — `list` the catalogue, `run` scenarios and print
+// the verdict table (JSON and HTML reports on request), `check` a JSON report's histories again.
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "tools/lab/report.h"
+#include "tools/lab/runner.h"
+#include "tools/redlab/commands.h"
+
+namespace redlab::tools {
+namespace {
+
+struct LabOptions {
+  std::vector<std::string> scenarios;
+  std::string target = "embedded";
+  uint64_t seed = 1;
+  int runs = 1;
+  std::string json_file, html_file, check_file;
+};
+
+bool WriteFile(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) std::cerr << "redlab lab: cannot write " << path << "\n";
+  return static_cast<bool>(out);
+}
+
+int List() {
+  size_t w = 0;
+  for (const lab::Scenario& s : lab::Catalogue()) w = std::max(w, s.id().size());
+  for (const lab::Scenario& s : lab::Catalogue()) {
+    std::cout << fmt::format("{:<{}}  {:<6}  {}\n", s.id(), w, lab::VerdictName(s.documented),
+                             s.failure);
+  }
+  return 0;
+}
+
+int Run(const LabOptions& o) {
+  lab::Target target;
+  if (o.target == "embedded") {
+    target = lab::Target::kEmbedded;
+  } else if (o.target == "redis") {
+    target = lab::Target::kRedis;
+  } else {
+    std::cerr << "redlab lab: --target is embedded or redis\n";
+    return kExitUsageError;
+  }
+  std::vector<const lab::Scenario*> chosen;
+  try {
+    chosen = lab::SelectScenarios(o.scenarios);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "redlab lab: " << e.what() << "\n";
+    return kExitUsageError;
+  }
+  std::vector<lab::RunResult> results;
+  for (int i = 0; i < o.runs; ++i) {
+    for (const lab::Scenario* s : chosen) {
+      std::cerr << fmt::format("running {} on {} (seed {})...\n", s->id(), o.target, o.seed + i);
+      results.push_back(lab::RunScenario(*s, target, o.seed + static_cast<uint64_t>(i)));
+    }
+  }
+  std::cout << lab::VerdictTable(results);
+  bool ok = true;
+  for (const auto& r : results) ok = ok && r.as_documented() && r.error.empty();
+  if (!o.json_file.empty() && !WriteFile(o.json_file, lab::RunsToJson(results).dump(2) + "\n")) {
+    return 1;
+  }
+  if (!o.html_file.empty() && !WriteFile(o.html_file, lab::RenderHtml(results))) return 1;
+  return ok ? 0 : 1;
+}
+
+// Reads a report written by --json and checks each run's history again: the verdict comes from
+// the history alone, so it must be the one the report gives.
+int CheckFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    std::cerr << "redlab lab: cannot read " << path << "\n";
+    return kExitUsageError;
+  }
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(in);
+  } catch (const std::exception& e) {
+    std::cerr << "redlab lab: " << path << ": " << e.what() << "\n";
+    return kExitUsageError;
+  }
+  bool agree = true;
+  for (const auto& run : doc.at("runs")) {
+    if (run.at("verdict").is_null()) continue;
+    std::vector<lab::Op> ops = lab::OpsFromJson(run);
+    int64_t end_us = static_cast<int64_t>(run.at("end_ms").get<double>() * 1000.0);
+    lab::CheckResult c = lab::Check(ops, end_us);
+    std::string verdict = c.safe() ? "safe" : "unsafe";
+    std::string id = run.at("scenario").get<std::string>();
+    if (run.contains("variant")) id += "/" + run["variant"].get<std::string>();
+    std::cout << fmt::format("{} {} {} ({} violations)\n", id, run.at("target").get<std::string>(),
+                             verdict, c.violations.size() + c.resource_violations.size());
+    agree = agree && verdict == run.at("verdict").get<std::string>();
+  }
+  return agree ? 0 : 1;
+}
+
+}  // namespace
+
+SubcommandRun AddLabCommand(CLI::App& app) {
+  auto options = std::make_shared<LabOptions>();
+  CLI::App* lab = app.add_subcommand(
+      "lab", "the failover lab: scenarios that lose locks, checked for two holders at once");
+  lab->require_subcommand(1);
+  CLI::App* list = lab->add_subcommand("list", "the scenario catalogue and documented verdicts");
+  CLI::App* run = lab->add_subcommand("run", "run scenarios (all by default), print the verdicts");
+  run->add_option("scenario", options->scenarios, "scenario names (name or name/variant)");
+  run->add_option("--target", options->target, "embedded (default) or redis")
+      ->check(CLI::IsMember({"embedded", "redis"}));
+  run->add_option("--seed", options->seed, "the nemesis's seed (default 1)");
+  run->add_option("--runs", options->runs, "runs of each scenario, seeds seed, seed+1, ...")
+      ->check(CLI::PositiveNumber);
+  run->add_option("--json", options->json_file, "write the runs and histories as JSON");
+  run->add_option("--html", options->html_file, "write a self-contained HTML timeline");
+  CLI::App* check = lab->add_subcommand("check", "check the histories of a --json report again");
+  check->add_option("file", options->check_file, "the report")->required();
+  return [options, list, run, check]() {
+    if (list->parsed()) return List();
+    if (run->parsed()) return Run(*options);
+    if (check->parsed()) return CheckFile(options->check_file);
+    return kExitUsageError;
+  };
+}
+
+}  // namespace redlab::tools
