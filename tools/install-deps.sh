@@ -10,6 +10,7 @@ PACKAGES=(
   libfmt-dev nlohmann-json3-dev libcli11-dev libssl-dev
   lua-cjson-dev lua-bitop-dev liblzf-dev
   redis-server redis-tools
+  chromium  # the lab's HTML report is tested in a real headless browser
 )
 
 missing=()

@@ -105,7 +105,8 @@ CheckResult Check(const std::vector<Op>& ops, int64_t end_us) {
     }
   }
   for (size_t i = 0; i < r.holds.size(); ++i) {
-    for (size_t j = i + 1; j < r.holds.size(); ++j) {
+    // The holds are in order of their start: none after one that starts past i's end overlaps.
+    for (size_t j = i + 1; j < r.holds.size() && r.holds[j].from_us < r.holds[i].to_us; ++j) {
       const Hold& a = r.holds[i];
       const Hold& b = r.holds[j];
       if (a.lock != b.lock || a.owner == b.owner) continue;

@@ -44,8 +44,8 @@ class LockDriver {
 
 // Redisson's reentrant lock from the built-in client (client/lock.h), one owner per driver.
 // Errors map to outcomes as their meaning says: false / NoSyncedReplicas / IllegalMonitorState
-// are certain failures; IoError, TimeoutError and ClientClosed are unknown (the command may have
-// run).
+// are certain failures, and so is an IoError that never connected; other IoErrors, TimeoutError
+// and ClientClosed are unknown (the command may have run).
 std::unique_ptr<LockDriver> MakeReentrantDriver(const Config& config);
 
 // The client settings the lab's scenarios use: short timeouts and no retries, so a dead node

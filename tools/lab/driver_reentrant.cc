@@ -1,6 +1,7 @@
 // The built-in reentrant lock (Redisson's RLock, client/lock.h) as a lab driver.
 #include <map>
 #include <mutex>
+#include <string_view>
 
 #include "client/client.h"
 #include "tools/lab/driver.h"
@@ -69,7 +70,10 @@ class ReentrantDriver : public LockDriver {
     } catch (const TimeoutError& e) {
       return {Outcome::kUnknown, std::nullopt, std::string("TimeoutError: ") + e.what()};
     } catch (const IoError& e) {
-      return {Outcome::kUnknown, std::nullopt, std::string("IoError: ") + e.what()};
+      // Never connected: the command was never sent. Otherwise it may have run.
+      bool unsent = std::string_view(e.what()).starts_with("cannot connect");
+      return {unsent ? Outcome::kFail : Outcome::kUnknown, std::nullopt,
+              std::string("IoError: ") + e.what()};
     } catch (const Error& e) {
       return {Outcome::kUnknown, std::nullopt, e.what()};
     }

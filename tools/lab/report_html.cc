@@ -54,7 +54,7 @@ class Timeline {
     std::string s = fmt::format(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" width=\"{}\" height=\"{}\" "
         "viewBox=\"0 0 {} {}\">\n",
-        kLeft + kWidth + 20, height, kLeft + kWidth + 20, height);
+        kLeft + kWidth + 110, height, kLeft + kWidth + 110, height);
     // Lanes and their labels.
     for (size_t i = 0; i < lanes_.size(); ++i) {
       int y = LaneY(i);
