@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "client/config.h"
 #include "tools/lab/history.h"
@@ -47,6 +48,13 @@ class LockDriver {
 // are certain failures, and so is an IoError that never connected; other IoErrors, TimeoutError
 // and ClientClosed are unknown (the command may have run).
 std::unique_ptr<LockDriver> MakeReentrantDriver(const Config& config);
+
+// An external driver: `command` run by /bin/sh, speaking JSON lines on its stdin and stdout (the
+// protocol is in the README, "Other lock libraries"); it is told the servers' URLs first. Its
+// tokens, if it gives any, are recorded as fencing tokens. A request it does not answer within
+// wait + 5 s is unknown. Throws std::runtime_error when it cannot start or refuses the servers.
+std::unique_ptr<LockDriver> MakeExternalDriver(const std::string& command,
+                                               const std::vector<std::string>& servers);
 
 // The client settings the lab's scenarios use: short timeouts and no retries, so a dead node
 // answers in milliseconds, not Redisson's seconds.

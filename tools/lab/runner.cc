@@ -7,7 +7,7 @@
 
 namespace redlab::lab {
 
-RunResult RunScenario(const Scenario& s, Target target, uint64_t seed) {
+RunResult RunScenario(const Scenario& s, Target target, uint64_t seed, const RunOptions& options) {
   RunResult r;
   r.scenario = s.name;
   r.variant = s.variant;
@@ -17,7 +17,10 @@ RunResult RunScenario(const Scenario& s, Target target, uint64_t seed) {
   r.documented = s.documented;
   auto start = std::chrono::steady_clock::now();
   {
-    RunContext ctx(target, seed);
+    RunOptions used = options;
+    if (!s.takes_driver) used.driver.clear();
+    r.driver = used.driver;
+    RunContext ctx(target, seed, used);
     try {
       s.run(ctx);
     } catch (const std::exception& e) {

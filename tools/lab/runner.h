@@ -30,13 +30,15 @@ struct RunResult {
   double duration_ms = 0;
   std::map<std::string, double> metrics;
   std::vector<std::string> notes;
+  std::string driver;  // the external driver it ran with, if any
 
   std::string id() const { return variant.empty() ? scenario : scenario + "/" + variant; }
   // Ran, and the checker agrees with the documented verdict (a skip counts as agreeing).
   bool as_documented() const { return skipped || (verdict && *verdict == documented); }
 };
 
-RunResult RunScenario(const Scenario& s, Target target, uint64_t seed);
+RunResult RunScenario(const Scenario& s, Target target, uint64_t seed,
+                      const RunOptions& options = {});
 
 // The scenarios named (a name selects the scenario and its variants; "name/variant" one form);
 // all when `names` is empty. Throws std::invalid_argument naming an unknown one.

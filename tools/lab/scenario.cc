@@ -16,11 +16,23 @@ std::unique_ptr<Actor> RunContext::ReentrantActor(const std::string& name, const
   return std::make_unique<Actor>(name, MakeReentrantDriver(config), history_);
 }
 
+std::unique_ptr<Actor> RunContext::RedLockActor(const std::string& name,
+                                                const std::vector<size_t>& nodes) {
+  std::vector<std::string> urls;
+  for (size_t n : nodes) urls.push_back(cluster_->Url(n));
+  if (!options_.driver.empty()) {
+    return std::make_unique<Actor>(name, MakeExternalDriver(options_.driver, urls), history_);
+  }
+  Skip("needs a RedLock: give an external driver with --driver (the built-in one is not here yet)");
+  return nullptr;
+}
+
 const std::vector<Scenario>& Catalogue() {
   static const std::vector<Scenario> catalogue = [] {
     std::vector<Scenario> out;
     AddFailoverScenarios(out);
     AddClientScenarios(out);
+    AddRedLockScenarios(out);
     return out;
   }();
   return catalogue;

@@ -19,10 +19,18 @@
 
 namespace redlab::lab {
 
+// How scenarios run beyond target and seed.
+struct RunOptions {
+  // An external driver command (`--driver`): the scenarios that take a driver (the RedLock
+  // ones) use it instead of the built-in lock.
+  std::string driver;
+};
+
 // What a scenario is given to run: the target, the seed, and where to record.
 class RunContext {
  public:
-  RunContext(Target target, uint64_t seed) : target_(target), seed_(seed), history_(&clock_) {}
+  RunContext(Target target, uint64_t seed, RunOptions options = {})
+      : target_(target), seed_(seed), options_(std::move(options)), history_(&clock_) {}
   ~RunContext();
 
   Target target() const { return target_; }
@@ -34,6 +42,10 @@ class RunContext {
   Nemesis& nemesis() { return *nemesis_; }
   // A lab client named `name` using the built-in reentrant lock with `config` (see LabConfig).
   std::unique_ptr<Actor> ReentrantActor(const std::string& name, const Config& config);
+  // A lab client taking RedLock over `nodes` (independent masters): the external driver when
+  // one was given, else the built-in RedLock; null (and the run skipped) when neither is there.
+  std::unique_ptr<Actor> RedLockActor(const std::string& name, const std::vector<size_t>& nodes);
+  const RunOptions& options() const { return options_; }
   // A figure the scenario reports ("refusal_rate", "lost_notice_ms").
   void Metric(const std::string& name, double value) { metrics_[name] = value; }
   void Note(const std::string& text) { notes_.push_back(text); }
@@ -47,6 +59,7 @@ class RunContext {
  private:
   Target target_;
   uint64_t seed_;
+  RunOptions options_;
   LabClock clock_;
   History history_;
   std::unique_ptr<Cluster> cluster_;
@@ -64,8 +77,9 @@ struct Scenario {
   std::string variant;  // empty for the scenario's base form
   std::string failure;  // one line: the real failure it stands for
   Verdict documented = Verdict::kUnsafe;
-  bool redis_quick = false;  // in the quick share the tests run on real Redis
+  bool redis_quick = false;   // in the quick share the tests run on real Redis
   std::function<void(RunContext&)> run;
+  bool takes_driver = false;  // runs with an external driver (--driver) when given
 
   std::string id() const { return variant.empty() ? name : name + "/" + variant; }
 };
@@ -76,6 +90,7 @@ const std::vector<Scenario>& Catalogue();
 // The parts of the catalogue, one file each.
 void AddFailoverScenarios(std::vector<Scenario>& out);
 void AddClientScenarios(std::vector<Scenario>& out);
+void AddRedLockScenarios(std::vector<Scenario>& out);
 
 // The lock name and guarded resource every scenario uses.
 inline constexpr char kLockName[] = "lab:lock";

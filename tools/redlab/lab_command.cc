@@ -22,6 +22,7 @@ struct LabOptions {
   uint64_t seed = 1;
   int runs = 1;
   std::string json_file, html_file, check_file;
+  std::string driver;
   // soak
   int clients = 8;
   std::string duration = "60s";
@@ -85,7 +86,8 @@ int Run(const LabOptions& o) {
   for (int i = 0; i < o.runs; ++i) {
     for (const lab::Scenario* s : chosen) {
       std::cerr << fmt::format("running {} on {} (seed {})...\n", s->id(), o.target, o.seed + i);
-      results.push_back(lab::RunScenario(*s, target, o.seed + static_cast<uint64_t>(i)));
+      results.push_back(
+          lab::RunScenario(*s, target, o.seed + static_cast<uint64_t>(i), {.driver = o.driver}));
     }
   }
   return Report(results, o);
@@ -205,6 +207,8 @@ SubcommandRun AddLabCommand(CLI::App& app) {
   run->add_option("--seed", options->seed, "the nemesis's seed (default 1)");
   run->add_option("--runs", options->runs, "runs of each scenario, seeds seed, seed+1, ...")
       ->check(CLI::PositiveNumber);
+  run->add_option("--driver", options->driver,
+                  "an external lock driver (JSON lines on stdin/stdout) for the RedLock scenarios");
   run->add_option("--json", options->json_file, "write the runs and histories as JSON");
   run->add_option("--html", options->html_file, "write a self-contained HTML timeline");
   CLI::App* soak = lab->add_subcommand("soak", "clients contend while random faults strike");
