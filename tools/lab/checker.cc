@@ -39,6 +39,14 @@ std::vector<Hold> ComputeHolds(const std::vector<Op>& ops_in, int64_t end_us) {
       close(it->second, it->second.lease_end);
       is_open = false;
     }
+    // A possible hold (an acquire without an answer) ends when its owner next acquires or
+    // releases that lock: from then on the owner acts on what it knows.
+    if (is_open && it->second.hold.possible &&
+        (op.kind == OpKind::kAcquire || op.kind == OpKind::kRelease)) {
+      close(it->second, op.invoke_us);
+      if (op.kind == OpKind::kRelease) continue;
+      is_open = false;
+    }
     switch (op.kind) {
       case OpKind::kAcquire: {
         if (op.outcome == Outcome::kFail) break;

@@ -96,6 +96,24 @@ TEST(CheckerTest, AnUnknownAcquireIsAPossibleHoldFromItsInvocation) {
   EXPECT_FALSE(r.safe());
 }
 
+TEST(CheckerTest, AnUnknownAcquireEndsAtItsOwnersNextAcquire) {
+  // B's first acquire got no answer; B tried again and got the lock, then released it. B may have
+  // held the lock from 2 ms, and surely from 9 ms to 10 ms; A's hold at 4..6 overlaps only the
+  // possible one.
+  std::vector<Op> h = {Acquire("B", 2, 3, Outcome::kUnknown), Acquire("A", 4, 5, Outcome::kOk),
+                       Simple(OpKind::kRelease, "A", 6, 7),   Acquire("B", 8, 9, Outcome::kOk),
+                       Simple(OpKind::kRelease, "B", 10, 11), Acquire("A", 12, 13, Outcome::kOk),
+                       Simple(OpKind::kRelease, "A", 14, 15)};
+  CheckResult r = Check(h, 30 * kMs);
+  ASSERT_EQ(r.holds.size(), 4u);
+  EXPECT_TRUE(r.holds[0].possible);
+  EXPECT_EQ(r.holds[0].to_us, 8 * kMs);
+  ASSERT_EQ(r.violations.size(), 1u);
+  EXPECT_TRUE(r.violations[0].possible);
+  EXPECT_EQ(r.violations[0].from_us, 5 * kMs);
+  EXPECT_EQ(r.violations[0].to_us, 6 * kMs);
+}
+
 TEST(CheckerTest, AnUnknownAcquireWithALeaseEndsWithTheLease) {
   std::vector<Op> h = {Acquire("B", 2, 7, Outcome::kUnknown, /*lease_ms=*/3),
                        Acquire("A", 6, 7, Outcome::kOk), Simple(OpKind::kRelease, "A", 10, 11)};

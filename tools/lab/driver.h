@@ -47,7 +47,16 @@ class LockDriver {
 // Errors map to outcomes as their meaning says: false / NoSyncedReplicas / IllegalMonitorState
 // are certain failures, and so is an IoError that never connected; other IoErrors, TimeoutError
 // and ClientClosed are unknown (the command may have run).
-std::unique_ptr<LockDriver> MakeReentrantDriver(const Config& config);
+struct ReentrantOptions {
+  // When > 0: after each acquisition, WAIT for this many replicas on the lock write's connection
+  // (the lab's configs have one command connection per master); fewer acknowledging within
+  // wait_replicas_timeout undoes the acquisition and fails it. The client itself trusts a lock
+  // one replica acknowledged, as Redisson does.
+  int wait_replicas = 0;
+  Millis wait_replicas_timeout{200};
+};
+std::unique_ptr<LockDriver> MakeReentrantDriver(const Config& config,
+                                                const ReentrantOptions& options = {});
 
 // An external driver: `command` run by /bin/sh, speaking JSON lines on its stdin and stdout (the
 // protocol is in the README, "Other lock libraries"); it is told the servers' URLs first. Its

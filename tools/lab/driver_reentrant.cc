@@ -23,7 +23,8 @@ constexpr ThreadId kOwner{1};
 
 class ReentrantDriver : public LockDriver {
  public:
-  explicit ReentrantDriver(const Config& config) : client_(config) {}
+  ReentrantDriver(const Config& config, const ReentrantOptions& options)
+      : client_(config), options_(options) {}
   ~ReentrantDriver() override { client_.Shutdown(); }
 
   std::string kind() const override { return "reentrant"; }
@@ -33,8 +34,18 @@ class ReentrantDriver : public LockDriver {
     return Run([&] {
       ReentrantLock l = Get(lock);
       bool ok = lease.count() > 0 ? l.TryLock(wait, lease, kOwner) : l.TryLock(wait, kOwner);
-      return ok ? DriverResult{Outcome::kOk, std::nullopt, {}}
-                : DriverResult{Outcome::kFail, std::nullopt, "not acquired"};
+      if (!ok) return DriverResult{Outcome::kFail, std::nullopt, "not acquired"};
+      if (options_.wait_replicas > 0) {
+        Reply acked = client_.Execute({"WAIT", std::to_string(options_.wait_replicas),
+                                       std::to_string(options_.wait_replicas_timeout.count())});
+        if (acked.integer < options_.wait_replicas) {
+          l.Unlock(kOwner);
+          return DriverResult{Outcome::kFail, std::nullopt,
+                              "WAIT " + std::to_string(options_.wait_replicas) +
+                                  ": acknowledged by " + std::to_string(acked.integer)};
+        }
+      }
+      return DriverResult{Outcome::kOk, std::nullopt, {}};
     });
   }
 
@@ -80,14 +91,16 @@ class ReentrantDriver : public LockDriver {
   }
 
   Client client_;
+  ReentrantOptions options_;
   std::mutex mu_;
   std::map<std::string, ReentrantLock> locks_;
 };
 
 }  // namespace
 
-std::unique_ptr<LockDriver> MakeReentrantDriver(const Config& config) {
-  return std::make_unique<ReentrantDriver>(config);
+std::unique_ptr<LockDriver> MakeReentrantDriver(const Config& config,
+                                                const ReentrantOptions& options) {
+  return std::make_unique<ReentrantDriver>(config, options);
 }
 
 }  // namespace redlab::lab

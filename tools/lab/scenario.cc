@@ -12,8 +12,9 @@ Cluster& RunContext::StartCluster(const ClusterSpec& spec) {
   return *cluster_;
 }
 
-std::unique_ptr<Actor> RunContext::ReentrantActor(const std::string& name, const Config& config) {
-  return std::make_unique<Actor>(name, MakeReentrantDriver(config), history_);
+std::unique_ptr<Actor> RunContext::ReentrantActor(const std::string& name, const Config& config,
+                                                  const ReentrantOptions& options) {
+  return std::make_unique<Actor>(name, MakeReentrantDriver(config, options), history_);
 }
 
 std::unique_ptr<Actor> RunContext::RedLockActor(const std::string& name,

@@ -41,7 +41,8 @@ class RunContext {
   Cluster& cluster() { return *cluster_; }
   Nemesis& nemesis() { return *nemesis_; }
   // A lab client named `name` using the built-in reentrant lock with `config` (see LabConfig).
-  std::unique_ptr<Actor> ReentrantActor(const std::string& name, const Config& config);
+  std::unique_ptr<Actor> ReentrantActor(const std::string& name, const Config& config,
+                                        const ReentrantOptions& options = {});
   // A lab client taking RedLock over `nodes` (independent masters): the external driver when
   // one was given, else the built-in RedLock; null (and the run skipped) when neither is there.
   std::unique_ptr<Actor> RedLockActor(const std::string& name, const std::vector<size_t>& nodes);
@@ -77,7 +78,7 @@ struct Scenario {
   std::string variant;  // empty for the scenario's base form
   std::string failure;  // one line: the real failure it stands for
   Verdict documented = Verdict::kUnsafe;
-  bool redis_quick = false;   // in the quick share the tests run on real Redis
+  bool redis_quick = false;  // in the quick share the tests run on real Redis
   std::function<void(RunContext&)> run;
   bool takes_driver = false;  // runs with an external driver (--driver) when given
 

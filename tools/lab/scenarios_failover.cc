@@ -70,11 +70,14 @@ void FailoverRaceWait(RunContext& ctx) {
   }
 }
 
-void FailoverWaitWrongReplica(RunContext& ctx) {
+// The client waits for its replicas (WAIT 2) and trusts the lock once one acknowledged it; with
+// `all`, only once both did.
+void FailoverWaitWrongReplica(RunContext& ctx, bool all) {
   Cluster& c = ctx.StartCluster({.replicas = 2});
   Nemesis& n = ctx.nemesis();
-  // The client waits for its replicas (WAIT 2) and trusts the lock once one acknowledged it.
-  auto a = ctx.ReentrantActor("A", MasterReplica(c, 2, Millis(200)));
+  ReentrantOptions options;
+  if (all) options.wait_replicas = 2;
+  auto a = ctx.ReentrantActor("A", MasterReplica(c, 2, Millis(200)), options);
   size_t behind = c.Replica(static_cast<size_t>(n.Uniform(0, 1)));
   GuardedResource resource(kResourceName, false);
   n.HoldLink(behind);
@@ -123,7 +126,12 @@ void AddFailoverScenarios(std::vector<Scenario>& out) {
   out.push_back({"failover-wait-wrong-replica", "",
                  "two replicas: WAIT is answered by one, the other is promoted (WAIT is not "
                  "consensus)",
-                 Verdict::kUnsafe, true, FailoverWaitWrongReplica});
+                 Verdict::kUnsafe, true,
+                 [](RunContext& ctx) { FailoverWaitWrongReplica(ctx, false); }});
+  out.push_back({"failover-wait-wrong-replica", "wait-all-replicas",
+                 "the same, the lock trusted only once every replica acknowledged it",
+                 Verdict::kSafe, true,
+                 [](RunContext& ctx) { FailoverWaitWrongReplica(ctx, true); }});
   out.push_back({"replication-lag", "",
                  "a slow replica and a short WAIT timeout: acquisitions refused, never unsafe",
                  Verdict::kSafe, true, ReplicationLag});
