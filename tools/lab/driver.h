@@ -58,6 +58,14 @@ struct ReentrantOptions {
 std::unique_ptr<LockDriver> MakeReentrantDriver(const Config& config,
                                                 const ReentrantOptions& options = {});
 
+// Redisson's fenced lock (client/fenced_lock.h): the reentrant lock, each acquisition returning
+// a fencing token. Outcomes as the reentrant driver's.
+std::unique_ptr<LockDriver> MakeFencedDriver(const Config& config);
+
+// The built-in RedLock (client/red_lock.h) over the independent masters of `config`
+// (Config::IndependentMasters). Outcomes as the reentrant driver's.
+std::unique_ptr<LockDriver> MakeRedLockDriver(const Config& config);
+
 // An external driver: `command` run by /bin/sh, speaking JSON lines on its stdin and stdout (the
 // protocol is in the README, "Other lock libraries"); it is told the servers' URLs first. Its
 // tokens, if it gives any, are recorded as fencing tokens. A request it does not answer within

@@ -24,8 +24,12 @@ std::unique_ptr<Actor> RunContext::RedLockActor(const std::string& name,
   if (!options_.driver.empty()) {
     return std::make_unique<Actor>(name, MakeExternalDriver(options_.driver, urls), history_);
   }
-  Skip("needs a RedLock: give an external driver with --driver (the built-in one is not here yet)");
-  return nullptr;
+  return std::make_unique<Actor>(
+      name, MakeRedLockDriver(LabConfig(Config::IndependentMasters(urls))), history_);
+}
+
+std::unique_ptr<Actor> RunContext::FencedActor(const std::string& name, const Config& config) {
+  return std::make_unique<Actor>(name, MakeFencedDriver(config), history_);
 }
 
 const std::vector<Scenario>& Catalogue() {

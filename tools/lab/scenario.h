@@ -43,8 +43,10 @@ class RunContext {
   // A lab client named `name` using the built-in reentrant lock with `config` (see LabConfig).
   std::unique_ptr<Actor> ReentrantActor(const std::string& name, const Config& config,
                                         const ReentrantOptions& options = {});
+  // A lab client using the built-in fenced lock (tokens) with `config`.
+  std::unique_ptr<Actor> FencedActor(const std::string& name, const Config& config);
   // A lab client taking RedLock over `nodes` (independent masters): the external driver when
-  // one was given, else the built-in RedLock; null (and the run skipped) when neither is there.
+  // one was given, else the built-in RedLock.
   std::unique_ptr<Actor> RedLockActor(const std::string& name, const std::vector<size_t>& nodes);
   const RunOptions& options() const { return options_; }
   // A figure the scenario reports ("refusal_rate", "lost_notice_ms").

@@ -48,8 +48,9 @@ void ClientPauseWith(RunContext& ctx, bool fenced) {
   Nemesis& n = ctx.nemesis();
   GuardedResource resource(kResourceName, /*check_tokens=*/fenced);
   const Millis lease{200 + n.Uniform(0, 100)};
-  auto a = ctx.ReentrantActor("A", SingleServer(c.Url(c.Master())));
-  auto b = ctx.ReentrantActor("B", SingleServer(c.Url(c.Master())));
+  Config config = SingleServer(c.Url(c.Master()));
+  auto a = fenced ? ctx.FencedActor("A", config) : ctx.ReentrantActor("A", config);
+  auto b = fenced ? ctx.FencedActor("B", config) : ctx.ReentrantActor("B", config);
   if (a->Acquire(kLockName, Millis(0), lease).outcome != Outcome::kOk) return;
   int64_t seen = a->Read(resource);
   n.BeginClientFault("pause", "A", "stop-the-world pause longer than the lease");
@@ -165,6 +166,10 @@ void AddClientScenarios(std::vector<Scenario>& out) {
                  "the holder stops longer than its lease (GC, a frozen VM), a second client takes "
                  "the lock, the first resumes and writes: a lost update",
                  Verdict::kUnsafe, true, ClientPause});
+  out.push_back({"client-pause", "fenced",
+                 "the same with the fenced lock and a resource that rejects a token older than the "
+                 "newest it has seen",
+                 Verdict::kSafe, true, [](RunContext& ctx) { ClientPauseWith(ctx, true); }});
   out.push_back({"client-partition", "",
                  "the holder is cut from the server while its watchdog keeps the lock: the lease "
                  "runs out, a second client takes it before OnLost tells the first",

@@ -25,6 +25,9 @@ struct SoakOptions {
   std::set<std::string> faults;
   uint64_t seed = 1;
   int locks = 3;
+  // "reentrant", or "fenced": the fenced lock, and resources that reject a token older than the
+  // newest they accepted.
+  std::string lock = "reentrant";
   // Called about once a second from the lab's thread.
   std::function<void(const SoakProgress&)> progress;
 };

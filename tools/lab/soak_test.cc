@@ -39,9 +39,30 @@ TEST(SoakTest, CrashesAreRecordedAsFaults) {
   EXPECT_EQ(r.metrics.at("faults"), crashes);
 }
 
+TEST(SoakTest, AFencedResourceAcceptsNoStaleWriteWhateverTheFaults) {
+  SoakOptions o;
+  o.clients = 4;
+  o.duration = Millis(3000);
+  o.lock = "fenced";
+  o.faults = {"crash", "pause", "lag", "clock", "partition"};
+  RunResult r = RunSoak(o);
+  ASSERT_EQ(r.error, "");
+  EXPECT_GT(r.check.writes_accepted, 0);
+  EXPECT_GT(r.metrics.at("faults"), 0);
+  EXPECT_EQ(r.metrics.at("stale_writes_accepted"), 0);
+  for (const Op& op : r.history) {
+    if (op.kind == OpKind::kAcquire && op.outcome == Outcome::kOk) {
+      EXPECT_TRUE(op.token);
+    }
+  }
+}
+
 TEST(SoakTest, AnUnknownFaultKindIsRefused) {
   SoakOptions o;
   o.faults = {"meteor"};
+  EXPECT_THROW(RunSoak(o), std::invalid_argument);
+  o.faults = {};
+  o.lock = "spinlock";
   EXPECT_THROW(RunSoak(o), std::invalid_argument);
 }
 

@@ -27,6 +27,7 @@ struct LabOptions {
   int clients = 8;
   std::string duration = "60s";
   std::string faults;
+  std::string lock = "reentrant";
 };
 
 // "60s", "1500ms", "2m", or milliseconds.
@@ -109,6 +110,7 @@ int Soak(const LabOptions& o) {
   so.target = *ParseTarget(o.target);
   so.clients = o.clients;
   so.seed = o.seed;
+  so.lock = o.lock;
   auto duration = ParseDuration(o.duration);
   if (!duration) {
     std::cerr << "redlab lab soak: --duration is like 60s, 1500ms or 2m\n";
@@ -216,6 +218,9 @@ SubcommandRun AddLabCommand(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   soak->add_option("--duration", options->duration, "how long: 60s (default), 1500ms, 2m");
   soak->add_option("--faults", options->faults, "comma-separated: crash,pause,lag,clock,partition");
+  soak->add_option("--lock", options->lock,
+                   "reentrant (default), or fenced (token-checking resources)")
+      ->check(CLI::IsMember({"reentrant", "fenced"}));
   soak->add_option("--target", options->target, "embedded (default) or redis")
       ->check(CLI::IsMember({"embedded", "redis"}));
   soak->add_option("--seed", options->seed, "the nemesis's seed (default 1)");
