@@ -131,7 +131,13 @@ CheckResult Check(const std::vector<Op>& ops, int64_t end_us) {
       o.to_us = to;
       o.possible = a.possible || b.possible;
       o.fenced = a.fenced && b.fenced && writes_carry_tokens;
-      (o.fenced ? r.fenced_overlaps : r.violations).push_back(o);
+      if (o.fenced) {
+        r.fenced_overlaps.push_back(o);
+      } else if (o.possible) {
+        r.possible_violations.push_back(o);
+      } else {
+        r.violations.push_back(o);
+      }
     }
   }
   // The resource, in the order it accepted writes.

@@ -4,7 +4,10 @@
 //     successful acquire to the invocation of its release, to the lost notice, or to the lease's
 //     end as the client knew it (the acquire's invocation + its lease; a renewal extends it). An
 //     acquire whose outcome is unknown may have taken the lock at its invocation: it counts as a
-//     possible hold, and an overlap with it as a (possible) violation.
+//     possible hold (until its owner's next acquire or release, or its lease's end). As in
+//     Jepsen, where an indeterminate operation may or may not have happened and a history is
+//     valid when some choice explains it, an overlap with a possible hold is reported apart
+//     (possible_violations): it does not by itself make the run unsafe.
 //   the guarded resource — each accepted write must be based on the value of the write accepted
 //     before it (otherwise an update was lost), and a token-checking resource must accept no write
 //     whose fencing token is older than one it accepted before.
@@ -48,7 +51,8 @@ struct ResourceViolation {
 
 struct CheckResult {
   std::vector<Hold> holds;
-  std::vector<Overlap> violations;       // overlaps that break mutual exclusion
+  std::vector<Overlap> violations;           // overlaps of certain holds: mutual exclusion broken
+  std::vector<Overlap> possible_violations;  // overlaps with a possible hold
   std::vector<Overlap> fenced_overlaps;  // overlaps of fenced holds (not violations by themselves)
   std::vector<ResourceViolation> resource_violations;
   int acquires_ok = 0, acquires_failed = 0, acquires_unknown = 0;

@@ -36,6 +36,7 @@ std::string Escape(const std::string& s) {
 }
 
 constexpr int kLeft = 90, kWidth = 900, kLane = 34, kTop = 28;
+constexpr size_t kMaxDrawnOps = 4000;
 
 class Timeline {
  public:
@@ -108,8 +109,10 @@ class Timeline {
           kLane - 16, Escape(h.process), Escape(h.lock), h.possible ? " (possibly)" : "",
           h.from_us / 1000.0, h.to_us / 1000.0);
     }
-    // Operations: a tick at the invocation, a dot at the completion coloured by outcome.
+    // Operations: a tick at the invocation, a dot at the completion coloured by outcome (not for
+    // a soak's tens of thousands: its holds and violations say it).
     for (const Op& op : r_.history) {
+      if (r_.history.size() > kMaxDrawnOps) break;
       int y = LaneY(Lane(op.process)) + kLane - 8;
       int64_t done = op.complete_us >= 0 ? op.complete_us : op.invoke_us;
       s += fmt::format(
@@ -119,16 +122,19 @@ class Timeline {
           OpKindName(op.kind), Escape(op.lock), OutcomeName(op.outcome), op.invoke_us / 1000.0,
           done / 1000.0, op.error.empty() ? "" : Escape(": " + op.error));
     }
-    // Violations, across the lanes of the two holders.
-    for (const Overlap& o : r_.check.violations) {
+    // Violations, across the lanes of the two holders (dashed: with a possible hold).
+    auto overlap_rect = [&](const Overlap& o, const char* cls) {
       size_t a = Lane(o.processes[0]), b = Lane(o.processes[1]);
       int y0 = LaneY(std::min(a, b)), y1 = LaneY(std::max(a, b)) + kLane - 4;
       s += fmt::format(
-          "<rect class=\"violation\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"><title>{} and "
+          "<rect class=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"><title>{} and "
           "{} both hold {} for {:.1f} ms{}</title></rect>\n",
-          X(o.from_us), y0, std::max(3, X(o.to_us) - X(o.from_us)), y1 - y0, Escape(o.processes[0]),
-          Escape(o.processes[1]), Escape(o.lock), o.overlap_ms(), o.possible ? " (possibly)" : "");
-    }
+          cls, X(o.from_us), y0, std::max(3, X(o.to_us) - X(o.from_us)), y1 - y0,
+          Escape(o.processes[0]), Escape(o.processes[1]), Escape(o.lock), o.overlap_ms(),
+          o.possible ? " (possibly)" : "");
+    };
+    for (const Overlap& o : r_.check.violations) overlap_rect(o, "violation");
+    for (const Overlap& o : r_.check.possible_violations) overlap_rect(o, "violation possible");
     for (const ResourceViolation& v : r_.check.resource_violations) {
       int y = LaneY(Lane(v.process));
       s += fmt::format(
@@ -181,6 +187,7 @@ section.run { margin-bottom: 28px; }
 .op line { stroke: #555; } .op.ok circle { fill: #2e8b57; } .op.fail circle { fill: #c0392b; }
 .op.unknown circle { fill: #999; stroke: #333; }
 .violation { fill: #e01020; fill-opacity: 0.3; stroke: #e01020; stroke-width: 1.5; }
+.violation.possible { fill-opacity: 0.1; stroke-dasharray: 4 3; }
 .violation-mark line { stroke: #e01020; stroke-width: 3; } .violation-mark text { font-size: 10px; fill: #e01020; }
 )";
 
@@ -224,12 +231,22 @@ std::string RenderHtml(const std::vector<RunResult>& runs) {
                        Escape(o.processes[1]), Escape(o.lock), o.overlap_ms(),
                        o.possible ? " (possibly: an acquire's outcome is unknown)" : "");
     }
+    if (!r.check.possible_violations.empty()) {
+      s += fmt::format(
+          "<li>{} overlaps with a hold that may never have been taken (an unanswered acquire): "
+          "not counted</li>",
+          r.check.possible_violations.size());
+    }
     for (const ResourceViolation& v : r.check.resource_violations) {
       s +=
           fmt::format("<li>{} by {}: {}</li>", Escape(v.kind), Escape(v.process), Escape(v.detail));
     }
     for (const auto& [k, v] : r.metrics) s += fmt::format("<li>{} = {:g}</li>", Escape(k), v);
     for (const std::string& n : r.notes) s += "<li>" + Escape(n) + "</li>";
+    if (r.history.size() > kMaxDrawnOps) {
+      s += fmt::format("<li>{} operations: the timeline draws their holds, not each one</li>",
+                       r.history.size());
+    }
     s += "</ul>\n";
     s += Timeline(r).Svg();
     s += "</section>\n";

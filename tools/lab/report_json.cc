@@ -40,6 +40,10 @@ nlohmann::json RunToJson(const RunResult& r) {
   j["duration_ms"] = std::round(r.duration_ms);
   j["violations"] = nlohmann::json::array();
   for (const Overlap& o : r.check.violations) j["violations"].push_back(OverlapJson(o));
+  j["possible_violations"] = nlohmann::json::array();
+  for (const Overlap& o : r.check.possible_violations) {
+    j["possible_violations"].push_back(OverlapJson(o));
+  }
   j["fenced_overlaps"] = nlohmann::json::array();
   for (const Overlap& o : r.check.fenced_overlaps) j["fenced_overlaps"].push_back(OverlapJson(o));
   j["resource_violations"] = nlohmann::json::array();
@@ -130,6 +134,9 @@ std::string VerdictTable(const std::vector<RunResult>& runs) {
     std::string verdict = r.skipped ? "skipped" : r.verdict ? VerdictName(*r.verdict) : "error";
     size_t violations = r.check.violations.size() + r.check.resource_violations.size();
     std::string figures;
+    if (!r.check.possible_violations.empty()) {
+      figures += fmt::format("possible_overlaps={} ", r.check.possible_violations.size());
+    }
     for (const auto& [k, v] : r.metrics) figures += fmt::format("{}={:g} ", k, v);
     if (r.skipped) figures += *r.skipped;
     if (!r.error.empty()) figures += "error: " + r.error;

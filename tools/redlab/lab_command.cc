@@ -142,18 +142,17 @@ int Soak(const LabOptions& o) {
   };
   lab::RunResult r = lab::RunSoak(so);
   if (tty) std::cerr << "\n";
-  size_t possible = 0, shown = 0;
+  size_t shown = 0;
   for (const auto& ov : r.check.violations) {
-    possible += ov.possible ? 1 : 0;
     if (shown++ < 10) {
-      std::cout << fmt::format("overlap: {} and {} both held {} for {:.1f} ms from {:.1f} ms{}\n",
+      std::cout << fmt::format("overlap: {} and {} both held {} for {:.1f} ms from {:.1f} ms\n",
                                ov.processes[0], ov.processes[1], ov.lock, ov.overlap_ms(),
-                               ov.from_us / 1000.0, ov.possible ? " (possibly)" : "");
+                               ov.from_us / 1000.0);
     }
   }
-  std::cout << fmt::format("{} overlapping holds ({} certain, {} with an unknown acquire)\n",
-                           r.check.violations.size(), r.check.violations.size() - possible,
-                           possible);
+  std::cout << fmt::format(
+      "{} overlapping holds; {} more with a hold an unanswered acquire may have taken\n",
+      r.check.violations.size(), r.check.possible_violations.size());
   for (const auto& v : r.check.resource_violations) {
     std::cout << fmt::format("{}: {} on {}: {}\n", v.kind, v.process, v.resource, v.detail);
   }
