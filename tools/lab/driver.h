@@ -41,6 +41,10 @@ class LockDriver {
     (void)lock;
     (void)callback;
   }
+  // A stop-the-world pause of the client (true) and its end (false). A driver process is
+  // stopped with SIGSTOP and continued with SIGCONT; the built-in client lives in the lab's
+  // process, where the workload's thread pausing is the pause.
+  virtual void Pause(bool stop) { (void)stop; }
 };
 
 // Redisson's reentrant lock from the built-in client (client/lock.h), one owner per driver.

@@ -60,6 +60,7 @@ class ExternalDriver : public LockDriver {
   }
 
   std::string kind() const override { return "external"; }
+  void Pause(bool stop) override { kill(pid_, stop ? SIGSTOP : SIGCONT); }
   std::string OwnerId(const std::string&) override { return "driver:" + std::to_string(pid_); }
 
   DriverResult Acquire(const std::string& lock, Millis wait, Millis lease) override {

@@ -28,6 +28,14 @@ std::unique_ptr<Actor> RunContext::RedLockActor(const std::string& name,
       name, MakeRedLockDriver(LabConfig(Config::IndependentMasters(urls))), history_);
 }
 
+std::unique_ptr<Actor> RunContext::DriverActor(const std::string& name,
+                                               const std::vector<size_t>& nodes) {
+  if (options_.driver.empty()) return nullptr;
+  std::vector<std::string> urls;
+  for (size_t n : nodes) urls.push_back(cluster_->Url(n));
+  return std::make_unique<Actor>(name, MakeExternalDriver(options_.driver, urls), history_);
+}
+
 std::unique_ptr<Actor> RunContext::FencedActor(const std::string& name, const Config& config) {
   return std::make_unique<Actor>(name, MakeFencedDriver(config), history_);
 }

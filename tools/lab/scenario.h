@@ -48,6 +48,8 @@ class RunContext {
   // A lab client taking RedLock over `nodes` (independent masters): the external driver when
   // one was given, else the built-in RedLock.
   std::unique_ptr<Actor> RedLockActor(const std::string& name, const std::vector<size_t>& nodes);
+  // A lab client of the external driver over `nodes`; null when no driver was given.
+  std::unique_ptr<Actor> DriverActor(const std::string& name, const std::vector<size_t>& nodes);
   const RunOptions& options() const { return options_; }
   // A figure the scenario reports ("refusal_rate", "lost_notice_ms").
   void Metric(const std::string& name, double value) { metrics_[name] = value; }

@@ -49,16 +49,21 @@ void ClientPauseWith(RunContext& ctx, bool fenced) {
   GuardedResource resource(kResourceName, /*check_tokens=*/fenced);
   const Millis lease{200 + n.Uniform(0, 100)};
   Config config = SingleServer(c.Url(c.Master()));
-  auto a = fenced ? ctx.FencedActor("A", config) : ctx.ReentrantActor("A", config);
-  auto b = fenced ? ctx.FencedActor("B", config) : ctx.ReentrantActor("B", config);
+  // With an external driver (--driver), its processes take the lock (and A's is stopped).
+  auto a = fenced ? ctx.FencedActor("A", config) : ctx.DriverActor("A", {c.Master()});
+  auto b = fenced ? ctx.FencedActor("B", config) : ctx.DriverActor("B", {c.Master()});
+  if (!a) a = ctx.ReentrantActor("A", config);
+  if (!b) b = ctx.ReentrantActor("B", config);
   if (a->Acquire(kLockName, Millis(0), lease).outcome != Outcome::kOk) return;
   int64_t seen = a->Read(resource);
   n.BeginClientFault("pause", "A", "stop-the-world pause longer than the lease");
+  a->driver().Pause(true);
   if (b->Acquire(kLockName, Millis(3000), Millis(5000)).outcome == Outcome::kOk) {
     int64_t v = b->Read(resource);
     b->Write(resource, v, v + 1);
     b->Release(kLockName);
   }
+  a->driver().Pause(false);
   n.EndClientFault("pause", "A");
   a->Write(resource, seen, seen + 1);
   a->Release(kLockName);
@@ -165,7 +170,7 @@ void AddClientScenarios(std::vector<Scenario>& out) {
   out.push_back({"client-pause", "",
                  "the holder stops longer than its lease (GC, a frozen VM), a second client takes "
                  "the lock, the first resumes and writes: a lost update",
-                 Verdict::kUnsafe, true, ClientPause});
+                 Verdict::kUnsafe, true, ClientPause, /*takes_driver=*/true});
   out.push_back({"client-pause", "fenced",
                  "the same with the fenced lock and a resource that rejects a token older than the "
                  "newest it has seen",
