@@ -24,8 +24,9 @@ std::unique_ptr<Actor> RunContext::RedLockActor(const std::string& name,
   if (!options_.driver.empty()) {
     return std::make_unique<Actor>(name, MakeExternalDriver(options_.driver, urls), history_);
   }
-  return std::make_unique<Actor>(
-      name, MakeRedLockDriver(LabConfig(Config::IndependentMasters(urls))), history_);
+  Config config = LabConfig(Config::IndependentMasters(urls));
+  config.red_lock_node_timeout = Millis(300);  // room for a loaded machine running the tests
+  return std::make_unique<Actor>(name, MakeRedLockDriver(config), history_);
 }
 
 std::unique_ptr<Actor> RunContext::DriverActor(const std::string& name,

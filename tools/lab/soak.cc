@@ -171,7 +171,6 @@ RunResult RunSoak(const SoakOptions& o) {
     (v.kind == "stale-token" ? stale : lost) += 1;
   }
   r.metrics["overlaps"] = static_cast<double>(r.check.violations.size());
-  r.metrics["overlaps_possible"] = static_cast<double>(r.check.possible_violations.size());
   r.metrics["lost_updates"] = static_cast<double>(lost);
   r.metrics["stale_writes_accepted"] = static_cast<double>(stale);
   r.metrics["writes_rejected"] = r.check.writes_rejected;
