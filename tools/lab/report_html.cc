@@ -43,6 +43,7 @@ class Timeline {
   explicit Timeline(const RunResult& r) : r_(r), end_us_(std::max<int64_t>(r.end_us, 1)) {
     // Lanes: clients in order of appearance, then nodes.
     for (const Op& op : r.history) AddLane(op.process, "client");
+    for (const std::string& n : r.nodes) AddLane(n, "node");
     for (const Event& e : r.faults) {
       bool client = false;
       for (const Op& op : r.history) client = client || op.process == e.target;

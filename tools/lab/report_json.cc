@@ -55,6 +55,7 @@ nlohmann::json RunToJson(const RunResult& r) {
                                         {"at_ms", Ms(v.at_us)},
                                         {"detail", v.detail}});
   }
+  j["nodes"] = r.nodes;
   j["metrics"] = r.metrics;
   j["notes"] = r.notes;
   j["end_ms"] = Ms(r.end_us);

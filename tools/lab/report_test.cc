@@ -33,6 +33,7 @@ RunResult TwoHolders() {
                op(4, "A", OpKind::kRelease, 10, 11, Outcome::kUnknown)};
   r.history[0].lease_ms = 10000;
   r.history[3].error = "IoError: connection refused";
+  r.nodes = {"m0", "r0", "r1"};
   r.faults = {{2000, 4000, "repl-hold", "r0", "replication link held"},
               {3000, -1, "crash", "m0", ""}};
   r.end_us = 11000;
@@ -70,6 +71,7 @@ TEST(ReportTest, JsonFollowsTheSchema) {
   EXPECT_EQ(run["faults"][1],
             nlohmann::json({{"kind", "crash"}, {"target", "m0"}, {"at_ms", 3.0}}));
   EXPECT_EQ(run["metrics"]["lost_notice_ms"], 1.5);
+  EXPECT_EQ(run["nodes"], nlohmann::json({"m0", "r0", "r1"}));
 }
 
 TEST(ReportTest, TheHistoryReadBackGivesTheSameVerdict) {
@@ -98,7 +100,8 @@ TEST(ReportTest, TheHtmlPageDrawsLanesHoldsFaultsAndTheViolation) {
   EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));  // no other URL
   EXPECT_EQ(html.find("<script"), std::string::npos);
   for (const char* lane :
-       {"data-lane=\"A\"", "data-lane=\"B\"", "data-lane=\"r0\"", "data-lane=\"m0\""}) {
+       {"data-lane=\"A\"", "data-lane=\"B\"", "data-lane=\"r0\"", "data-lane=\"m0\"",
+        "data-lane=\"r1\""}) {  // r1 has no fault, and a lane
     EXPECT_NE(html.find(lane), std::string::npos) << lane;
   }
   auto count = [&](const std::string& needle) {

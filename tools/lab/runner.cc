@@ -29,6 +29,9 @@ RunResult RunScenario(const Scenario& s, Target target, uint64_t seed, const Run
     r.skipped = ctx.skipped();
     r.metrics = ctx.metrics();
     r.notes = ctx.notes();
+    if (ctx.has_cluster()) {
+      for (size_t i = 0; i < ctx.cluster().size(); ++i) r.nodes.push_back(ctx.cluster().Name(i));
+    }
     r.history = ctx.history().ops();
     r.faults = ctx.history().events();
     r.end_us = ctx.history().EndUs();

@@ -26,6 +26,7 @@ struct RunResult {
   CheckResult check;
   std::vector<Op> history;
   std::vector<Event> faults;
+  std::vector<std::string> nodes;  // the target's nodes ("m0", "r0", ...), a lane each
   int64_t end_us = 0;
   double duration_ms = 0;
   std::map<std::string, double> metrics;

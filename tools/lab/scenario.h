@@ -39,6 +39,7 @@ class RunContext {
   // Starts the nodes (once per run) and the nemesis that faults them.
   Cluster& StartCluster(const ClusterSpec& spec);
   Cluster& cluster() { return *cluster_; }
+  bool has_cluster() const { return cluster_ != nullptr; }
   Nemesis& nemesis() { return *nemesis_; }
   // A lab client named `name` using the built-in reentrant lock with `config` (see LabConfig).
   std::unique_ptr<Actor> ReentrantActor(const std::string& name, const Config& config,
