@@ -70,7 +70,8 @@ void RestartEmpty(RunContext& ctx, bool delayed) {
     std::this_thread::sleep_for(lease + Millis(n.Uniform(50, 150)));  // the restart's delay
   }
   n.Restart(order[0]);  // empty: it forgot A's lock
-  if (b->Acquire(kLockName, Millis(100), Millis(10000)).outcome == Outcome::kOk) {
+  // B waits up to a second: its connections to the restarted masters are being made again.
+  if (b->Acquire(kLockName, Millis(1000), Millis(10000)).outcome == Outcome::kOk) {
     b->Update(resource, Millis(2));
     b->Release(kLockName);
   }
