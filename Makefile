@@ -5,7 +5,7 @@ BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
 PORT ?= 6379
 
-.PHONY: all deps configure build test run bench clean
+.PHONY: all deps configure build test run bench lab clean
 
 all: build
 
@@ -26,6 +26,12 @@ run: build
 
 bench: build
 	$(BUILD_DIR)/bin/redlab-bench
+
+# The failover lab's whole catalogue on embedded nodes: the verdict table (exit 1 when a verdict
+# is not the documented one).
+lab: configure
+	cmake --build $(BUILD_DIR) -j$(JOBS) --target redlab
+	$(BUILD_DIR)/bin/redlab lab run
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -12,7 +12,7 @@ void Acquisition::Start(std::shared_ptr<LockCore> lock, ThreadId owner, Params p
       a->finished_ = true;
       a->done_(std::make_exception_ptr(
                    LockInterrupted("lock '" + lock->name + "': interrupted before acquiring")),
-               false);
+               false, -1);
       return;
     }
     a->params_.interrupt->target = a;
@@ -33,7 +33,7 @@ void Acquisition::Attempt() {
   started_ = Clock::now();
   in_flight_ = true;
   auto self = shared_from_this();
-  lock_->TryAcquireOnce(owner_, params_.lease, [self](AcquireOutcome outcome) {
+  lock_->TryAcquireOnce(owner_, params_.lease, params_.with_token, [self](AcquireOutcome outcome) {
     self->in_flight_ = false;
     self->OnAttempt(outcome);
   });
@@ -48,7 +48,7 @@ bool Acquisition::Spend(Clock::time_point since) {
 void Acquisition::OnAttempt(const AcquireOutcome& outcome) {
   if (finished_) return;
   if (outcome.error) return Finish(outcome.error, false);
-  if (outcome.acquired) return Finish(nullptr, true);
+  if (outcome.acquired) return Finish(nullptr, true, outcome.token);
   if (interrupted_) {
     return Finish(std::make_exception_ptr(
                       LockInterrupted("lock '" + lock_->name + "': interrupted while waiting")),
@@ -130,7 +130,7 @@ void Acquisition::Interrupt() {
 
 void Acquisition::Abort(std::exception_ptr error) { Finish(std::move(error), false); }
 
-void Acquisition::Finish(std::exception_ptr error, bool acquired) {
+void Acquisition::Finish(std::exception_ptr error, bool acquired, int64_t token) {
   if (finished_) return;
   finished_ = true;
   timer_.Stop();
@@ -141,7 +141,7 @@ void Acquisition::Finish(std::exception_ptr error, bool acquired) {
   if (joined_) waiters.Leave(lock_->name, this);
   auto self = shared_from_this();  // the map below may hold the last reference
   lock_->client->acquisitions.erase(this);
-  done_(std::move(error), acquired);
+  done_(std::move(error), acquired, token);
 }
 
 }  // namespace redlab::client

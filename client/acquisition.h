@@ -7,8 +7,10 @@
 #include <chrono>
 #include <exception>
 #include <functional>
+#include <future>
 #include <memory>
 #include <optional>
+#include <type_traits>
 
 #include "client/event_loop.h"
 #include "client/ids.h"
@@ -27,13 +29,15 @@ struct InterruptHandle {
 class Acquisition : public std::enable_shared_from_this<Acquisition>, public LockWaiters::Waiter {
  public:
   using Millis = std::chrono::milliseconds;
-  using Done = std::function<void(std::exception_ptr, bool acquired)>;
+  /// `token`: the fencing token when acquired with Params::with_token, else -1.
+  using Done = std::function<void(std::exception_ptr, bool acquired, int64_t token)>;
 
   struct Params {
     std::optional<Millis> lease;                 // none: the watchdog keeps the lock
     std::optional<Millis> wait;                  // none: wait as long as it takes (Lock)
     bool once = false;                           // TryLock(): a single attempt
     std::shared_ptr<InterruptHandle> interrupt;  // LockInterruptibly
+    bool with_token = false;                     // fenced lock: report the token
   };
 
   /// Starts an acquisition (loop thread); `done` runs once, on the loop thread.
@@ -58,7 +62,7 @@ class Acquisition : public std::enable_shared_from_this<Acquisition>, public Loc
   void AfterSleep(Clock::time_point since);
   // Spends the time since `since` from the wait budget; false when it is used up.
   bool Spend(Clock::time_point since);
-  void Finish(std::exception_ptr error, bool acquired);
+  void Finish(std::exception_ptr error, bool acquired, int64_t token = -1);
 
   std::shared_ptr<LockCore> lock_;
   ThreadId owner_;
@@ -74,5 +78,25 @@ class Acquisition : public std::enable_shared_from_this<Acquisition>, public Loc
   bool interrupted_ = false;
   bool finished_ = false;
 };
+
+/// Starts an acquisition from any thread. The future holds `convert(acquired, token)`, or
+/// nothing (T = void: Lock, which only ends acquired or failed).
+template <typename T, typename Convert>
+std::future<T> StartAcquisition(const std::shared_ptr<LockCore>& core, ThreadId owner,
+                                Acquisition::Params params, Convert convert) {
+  return core->client->Submit<T>([core, owner, params = std::move(params),
+                                  convert](std::shared_ptr<std::promise<T>> p) mutable {
+    Acquisition::Start(core, owner, std::move(params),
+                       [p, convert](std::exception_ptr error, bool acquired, int64_t token) {
+                         if (error) {
+                           p->set_exception(error);
+                         } else if constexpr (std::is_void_v<T>) {
+                           p->set_value();
+                         } else {
+                           p->set_value(convert(acquired, token));
+                         }
+                       });
+  });
+}
 
 }  // namespace redlab::client

@@ -27,15 +27,34 @@ void Client::Shutdown() {
   core_->Shutdown();
 }
 
+namespace {
+
+void CheckMaster(const Config& config, size_t master) {
+  if (master >= config.masters.size()) {
+    throw ConfigError("no master #" + std::to_string(master) + " (there are " +
+                      std::to_string(config.masters.size()) + ")");
+  }
+}
+
+}  // namespace
+
 ReentrantLock Client::GetLock(std::string name) { return GetLock(std::move(name), 0); }
 
 ReentrantLock Client::GetLock(std::string name, size_t master) {
-  if (master >= core_->config.masters.size()) {
-    throw ConfigError("no master #" + std::to_string(master) + " (there are " +
-                      std::to_string(core_->config.masters.size()) + ")");
-  }
+  CheckMaster(core_->config, master);
   return ReentrantLock(std::make_shared<client::LockCore>(core_, master, std::move(name)));
 }
+
+FencedLock Client::GetFencedLock(std::string name) { return GetFencedLock(std::move(name), 0); }
+
+FencedLock Client::GetFencedLock(std::string name, size_t master) {
+  CheckMaster(core_->config, master);
+  std::string token_key = client::PrefixName("redisson_lock_token", name);
+  return FencedLock(
+      std::make_shared<client::LockCore>(core_, master, std::move(name), std::move(token_key)));
+}
+
+RedLock Client::GetRedLock(std::string name) { return RedLock(core_, std::move(name)); }
 
 std::future<Reply> Client::ExecuteAsync(std::vector<std::string> args) {
   return core_->Submit<Reply>(

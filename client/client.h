@@ -14,8 +14,10 @@
 
 #include "client/config.h"
 #include "client/errors.h"
+#include "client/fenced_lock.h"
 #include "client/ids.h"
 #include "client/lock.h"
+#include "client/red_lock.h"
 #include "client/reply.h"
 
 namespace redlab {
@@ -26,8 +28,9 @@ struct ClientCore;
 
 class Client {
  public:
-  /// Connects to every master of `config` and checks each answers. Throws ConfigError,
-  /// IoError, TimeoutError, or ReplyError (e.g. a wrong password).
+  /// Connects to every master of `config` and checks each answers (independent masters: a
+  /// majority, so a RedLock client starts with a minority down). Throws ConfigError, IoError,
+  /// TimeoutError, or ReplyError (e.g. a wrong password).
   explicit Client(Config config);
   /// Shutdown().
   ~Client();
@@ -39,6 +42,14 @@ class Client {
   ReentrantLock GetLock(std::string name);
   /// The lock `name` on master `master` (kIndependentMasters: one per master, RedLock-style).
   ReentrantLock GetLock(std::string name, size_t master);
+  /// The fenced lock `name` (Redisson's getFencedLock): the reentrant lock `name` whose
+  /// acquisitions draw tokens from redisson_lock_token:{name}.
+  FencedLock GetFencedLock(std::string name);
+  FencedLock GetFencedLock(std::string name, size_t master);
+  /// The RedLock `name` over every master of the client (Config::IndependentMasters: N
+  /// masters, a majority needed; with one master, that one). Each master holds Redisson's
+  /// reentrant-lock hash `name`.
+  RedLock GetRedLock(std::string name);
 
   /// Runs one command on the (first) master and returns its reply; an error reply throws
   /// ReplyError. For what the lock API does not cover (and tests).

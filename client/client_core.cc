@@ -3,6 +3,7 @@
 #include "client/acquisition.h"
 #include "client/ids.h"
 #include "client/lock.h"
+#include "client/red_lock_core.h"
 #include "client/watchdog.h"
 
 namespace redlab::client {
@@ -33,9 +34,15 @@ void ClientCore::Start() {
       node.link->ConnectAll();
       nodes.push_back(std::move(node));
     }
+    red_locks = std::make_unique<RedLocks>(*this);
     p->set_value();
   });
   built.get();
+  // Independent masters (RedLock) work with a majority up: a minority down is no failure.
+  size_t may_fail =
+      config.mode == Config::Mode::kIndependentMasters ? (config.masters.size() - 1) / 2 : 0;
+  std::exception_ptr first_error;
+  size_t failed = 0;
   for (size_t i = 0; i < config.masters.size(); ++i) {
     std::future<Reply> pong = Submit<Reply>([this, i](std::shared_ptr<std::promise<Reply>> p) {
       // No retries: a server that is down should be reported now, not in retry_attempts
@@ -50,8 +57,13 @@ void ClientCore::Start() {
         }
       });
     });
-    Reply r = pong.get();
-    if (r.is_error()) throw ReplyError(r.str + " (" + config.masters[i].ToString() + ")");
+    try {
+      Reply r = pong.get();
+      if (r.is_error()) throw ReplyError(r.str + " (" + config.masters[i].ToString() + ")");
+    } catch (...) {
+      if (!first_error) first_error = std::current_exception();
+      if (++failed > may_fail) std::rethrow_exception(first_error);
+    }
   }
 }
 
@@ -59,6 +71,7 @@ void ClientCore::Shutdown() {
   if (shut_down_.exchange(true)) return;
   loop.Stop([this] {
     for (Node& n : nodes) n.watchdog->Close();
+    if (red_locks) red_locks->Close();
     // Waiting acquisitions end with ClientClosed (each removes itself from the map).
     while (!acquisitions.empty()) {
       std::shared_ptr<Acquisition> a = acquisitions.begin()->second;

@@ -27,6 +27,7 @@ struct LockLost;
 namespace redlab::client {
 
 class Acquisition;
+class RedLocks;
 class Watchdog;
 
 struct ClientCore : std::enable_shared_from_this<ClientCore> {
@@ -78,7 +79,8 @@ struct ClientCore : std::enable_shared_from_this<ClientCore> {
   const std::string id;  // the client's UUID: the first half of every owner id
   const LockScripts scripts;
   EventLoop loop;
-  std::vector<Node> nodes;  // one per master; built and used on the loop thread
+  std::vector<Node> nodes;              // one per master; built and used on the loop thread
+  std::unique_ptr<RedLocks> red_locks;  // RedLock holds over every master (loop thread)
 
   // Acquisitions under way, kept alive while they wait (loop thread only).
   std::map<Acquisition*, std::shared_ptr<Acquisition>> acquisitions;

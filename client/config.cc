@@ -141,6 +141,8 @@ void Config::Validate() const {
   positive(lock_watchdog_timeout, "lock_watchdog_timeout");
   positive(slaves_sync_timeout, "slaves_sync_timeout");
   positive(subscription_timeout, "subscription_timeout");
+  positive(red_lock_node_timeout, "red_lock_node_timeout");
+  positive(red_lock_retry_delay, "red_lock_retry_delay");
   if (lock_watchdog_timeout.count() < 3) throw ConfigError("lock_watchdog_timeout is under 3 ms");
   if (retry_attempts < 0) throw ConfigError("retry_attempts must not be negative");
   if (retry_interval.count() < 0) throw ConfigError("retry_interval must not be negative");

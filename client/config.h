@@ -81,6 +81,15 @@ struct Config {
   /// confirmation hiredis 0.14 can route (it cannot route a PING's reply on a subscribed
   /// connection). 0: no checks.
   std::chrono::milliseconds ping_connection_interval{30000};
+  /// RedLock: how long an acquisition attempt (and a renewal, a release) waits for each
+  /// master's answer; a master silent past it counts as not acquired, and what the attempt may
+  /// have written there is released. Small against the lease, so a dead master costs little
+  /// (Redis's RedLock description suggests 5-50 ms for a 10 s lease; 100 ms leaves room for a
+  /// loaded machine). Every master is asked at once, so an attempt takes the slowest answer.
+  std::chrono::milliseconds red_lock_node_timeout{100};
+  /// RedLock: after a failed attempt the next starts after a random delay of up to this, within
+  /// the wait left (clients that failed together do not retry in step).
+  std::chrono::milliseconds red_lock_retry_delay{100};
   /// Command connections per master; commands from many threads are pipelined on them, and a
   /// lock write with its WAIT blocks only the connection it runs on.
   int connection_pool_size = 4;

@@ -35,24 +35,13 @@ std::future<T> Read(const std::shared_ptr<LockCore>& core, std::vector<std::stri
       });
 }
 
-// Starts an Acquisition on the loop; the future holds whether it acquired (T = bool) or just
-// that it did (T = void: Lock, which only ends acquired or failed).
+// An Acquisition started from any thread: whether it acquired (T = bool), or just that it did
+// (T = void: Lock, which only ends acquired or failed).
 template <typename T>
-std::future<T> StartAcquisition(const std::shared_ptr<LockCore>& core, ThreadId owner,
-                                Acquisition::Params params) {
-  return core->client->Submit<T>(
-      [core, owner, params = std::move(params)](std::shared_ptr<std::promise<T>> p) mutable {
-        Acquisition::Start(core, owner, std::move(params),
-                           [p](std::exception_ptr error, bool acquired) {
-                             if (error) {
-                               p->set_exception(error);
-                             } else if constexpr (std::is_void_v<T>) {
-                               p->set_value();
-                             } else {
-                               p->set_value(acquired);
-                             }
-                           });
-      });
+std::future<T> StartLock(const std::shared_ptr<LockCore>& core, ThreadId owner,
+                         Acquisition::Params params) {
+  return client::StartAcquisition<T>(core, owner, std::move(params),
+                                     [](bool acquired, int64_t) { return acquired; });
 }
 
 }  // namespace
@@ -63,7 +52,7 @@ std::future<bool> ReentrantLock::Acquire(std::optional<Millis> lease, std::optio
   params.lease = lease;
   params.wait = wait;
   params.once = once;
-  return StartAcquisition<bool>(core_, owner, std::move(params));
+  return StartLock<bool>(core_, owner, std::move(params));
 }
 
 void ReentrantLock::Lock() { Lock(ThreadId::Current()); }
@@ -95,7 +84,7 @@ void ReentrantLock::LockInterruptibly(std::stop_token stop, Millis lease, Thread
   Acquisition::Params params;
   if (lease.count() > 0) params.lease = lease;
   params.interrupt = interrupt;
-  std::future<void> done = StartAcquisition<void>(core_, owner, std::move(params));
+  std::future<void> done = StartLock<void>(core_, owner, std::move(params));
   std::stop_callback on_stop(stop, [core = core_, interrupt] {
     core->client->loop.Post([interrupt] {
       interrupt->requested = true;
@@ -151,7 +140,7 @@ std::future<void> ReentrantLock::LockAsync(ThreadId owner) { return LockAsync(Mi
 std::future<void> ReentrantLock::LockAsync(Millis lease, ThreadId owner) {
   Acquisition::Params params;
   if (lease.count() > 0) params.lease = lease;
-  return StartAcquisition<void>(core_, owner, std::move(params));
+  return StartLock<void>(core_, owner, std::move(params));
 }
 
 std::future<bool> ReentrantLock::TryLockAsync() { return TryLockAsync(ThreadId::Current()); }

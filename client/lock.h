@@ -145,12 +145,15 @@ class ReentrantLock {
   /// "<client uuid>:<thread id>", the hash field that marks `owner`'s holds.
   std::string OwnerId(ThreadId owner = ThreadId::Current()) const;
 
- private:
+ protected:
   friend class Client;
   explicit ReentrantLock(std::shared_ptr<client::LockCore> core) : core_(std::move(core)) {}
 
+ private:
   std::future<bool> Acquire(std::optional<Millis> lease, std::optional<Millis> wait, bool once,
                             ThreadId owner);
+
+ protected:
   std::shared_ptr<client::LockCore> core_;
 };
 

@@ -29,32 +29,53 @@ std::string PrefixName(std::string_view prefix, std::string_view name) {
   return s;
 }
 
-LockCore::LockCore(std::shared_ptr<ClientCore> c, size_t n, std::string lock_name)
+LockCore::LockCore(std::shared_ptr<ClientCore> c, size_t n, std::string lock_name,
+                   std::string token)
     : client(std::move(c)),
       node(n),
       name(std::move(lock_name)),
-      channel(PrefixName("redisson_lock__channel", name)) {}
+      channel(PrefixName("redisson_lock__channel", name)),
+      token_key(std::move(token)) {}
 
 void LockCore::TryAcquireOnce(ThreadId t, std::optional<std::chrono::milliseconds> lease,
-                              std::function<void(AcquireOutcome)> done) {
+                              bool with_token, std::function<void(AcquireOutcome)> done) {
   int64_t lease_ms = lease && lease->count() > 0 ? lease->count() : 0;  // 0: the watchdog
   // The TTL comes from the owner's book of holds and is recorded only once the server said
   // yes: a failed attempt (held elsewhere) changes nothing.
   int64_t ttl = watchdog().AcquireTtl(name, t, lease_ms);
   auto self = shared_from_this();
+  // The reentrant lock's script, or a fenced lock's (the token key second): the plain one
+  // answers as the reentrant lock's, the one with the token {-1, token} or {pttl, -1}.
+  const LockScripts& scripts = client->scripts;
+  bool fenced = !token_key.empty();
+  with_token = with_token && fenced;
+  const Script& script = !fenced      ? scripts.acquire
+                         : with_token ? scripts.fenced_acquire
+                                      : scripts.fenced_acquire_plain;
+  std::vector<std::string> keys{name};
+  if (fenced) keys.push_back(token_key);
+  auto acquired = [with_token](const Reply& r) {
+    return with_token ? r.type == Reply::Type::kArray && r.elements.size() == 2 &&
+                            r.elements[1].integer != -1
+                      : r.is_nil();
+  };
   // Not idempotent: a repeated acquisition would count a second hold.
   link().EvalWrite(
-      client->scripts.acquire, {name}, {std::to_string(ttl), Owner(t)},
-      /*idempotent=*/false, [](const Reply& r) { return r.is_nil(); },
-      [self, t, lease_ms, done = std::move(done)](WriteResult w) {
+      script, std::move(keys), {std::to_string(ttl), Owner(t)},
+      /*idempotent=*/false, acquired,
+      [self, t, lease_ms, with_token, acquired, done = std::move(done)](WriteResult w) {
         AcquireOutcome out;
         const CommandResult& r = w.result;
         if (r.error) {
           out.error = r.error;
         } else if (r.reply.is_error()) {
           out.error = AsReplyError(r.reply);
-        } else if (r.reply.type == Reply::Type::kInteger) {
-          out.ttl = r.reply.integer;
+        } else if (with_token &&
+                   (r.reply.type != Reply::Type::kArray || r.reply.elements.size() != 2)) {
+          out.error = std::make_exception_ptr(ReplyError(
+              "fenced lock '" + self->name + "': unexpected reply " + r.reply.ToString()));
+        } else if (!acquired(r.reply)) {
+          out.ttl = with_token ? r.reply.elements[0].integer : r.reply.integer;
         } else if (w.unsynced() && self->client->config.check_lock_synced_slaves) {
           // Redisson's handleNoSync: take back the hold no replica has, then fail.
           std::string what = "lock '" + self->name + "' acquired on the master but none of " +
@@ -72,6 +93,7 @@ void LockCore::TryAcquireOnce(ThreadId t, std::optional<std::chrono::millisecond
           return;
         } else {
           out.acquired = true;
+          if (with_token) out.token = r.reply.elements[1].integer;
           self->watchdog().Acquired(self->name, t, lease_ms, self->Owner(t));
         }
         done(out);

@@ -86,7 +86,7 @@ bool NodeLink::IsNoScript(const CommandResult& r) {
 void NodeLink::EvalWrite(const Script& script, std::vector<std::string> keys,
                          std::vector<std::string> args, bool idempotent,
                          std::function<bool(const Reply&)> wrote,
-                         std::function<void(WriteResult)> cb) {
+                         std::function<void(WriteResult)> cb, int attempts) {
   struct Sync {
     int64_t replicas = 0;
     int64_t synced = -1;
@@ -139,13 +139,16 @@ void NodeLink::EvalWrite(const Script& script, std::vector<std::string> keys,
       conn.Send(std::move(eval), after_eval);
     });
   };
-  WithRetries(std::move(attempt), idempotent, [sync, cb](CommandResult r) {
-    WriteResult w;
-    w.result = std::move(r);
-    w.replicas = sync->synced >= 0 ? sync->replicas : 0;
-    w.synced = sync->synced;
-    cb(std::move(w));
-  });
+  WithRetries(
+      std::move(attempt), idempotent,
+      [sync, cb](CommandResult r) {
+        WriteResult w;
+        w.result = std::move(r);
+        w.replicas = sync->synced >= 0 ? sync->replicas : 0;
+        w.synced = sync->synced;
+        cb(std::move(w));
+      },
+      attempts);
 }
 
 void NodeLink::WithRetries(Attempt attempt, bool idempotent,

@@ -50,9 +50,11 @@ class NodeLink {
   /// A lock script: EVALSHA (EVAL on NOSCRIPT) on one connection, with retries; with replicas
   /// (master-replica mode) INFO replication first and, when `wrote(reply)` says the script
   /// changed something, WAIT <connected_slaves> <slaves_sync_timeout> on the same connection.
+  /// `attempts`: retries after a transport failure; -1: Config::retry_attempts (RedLock sends
+  /// 0: a node that does not answer at once is counted out, not waited for).
   void EvalWrite(const Script& script, std::vector<std::string> keys, std::vector<std::string> args,
                  bool idempotent, std::function<bool(const Reply&)> wrote,
-                 std::function<void(WriteResult)> cb);
+                 std::function<void(WriteResult)> cb, int attempts = -1);
 
   /// Connects every command connection and waits for none: Client's constructor checks the
   /// first reply instead.

@@ -24,6 +24,9 @@ struct LockScripts {
   Script release = Script::Load("lock_release");
   Script renew = Script::Load("lock_renew");
   Script force_release = Script::Load("lock_force_release");
+  // The fenced lock: acquire returning the token, and the plain form behind Lock / TryLock.
+  Script fenced_acquire = Script::Load("fenced_lock_acquire");
+  Script fenced_acquire_plain = Script::Load("fenced_lock_acquire_plain");
 };
 
 }  // namespace redlab::client

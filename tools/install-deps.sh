@@ -11,6 +11,7 @@ PACKAGES=(
   lua-cjson-dev lua-bitop-dev liblzf-dev zlib1g-dev
   redis-server redis-tools
   libhdrhistogram-java default-jre-headless  # HdrHistogram's own log reader, run on `redlab bench --hdr`'s files
+  chromium  # the lab's HTML report is tested in a real headless browser
 )
 
 missing=()
@@ -19,12 +20,23 @@ for p in "${PACKAGES[@]}"; do
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#PACKAGES[@]} packages present"
-  exit 0
+else
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  echo "install-deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-echo "install-deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# The lab's node-redlock driver (npm redlock and ioredis), when node and npm are there (Debian's
+# nodejs and npm packages, or any other node >= 14). Without them that driver is not available.
+DRIVER_DIR="$(cd "$(dirname "$0")" && pwd)/lab/drivers/node-redlock"
+if command -v npm >/dev/null 2>&1; then
+  if [ ! -d "$DRIVER_DIR/node_modules/redlock" ] || [ ! -d "$DRIVER_DIR/node_modules/ioredis" ]; then
+    echo "install-deps: npm install in $DRIVER_DIR"
+    (cd "$DRIVER_DIR" && npm install --no-audit --no-fund --silent)
+  fi
+else
+  echo "install-deps: no npm: the lab's node-redlock driver is not installed"
+fi

@@ -15,6 +15,8 @@ using SubcommandRun = std::function<int()>;
 SubcommandRun AddProxyCommand(CLI::App& app);
 // redlab lock [--server URL] [--wait MS] [--lease MS] NAME -- COMMAND [ARGS...]
 SubcommandRun AddLockSubcommand(CLI::App& app);
+// redlab lab list | run [SCENARIO...] [--target T] [--seed N] [--runs N] [--json F] [--html F]
+SubcommandRun AddLabCommand(CLI::App& app);
 
 // Exit status for bad arguments (sysexits.h EX_USAGE).
 inline constexpr int kExitUsageError = 64;

@@ -1,7 +1,7 @@
 // redlab: the command-line tool around redlab-server and Redis — `redlab proxy` (a fault proxy
-// for real Redis), `redlab lock` (a command run under a distributed lock) and `redlab bench`
-// (script latency, side by side with real Redis). One main; each subcommand in its own file
-// (see commands.h; bench in tools/bench/).
+// for real Redis), `redlab lock` (a command run under a distributed lock), `redlab lab` (the
+// failover lab) and `redlab bench` (script latency, side by side with real Redis). One main;
+// each subcommand in its own file (see commands.h; bench in tools/bench/, lab in tools/lab/).
 #include <utility>
 #include <vector>
 
@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   add(redlab::tools::AddProxyCommand(app));
   add(redlab::tools::AddLockSubcommand(app));
   add(redlab::tools::bench::AddBenchCommand(app));
+  add(redlab::tools::AddLabCommand(app));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,292 @@
+// The lab's targets: embedded redlab nodes and real redis-server processes.
+#include "tools/lab/cluster.h"
+
+#include <arpa/inet.h>
+#include <hiredis/hiredis.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <stdexcept>
+#include <thread>
+
+#include "server/topology.h"
+#include "tools/proxy/fault_proxy.h"
+
+namespace redlab::lab {
+
+const char* TargetName(Target t) { return t == Target::kEmbedded ? "embedded" : "redis"; }
+
+std::string AdminCommand(int port, const std::vector<std::string>& args,
+                         std::chrono::milliseconds timeout) {
+  timeval tv{static_cast<time_t>(timeout.count() / 1000),
+             static_cast<suseconds_t>((timeout.count() % 1000) * 1000)};
+  std::unique_ptr<redisContext, void (*)(redisContext*)> c(
+      redisConnectWithTimeout("127.0.0.1", port, tv), redisFree);
+  if (!c || c->err) {
+    throw std::runtime_error("cannot connect to 127.0.0.1:" + std::to_string(port) + ": " +
+                             (c ? c->errstr : "out of memory"));
+  }
+  redisSetTimeout(c.get(), tv);
+  std::vector<const char*> argv;
+  std::vector<size_t> lens;
+  for (const auto& a : args) {
+    argv.push_back(a.data());
+    lens.push_back(a.size());
+  }
+  auto* reply = static_cast<redisReply*>(
+      redisCommandArgv(c.get(), static_cast<int>(argv.size()), argv.data(), lens.data()));
+  if (reply == nullptr) {
+    throw std::runtime_error(args.at(0) + " to port " + std::to_string(port) + ": " + c->errstr);
+  }
+  std::unique_ptr<redisReply, void (*)(void*)> hold(reply, freeReplyObject);
+  switch (reply->type) {
+    case REDIS_REPLY_ERROR:
+      throw std::runtime_error(args.at(0) + " to port " + std::to_string(port) + ": " +
+                               std::string(reply->str, reply->len));
+    case REDIS_REPLY_INTEGER:
+      return std::to_string(reply->integer);
+    case REDIS_REPLY_STRING:
+    case REDIS_REPLY_STATUS:
+      return std::string(reply->str, reply->len);
+    case REDIS_REPLY_ARRAY: {
+      std::string out;
+      for (size_t i = 0; i < reply->elements; ++i) {
+        const redisReply* e = reply->element[i];
+        if (i > 0) out += '\n';
+        if (e->type == REDIS_REPLY_INTEGER) {
+          out += std::to_string(e->integer);
+        } else if (e->str != nullptr) {
+          out.append(e->str, e->len);
+        }
+      }
+      return out;
+    }
+    default:
+      return "";
+  }
+}
+
+int FreePort() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
+  socklen_t len = sizeof(addr);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  close(fd);
+  return ntohs(addr.sin_port);
+}
+
+Cluster::Cluster(Target target, const ClusterSpec& spec) : target_(target), spec_(spec) {
+  for (int i = 0; i < spec.masters; ++i) names_.push_back("m" + std::to_string(i));
+  for (int i = 0; i < spec.replicas; ++i) names_.push_back("r" + std::to_string(i));
+}
+
+void Cluster::Promote(size_t node) {
+  std::string r = AdminCommand(Port(node), {"REPLICAOF", "NO", "ONE"});
+  if (r != "OK") throw std::runtime_error("REPLICAOF NO ONE answered " + r);
+}
+
+bool Cluster::WaitForSync(std::chrono::milliseconds timeout) {
+  if (spec_.replicas == 0) return true;
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  // A write and a WAIT on one connection: WAIT counts the replicas that acknowledged it.
+  while (std::chrono::steady_clock::now() < deadline) {
+    try {
+      timeval tv{2, 0};
+      std::unique_ptr<redisContext, void (*)(redisContext*)> c(
+          redisConnectWithTimeout("127.0.0.1", Port(Master()), tv), redisFree);
+      if (c && !c->err) {
+        redisSetTimeout(c.get(), tv);
+        freeReplyObject(redisCommand(c.get(), "SET redlab:lab:sync 1"));
+        auto* r = static_cast<redisReply*>(redisCommand(c.get(), "WAIT %d 500", spec_.replicas));
+        bool ok = r && r->type == REDIS_REPLY_INTEGER && r->integer == spec_.replicas;
+        freeReplyObject(r);
+        if (ok) {
+          freeReplyObject(redisCommand(c.get(), "DEL redlab:lab:sync"));
+          r = static_cast<redisReply*>(redisCommand(c.get(), "WAIT %d 2000", spec_.replicas));
+          freeReplyObject(r);
+          return true;
+        }
+      }
+    } catch (const std::exception&) {
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the links are connecting
+  }
+  return false;
+}
+
+namespace {
+
+class EmbeddedCluster : public Cluster {
+ public:
+  explicit EmbeddedCluster(const ClusterSpec& spec) : Cluster(Target::kEmbedded, spec) {
+    server::TopologyOptions t;
+    t.base.loglevel = "warning";
+    t.base.settings = {{"logfile", "/dev/null"}};  // the crashes are the lab's, not news
+    t.masters = spec.masters;
+    t.replicas = spec.replicas;
+    topology_ = server::Topology::Start(t);
+    for (server::Node* n : topology_->nodes()) ports_.push_back(n->port());
+  }
+  ~EmbeddedCluster() override { topology_->Stop(); }
+
+  void HoldLink(size_t node) override { N(node).Fault({"REPL", "PAUSE"}); }
+  void ReleaseLink(size_t node) override { N(node).Fault({"REPL", "RESUME"}); }
+  void DelayLink(size_t node, int64_t ms) override {
+    N(node).Fault({"REPL", "DELAY", std::to_string(ms)});
+  }
+  void Crash(size_t node) override { N(node).Crash(); }
+  void Restart(size_t node) override { N(node).Restart(/*keep_data=*/false); }
+  bool SupportsClock() const override { return true; }
+  void JumpClock(size_t node, int64_t ms) override {
+    N(node).Fault({"CLOCK", "JUMP", std::to_string(ms)});
+  }
+
+ private:
+  server::Node& N(size_t node) { return *topology_->nodes().at(node); }
+  std::unique_ptr<server::Topology> topology_;
+};
+
+// One redis-server process: started, killed, started again on its port.
+class RedisProcess {
+ public:
+  RedisProcess(int port, std::vector<std::string> argv) : port_(port), argv_(std::move(argv)) {}
+  ~RedisProcess() { Kill(); }
+  void Start() {
+    std::vector<char*> cargv;
+    for (auto& a : argv_) cargv.push_back(a.data());
+    cargv.push_back(nullptr);
+    pid_ = fork();
+    if (pid_ < 0) throw std::runtime_error("fork failed");
+    if (pid_ == 0) {
+      execvp(cargv[0], cargv.data());
+      _exit(127);
+    }
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (std::chrono::steady_clock::now() < deadline) {
+      try {
+        AdminCommand(port_, {"PING"}, std::chrono::milliseconds(500));
+        return;
+      } catch (const std::exception&) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));  // still starting
+      }
+    }
+    throw std::runtime_error("redis-server did not start on port " + std::to_string(port_));
+  }
+  void Kill() {
+    if (pid_ <= 0) return;
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+  }
+
+ private:
+  int port_;
+  std::vector<std::string> argv_;
+  pid_t pid_ = -1;
+};
+
+class RedisCluster : public Cluster {
+ public:
+  explicit RedisCluster(const ClusterSpec& spec) : Cluster(Target::kRedis, spec) {
+    char dir_template[] = "/tmp/redlab-lab-XXXXXX";
+    if (mkdtemp(dir_template) == nullptr) throw std::runtime_error("mkdtemp failed");
+    dir_ = dir_template;
+    for (int i = 0; i < spec.masters; ++i) StartNode(0);
+    proxies_.resize(ports_.size());  // masters have no link
+    for (int i = 0; i < spec.replicas; ++i) {
+      tools::ProxyOptions p;
+      p.target_port = ports_.at(0);
+      proxies_.push_back(tools::FaultProxy::Start(p));
+      StartNode(proxies_.back()->port());
+    }
+  }
+  ~RedisCluster() override {
+    processes_.clear();
+    proxies_.clear();
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+
+  void HoldLink(size_t node) override { Proxy(node).Hold(); }
+  void ReleaseLink(size_t node) override { Proxy(node).Release(); }
+  void DelayLink(size_t node, int64_t ms) override { Proxy(node).Delay(ms); }
+  void Crash(size_t node) override { processes_.at(node)->Kill(); }
+  void Restart(size_t node) override { processes_.at(node)->Start(); }
+  bool SupportsClock() const override { return false; }
+  void JumpClock(size_t, int64_t) override {
+    throw std::logic_error("a real redis-server's clock cannot be moved");
+  }
+
+ private:
+  tools::FaultProxy& Proxy(size_t node) {
+    if (node >= proxies_.size() || !proxies_[node]) {
+      throw std::logic_error(Name(node) + " has no replication link");
+    }
+    return *proxies_[node];
+  }
+  void StartNode(int master_via) {
+    int port = FreePort();
+    std::string name = "n" + std::to_string(ports_.size());
+    std::vector<std::string> argv = {"redis-server",
+                                     "--port",
+                                     std::to_string(port),
+                                     "--bind",
+                                     "127.0.0.1",
+                                     "--save",
+                                     "",
+                                     "--appendonly",
+                                     "no",
+                                     "--loglevel",
+                                     "warning",
+                                     "--logfile",
+                                     "/dev/null",
+                                     "--dir",
+                                     dir_,
+                                     "--dbfilename",
+                                     name + ".rdb",
+                                     "--repl-diskless-sync",
+                                     "yes",
+                                     "--repl-diskless-sync-delay",
+                                     "0",
+                                     "--repl-diskless-load",
+                                     "swapdb"};
+    if (master_via != 0) {
+      argv.push_back("--replicaof");
+      argv.push_back("127.0.0.1 " + std::to_string(master_via));
+    }
+    processes_.push_back(std::make_unique<RedisProcess>(port, argv));
+    processes_.back()->Start();
+    ports_.push_back(port);
+  }
+
+  std::string dir_;
+  std::vector<std::unique_ptr<RedisProcess>> processes_;
+  std::vector<std::unique_ptr<tools::FaultProxy>> proxies_;  // by node; null for masters
+};
+
+}  // namespace
+
+std::unique_ptr<Cluster> Cluster::Start(Target target, const ClusterSpec& spec) {
+  if (spec.masters > 1 && spec.replicas > 0) {
+    throw std::invalid_argument("independent masters have no replicas");
+  }
+  std::unique_ptr<Cluster> c;
+  if (target == Target::kRedis) {
+    c = std::make_unique<RedisCluster>(spec);
+  } else {
+    c = std::make_unique<EmbeddedCluster>(spec);
+  }
+  if (!c->WaitForSync(std::chrono::seconds(10))) {
+    throw std::runtime_error("the replicas did not sync with the master");
+  }
+  return c;
+}
+
+}  // namespace redlab::lab

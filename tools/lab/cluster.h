@@ -1,0 +1,71 @@
+// The lab's targets: the nodes a scenario runs against, and the mechanics of their faults.
+//   embedded — redlab nodes in the lab's process (server/topology.h); faults are FAULT's, a
+//              crash is FAULT CRASH, a restart TOPOLOGY RESTART.
+//   redis    — real redis-server processes on free ports; each replica reaches its master
+//              through a fault proxy (tools/proxy), a crash is SIGKILL, a restart a new process
+//              on the same port. A node's clock cannot be moved (SupportsClock() is false).
+// Promotion is REPLICAOF NO ONE on both. The Nemesis (nemesis.h) records what is done here.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace redlab::lab {
+
+enum class Target { kEmbedded, kRedis };
+const char* TargetName(Target t);
+
+struct ClusterSpec {
+  int masters = 1;   // independent masters ("m0".."m4"); with replicas, one master
+  int replicas = 0;  // replicas of the master ("r0", "r1")
+};
+
+class Cluster {
+ public:
+  // Starts the nodes and waits until every replica is in sync. Throws std::runtime_error.
+  static std::unique_ptr<Cluster> Start(Target target, const ClusterSpec& spec);
+  virtual ~Cluster() = default;
+
+  Target target() const { return target_; }
+  // Nodes: masters first ("m0", ...), then replicas ("r0", ...).
+  size_t size() const { return names_.size(); }
+  const std::string& Name(size_t node) const { return names_.at(node); }
+  int Port(size_t node) const { return ports_.at(node); }
+  std::string Url(size_t node) const { return "redis://127.0.0.1:" + std::to_string(Port(node)); }
+  size_t Master(size_t i = 0) const { return i; }
+  size_t Replica(size_t i) const { return static_cast<size_t>(spec_.masters) + i; }
+
+  // The replication link of replica `node` to its master.
+  virtual void HoldLink(size_t node) = 0;     // the stream (both ways) stops; the link stays up
+  virtual void ReleaseLink(size_t node) = 0;  // what was held is delivered, in order
+  virtual void DelayLink(size_t node, int64_t ms) = 0;  // 0: no delay
+  virtual void Crash(size_t node) = 0;                  // dies now, unreplicated writes lost
+  virtual void Restart(size_t node) = 0;                // back on its port, empty
+  virtual bool SupportsClock() const = 0;
+  virtual void JumpClock(size_t node, int64_t ms) = 0;
+  // REPLICAOF NO ONE.
+  void Promote(size_t node);
+  // Waits until every replica that is up has acknowledged everything its master wrote.
+  bool WaitForSync(std::chrono::milliseconds timeout);
+
+ protected:
+  Cluster(Target target, const ClusterSpec& spec);
+  Target target_;
+  ClusterSpec spec_;
+  std::vector<std::string> names_;
+  std::vector<int> ports_;
+};
+
+// One command to 127.0.0.1:`port` on a fresh connection: the reply as text (a status, a bulk
+// string, an integer in decimal, "" for nil, an array's elements one a line). Throws
+// std::runtime_error on an error reply or when the node cannot be reached within `timeout`.
+std::string AdminCommand(int port, const std::vector<std::string>& args,
+                         std::chrono::milliseconds timeout = std::chrono::seconds(2));
+
+// A TCP port nobody listens on right now.
+int FreePort();
+
+}  // namespace redlab::lab
