@@ -20,6 +20,7 @@
 #include "server/net/master_link.h"
 #include "server/replication/replication.h"
 #include "server/topology.h"
+#include "server/topology_command.h"
 
 namespace redlab::server {
 
@@ -179,11 +180,11 @@ class Node::Impl : public engine::EngineHost,
       reply.Error("-NOPERM this user has no permissions to run the '" +
                   std::string(fault ? "fault" : "topology") + "' command");
     } else if (client.in_multi()) {
-      reply.Error("Command not allowed inside a transaction");
+      reply.Error(engine::err::kNotInMulti);
     } else if (fault) {
       faults_.Execute(args, reply, *this);
     } else {
-      TopologyCommand(args, reply);
+      TopologyCommand(*registry_, port_.load(), args, reply);
     }
     PublishState();
     return true;
@@ -367,55 +368,6 @@ class Node::Impl : public engine::EngineHost,
   void PublishState() {
     logger_.set_role(replication::ReplicationOf(*engine_).is_replica() ? 'S' : 'M');
     registry_->Update(this, State());
-  }
-
-  void TopologyCommand(std::span<std::string> args, resp::ReplyWriter& reply) {
-    if (args.size() == 2 && server::EqualsIgnoreCase(args[1], "nodes")) {
-      std::vector<NodeRegistry::Entry> nodes = registry_->Snapshot();
-      reply.ArrayHeader(nodes.size());
-      for (const NodeRegistry::Entry& e : nodes) {
-        reply.ArrayHeader(4);
-        reply.Integer(e.port);
-        reply.Bulk(e.role);
-        reply.Bulk(e.state);
-        reply.Bulk(e.master);
-      }
-      return;
-    }
-    if ((args.size() == 3 || args.size() == 4) && server::EqualsIgnoreCase(args[1], "restart")) {
-      int64_t port = 0;
-      if (!server::ParseInt64(args[2], &port)) {
-        reply.Error("value is not an integer or out of range");
-        return;
-      }
-      bool keep = false;
-      if (args.size() == 4) {
-        if (server::EqualsIgnoreCase(args[3], "keep")) {
-          keep = true;
-        } else if (!server::EqualsIgnoreCase(args[3], "empty")) {
-          reply.Error("syntax error");
-          return;
-        }
-      }
-      if (port == port_.load()) {
-        reply.Error("the node on port " + std::to_string(port) + " is running");
-        return;
-      }
-      // The other node restarts on its own thread; it never waits on this one.
-      std::string error = registry_->Restart(static_cast<int>(port), keep);
-      if (!error.empty()) {
-        reply.Error(error);
-        return;
-      }
-      reply.Status("OK");
-      return;
-    }
-    if (args.size() < 2) {  // as FAULT and Redis's container commands (CONFIG, CLIENT) say it
-      reply.Error(engine::err::WrongArity("topology"));
-      return;
-    }
-    reply.Error("Unknown subcommand or wrong number of arguments for '" + args[1] +
-                "'. Try TOPOLOGY NODES or RESTART.");
   }
 
   static void OnAsync(uv_async_t* handle) {

@@ -9,6 +9,7 @@
 #include "server/base/numbers.h"
 #include "server/command/command_table.h"
 #include "server/engine/commands/cmd_list.h"
+#include "server/engine/commands/mpop_args.h"
 #include "server/engine/core/engine.h"
 
 namespace redlab::server::engine {
@@ -164,39 +165,15 @@ void Mpop(CommandContext& ctx, std::span<const std::string> keys, End where, int
 // lmpopGenericCommand: [timeout] numkeys key [key ...] LEFT|RIGHT [COUNT count], checked in
 // Redis's order (numkeys, direction, options, and only then a timeout).
 void MpopGeneric(CommandContext& ctx, size_t numkeys_index, bool blocking) {
-  constexpr std::string_view kNumkeys = "numkeys should be greater than 0";
-  int64_t numkeys = 0;
-  if (!ParseInt64(ctx.arg(numkeys_index), &numkeys) || numkeys < 1) {
-    ctx.ReplyError(kNumkeys);
-    return;
-  }
-  if (static_cast<uint64_t>(numkeys) >= ctx.argc() - numkeys_index - 1) {
-    ctx.ReplySyntaxError();
-    return;
-  }
-  size_t where_index = numkeys_index + static_cast<size_t>(numkeys) + 1;
+  MpopArgs mpop;
+  if (!ParseMpopKeys(ctx, numkeys_index, &mpop)) return;
   End where;
-  if (!ListEndArg(ctx, where_index, &where)) return;
-  int64_t count = -1;
-  for (size_t j = where_index + 1; j < ctx.argc(); ++j) {
-    bool more = j + 1 < ctx.argc();
-    if (count == -1 && ctx.ArgIs(j, "count") && more) {
-      ++j;
-      if (!ParseInt64(ctx.arg(j), &count) || count < 1) {
-        ctx.ReplyError("count should be greater than 0");
-        return;
-      }
-    } else {
-      ctx.ReplySyntaxError();
-      return;
-    }
-  }
-  if (count == -1) count = 1;
-  std::span<const std::string> keys = ctx.args().subspan(numkeys_index + 1, numkeys);
+  if (!ListEndArg(ctx, mpop.side_index, &where)) return;
+  if (!ParseMpopCount(ctx, &mpop)) return;
   if (blocking) {
-    BlockingPop(ctx, keys, where, 1, count);
+    BlockingPop(ctx, mpop.keys, where, 1, mpop.count);
   } else {
-    Mpop(ctx, keys, where, count);
+    Mpop(ctx, mpop.keys, where, mpop.count);
   }
 }
 

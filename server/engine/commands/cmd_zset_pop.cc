@@ -9,6 +9,7 @@
 #include "server/base/numbers.h"
 #include "server/command/command_table.h"
 #include "server/engine/commands/cmd_zset.h"
+#include "server/engine/commands/mpop_args.h"
 
 namespace redlab::server::engine {
 namespace {
@@ -165,39 +166,18 @@ void BzpopmaxCommand(CommandContext& ctx) {
 // zmpopGenericCommand: [timeout] numkeys key [key ...] MIN|MAX [COUNT count], checked in Redis's
 // order (numkeys, side, options, and only then a timeout).
 void ZmpopGeneric(CommandContext& ctx, size_t numkeys_index, bool blocking) {
-  int64_t numkeys = 0;
-  if (!ParseInt64(ctx.arg(numkeys_index), &numkeys) || numkeys < 1) {
-    ctx.ReplyError("numkeys should be greater than 0");
-    return;
-  }
-  if (static_cast<uint64_t>(numkeys) >= ctx.argc() - numkeys_index - 1) {
-    ctx.ReplySyntaxError();
-    return;
-  }
-  size_t where_index = numkeys_index + static_cast<size_t>(numkeys) + 1;
+  MpopArgs mpop;
+  if (!ParseMpopKeys(ctx, numkeys_index, &mpop)) return;
   bool max = false;
-  if (ctx.ArgIs(where_index, "max")) {
+  if (ctx.ArgIs(mpop.side_index, "max")) {
     max = true;
-  } else if (!ctx.ArgIs(where_index, "min")) {
+  } else if (!ctx.ArgIs(mpop.side_index, "min")) {
     ctx.ReplySyntaxError();
     return;
   }
-  int64_t count = -1;
-  for (size_t j = where_index + 1; j < ctx.argc(); ++j) {
-    bool more = j + 1 < ctx.argc();
-    if (count == -1 && ctx.ArgIs(j, "count") && more) {
-      ++j;
-      if (!ParseInt64(ctx.arg(j), &count) || count < 1) {
-        ctx.ReplyError("count should be greater than 0");
-        return;
-      }
-    } else {
-      ctx.ReplySyntaxError();
-      return;
-    }
-  }
-  if (count == -1) count = 1;
-  std::span<const std::string> keys = ctx.args().subspan(numkeys_index + 1, numkeys);
+  if (!ParseMpopCount(ctx, &mpop)) return;
+  std::span<const std::string> keys = mpop.keys;
+  int64_t count = mpop.count;
   if (blocking) {
     BlockingZpop(ctx, keys, max, 1, count);
     return;

@@ -233,7 +233,7 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
     return;
   }
   if (client.in_multi() && cmd->has(kCmdNoMulti)) {
-    Reject(client, cmd, args, reply, "Command not allowed inside a transaction");
+    Reject(client, cmd, args, reply, err::kNotInMulti);
     return;
   }
   // ACLs. A user allowed everything (the default user, usually) costs one test here.

@@ -19,6 +19,7 @@ inline constexpr std::string_view kNoAuth = "-NOAUTH Authentication required.";
 inline constexpr std::string_view kWrongPass =
     "-WRONGPASS invalid username-password pair or user is disabled.";
 inline constexpr std::string_view kOom = "-OOM command not allowed when used memory > 'maxmemory'.";
+inline constexpr std::string_view kNotInMulti = "Command not allowed inside a transaction";
 inline constexpr std::string_view kDbIndexOutOfRange = "DB index is out of range";
 inline constexpr std::string_view kSameObject = "source and destination objects are the same";
 inline constexpr std::string_view kBusyKey = "-BUSYKEY Target key name already exists.";

@@ -31,8 +31,8 @@ void WatchRegistry::UnwatchAll(Client* client) {
   client->watched_keys().clear();
 }
 
-void WatchRegistry::Touch(int db, std::string_view key, const std::function<bool()>& exists) {
-  if (count_ == 0) return;
+void WatchRegistry::TouchWatchers(int db, std::string_view key,
+                                  const std::function<bool(Client::WatchedKey* watched)>& breaks) {
   auto db_it = by_db_.find(db);
   if (db_it == by_db_.end()) return;
   auto it = db_it->second.find(key);
@@ -42,44 +42,42 @@ void WatchRegistry::Touch(int db, std::string_view key, const std::function<bool
     auto& watched = c->watched_keys();
     auto w = std::find_if(watched.begin(), watched.end(),
                           [&](const Client::WatchedKey& k) { return k.db == db && k.key == key; });
-    if (w != watched.end() && w->expired) {
-      if (!exists()) {
-        w->expired = false;  // the expired key was deleted: logically no change
-        continue;
-      }
-    }
+    if (!breaks(w != watched.end() ? &*w : nullptr)) continue;
     c->set_dirty_cas();
     // Redis unwatches a client once it is dirty: there is nothing left to watch for.
     UnwatchAll(c);
   }
 }
 
+void WatchRegistry::Touch(int db, std::string_view key, const std::function<bool()>& exists) {
+  if (count_ == 0) return;
+  TouchWatchers(db, key, [&](Client::WatchedKey* w) {
+    if (w != nullptr && w->expired && !exists()) {
+      w->expired = false;  // the expired key was deleted: logically no change
+      return false;
+    }
+    return true;
+  });
+}
+
 void WatchRegistry::TouchSwapped(int db, std::string_view key, bool exists_before,
                                  bool exists_after, bool expired_after) {
   if (!exists_before && !exists_after) return;
-  auto db_it = by_db_.find(db);
-  if (db_it == by_db_.end()) return;
-  auto it = db_it->second.find(key);
-  if (it == db_it->second.end()) return;
-  std::vector<Client*> clients = it->second;  // UnwatchAll below edits the registry
-  for (Client* c : clients) {
-    auto& watched = c->watched_keys();
-    auto w = std::find_if(watched.begin(), watched.end(),
-                          [&](const Client::WatchedKey& k) { return k.db == db && k.key == key; });
-    if (w == watched.end()) continue;
+  TouchWatchers(db, key, [&](Client::WatchedKey* w) {
+    if (w == nullptr) return false;
     if (w->expired) {
       if (!exists_after) {
         w->expired = false;  // an expired key now gone: logically no change
-        continue;
+        return false;
       }
-      if (expired_after) continue;  // still an expired key
-    } else if (!exists_before && expired_after) {
-      w->expired = true;  // nothing replaced by an expired key: still nothing
-      continue;
+      return !expired_after;  // still an expired key: no change
     }
-    c->set_dirty_cas();
-    UnwatchAll(c);
-  }
+    if (!exists_before && expired_after) {
+      w->expired = true;  // nothing replaced by an expired key: still nothing
+      return false;
+    }
+    return true;
+  });
 }
 
 void WatchRegistry::ForEachKey(int db, const std::function<void(std::string_view key)>& fn) const {

@@ -34,6 +34,12 @@ class WatchRegistry {
   bool empty() const { return count_ == 0; }
 
  private:
+  // Marks dirty and unwatches each client watching `key` of `db` for which `breaks` says the
+  // change aborts its transaction; `breaks` gets the client's entry for the key (nullptr if it
+  // has none) and may update its expired flag instead.
+  void TouchWatchers(int db, std::string_view key,
+                     const std::function<bool(Client::WatchedKey* watched)>& breaks);
+
   using Watchers = std::unordered_map<std::string, std::vector<Client*>, NameHash, std::equal_to<>>;
   std::unordered_map<int, Watchers> by_db_;
   size_t count_ = 0;
