@@ -105,9 +105,10 @@ void LockCore::Release(ThreadId t, std::function<void(std::exception_ptr)> done,
   std::string request_id = RandomHex(16);
   std::string latch = PrefixName("redisson_unlock_latch", name) + ":" + request_id;
   // The latch outlives every retry of this release: Redisson's
-  // (timeout + retryInterval) * retryAttempts, at least 1 ms.
-  int64_t latch_ms = std::max<int64_t>(
-      1, (config.timeout + config.retry_interval).count() * config.retry_attempts);
+  // (timeout + retryDelay(retryAttempts)) * retryAttempts, at least 1 ms.
+  int64_t latch_ms =
+      std::max<int64_t>(1, (config.timeout + config.RetryDelay(config.retry_attempts)).count() *
+                               config.retry_attempts);
   // Taken off the book now, not at the answer: a renewal racing this release on another
   // connection must not read the deleted key as a loss.
   Watchdog::Ticket ticket;
@@ -119,7 +120,8 @@ void LockCore::Release(ThreadId t, std::function<void(std::exception_ptr)> done,
   auto self = shared_from_this();
   link().EvalWrite(
       client->scripts.release, {name, channel, latch},
-      {kUnlockMessage, std::to_string(ticket.restart_ms), Owner(t), std::to_string(latch_ms)},
+      {kUnlockMessage, std::to_string(ticket.restart_ms), Owner(t), kPublishCommand,
+       std::to_string(latch_ms)},
       /*idempotent=*/true, [](const Reply& r) { return !r.is_nil(); },
       [self, t, latch, on_book, ticket, done = std::move(done)](WriteResult w) {
         using Outcome = Watchdog::ReleaseOutcome;
@@ -155,7 +157,7 @@ void LockCore::ForceRelease(std::function<void(std::exception_ptr, bool)> done) 
   watchdog().RemoveAll(name);
   auto self = shared_from_this();
   link().EvalWrite(
-      client->scripts.force_release, {name, channel}, {kUnlockMessage},
+      client->scripts.force_release, {name, channel}, {kUnlockMessage, kPublishCommand},
       /*idempotent=*/true, [](const Reply& r) { return r.integer == 1; },
       [self, done = std::move(done)](WriteResult w) {
         const CommandResult& r = w.result;

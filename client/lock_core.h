@@ -16,6 +16,10 @@
 
 namespace redlab::client {
 
+/// The publish command the scripts are given (Redisson's getPublishCommand(): SPUBLISH only
+/// with sharded pub/sub in a cluster, which the client does not use).
+inline constexpr char kPublishCommand[] = "publish";
+
 /// Redisson's prefixName: `prefix:{name}`, or `prefix:name` when name already has braces.
 std::string PrefixName(std::string_view prefix, std::string_view name);
 

@@ -155,7 +155,7 @@ void RedLocks::AfterTry(std::shared_ptr<Attempt> a, Clock::time_point started, A
   };
   if (!any) return next({});
   std::string latch = PrefixName("redisson_unlock_latch", a->name) + ":" + RandomHex(16);
-  std::vector<std::string> args{"0", std::to_string(ttl), Owner(a->t),
+  std::vector<std::string> args{"0", std::to_string(ttl), Owner(a->t), kPublishCommand,
                                 std::to_string(client_.config.red_lock_node_timeout.count())};
   StartRound(
       &client_.scripts.release, {a->name, Channel(a->name), latch}, [args](size_t) { return args; },
@@ -174,7 +174,7 @@ void RedLocks::Release(const std::string& name, ThreadId t,
   std::string latch = PrefixName("redisson_unlock_latch", name) + ":" + RandomHex(16);
   int64_t latch_ms = std::max<int64_t>(1, config.red_lock_node_timeout.count());
   std::vector<std::string> args{"0", std::to_string(config.lock_watchdog_timeout.count()), Owner(t),
-                                std::to_string(latch_ms)};
+                                kPublishCommand, std::to_string(latch_ms)};
   // On every master, not only those that granted it: one that answered late may hold it.
   StartRound(
       &client_.scripts.release, {name, Channel(name), latch}, [args](size_t) { return args; },

@@ -226,7 +226,7 @@ void Watchdog::Renew() {
           renewing_ = false;
           if (size() > 0) {
             Schedule(round->failed
-                         ? std::min(config_.retry_interval, config_.lock_watchdog_timeout / 3)
+                         ? std::min(config_.RetryDelay(0), config_.lock_watchdog_timeout / 3)
                          : config_.lock_watchdog_timeout / 3);
           }
         });
