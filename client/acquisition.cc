@@ -33,7 +33,8 @@ void Acquisition::Attempt() {
   started_ = Clock::now();
   in_flight_ = true;
   auto self = shared_from_this();
-  lock_->TryAcquireOnce(owner_, params_.lease, params_.with_token, [self](AcquireOutcome outcome) {
+  AcquireRequest request{params_.lease, params_.with_token, params_.permits};
+  lock_->TryAcquireOnce(owner_, request, [self](AcquireOutcome outcome) {
     self->in_flight_ = false;
     self->OnAttempt(outcome);
   });
@@ -69,7 +70,7 @@ void Acquisition::OnAttempt(const AcquireOutcome& outcome) {
                  std::to_string(lock_->client->config.subscription_timeout.count()) + " ms")),
              false);
     });
-    lock_->link().waiters().Join(lock_->name, lock_->channel, this);
+    lock_->link().waiters().Join(lock_->waiter_key, lock_->channel, this, lock_->wake_all);
     return;
   }
   Park(outcome.ttl);
@@ -93,7 +94,7 @@ void Acquisition::Park(int64_t ttl) {
     bound = Millis(ttl);
   }
   started_ = Clock::now();
-  if (!lock_->link().waiters().Park(lock_->name, this)) {
+  if (!lock_->link().waiters().Park(lock_->waiter_key, this)) {
     AfterSleep(started_);  // a message came while we were trying
     return;
   }
@@ -101,7 +102,7 @@ void Acquisition::Park(int64_t ttl) {
   if (bound) {
     timer_.Start(*bound, [this] {
       parked_ = false;
-      lock_->link().waiters().Unpark(lock_->name, this);
+      lock_->link().waiters().Unpark(lock_->waiter_key, this);
       AfterSleep(started_);
     });
   }
@@ -135,10 +136,10 @@ void Acquisition::Finish(std::exception_ptr error, bool acquired, int64_t token)
   finished_ = true;
   timer_.Stop();
   LockWaiters& waiters = lock_->link().waiters();
-  if (parked_) waiters.Unpark(lock_->name, this);
+  if (parked_) waiters.Unpark(lock_->waiter_key, this);
   parked_ = false;
   // Redisson's unsubscribe(): the last waiter of the name unsubscribes.
-  if (joined_) waiters.Leave(lock_->name, this);
+  if (joined_) waiters.Leave(lock_->waiter_key, this);
   auto self = shared_from_this();  // the map below may hold the last reference
   lock_->client->acquisitions.erase(this);
   done_(std::move(error), acquired, token);

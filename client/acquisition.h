@@ -38,6 +38,7 @@ class Acquisition : public std::enable_shared_from_this<Acquisition>, public Loc
     bool once = false;                           // TryLock(): a single attempt
     std::shared_ptr<InterruptHandle> interrupt;  // LockInterruptibly
     bool with_token = false;                     // fenced lock: report the token
+    int64_t permits = 1;                         // semaphore: how many
   };
 
   /// Starts an acquisition (loop thread); `done` runs once, on the loop thread.

@@ -2,6 +2,7 @@
 
 #include "client/client_core.h"
 #include "client/lock_core.h"
+#include "client/semaphore_core.h"
 #include "client/watchdog.h"
 
 namespace redlab {
@@ -55,6 +56,10 @@ FencedLock Client::GetFencedLock(std::string name, size_t master) {
 }
 
 RedLock Client::GetRedLock(std::string name) { return RedLock(core_, std::move(name)); }
+
+Semaphore Client::GetSemaphore(std::string name) {
+  return Semaphore(std::make_shared<client::SemaphoreCore>(core_, 0, std::move(name)));
+}
 
 std::future<Reply> Client::ExecuteAsync(std::vector<std::string> args) {
   return core_->Submit<Reply>(

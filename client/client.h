@@ -19,6 +19,7 @@
 #include "client/lock.h"
 #include "client/red_lock.h"
 #include "client/reply.h"
+#include "client/semaphore.h"
 
 namespace redlab {
 
@@ -50,6 +51,8 @@ class Client {
   /// masters, a majority needed; with one master, that one). Each master holds Redisson's
   /// reentrant-lock hash `name`.
   RedLock GetRedLock(std::string name);
+  /// The semaphore `name` (Redisson's getSemaphore) on the (first) master.
+  Semaphore GetSemaphore(std::string name);
 
   /// Runs one command on the (first) master and returns its reply; an error reply throws
   /// ReplyError. For what the lock API does not cover (and tests).

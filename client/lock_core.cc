@@ -35,10 +35,22 @@ LockCore::LockCore(std::shared_ptr<ClientCore> c, size_t n, std::string lock_nam
       node(n),
       name(std::move(lock_name)),
       channel(PrefixName("redisson_lock__channel", name)),
-      token_key(std::move(token)) {}
+      token_key(std::move(token)),
+      waiter_key(name) {}
 
-void LockCore::TryAcquireOnce(ThreadId t, std::optional<std::chrono::milliseconds> lease,
-                              bool with_token, std::function<void(AcquireOutcome)> done) {
+LockCore::LockCore(std::shared_ptr<ClientCore> c, size_t n, std::string primitive_name,
+                   std::string channel_name, std::string key, bool all)
+    : client(std::move(c)),
+      node(n),
+      name(std::move(primitive_name)),
+      channel(std::move(channel_name)),
+      waiter_key(std::move(key)),
+      wake_all(all) {}
+
+void LockCore::TryAcquireOnce(ThreadId t, const AcquireRequest& request,
+                              std::function<void(AcquireOutcome)> done) {
+  const std::optional<std::chrono::milliseconds>& lease = request.lease;
+  bool with_token = request.with_token;
   int64_t lease_ms = lease && lease->count() > 0 ? lease->count() : 0;  // 0: the watchdog
   // The TTL comes from the owner's book of holds and is recorded only once the server said
   // yes: a failed attempt (held elsewhere) changes nothing.

@@ -7,9 +7,12 @@
 #include <chrono>
 #include <exception>
 #include <functional>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "client/client_core.h"
 #include "client/ids.h"
@@ -30,11 +33,26 @@ struct AcquireOutcome {
   int64_t token = -1;  // when acquired with the token (fenced lock): the fencing token
 };
 
+/// What one acquisition attempt asks for.
+struct AcquireRequest {
+  std::optional<std::chrono::milliseconds> lease;  // none: the watchdog keeps it
+  bool with_token = false;                         // fenced lock: report the token
+  int64_t permits = 1;                             // semaphore: how many
+};
+
+/// Something a thread can wait for with an Acquisition: the reentrant lock (and the fenced
+/// lock, which is one), or another primitive overriding TryAcquireOnce and naming its channel
+/// (a semaphore, a latch).
 struct LockCore : std::enable_shared_from_this<LockCore> {
   /// `token_key` (redisson_lock_token:{name}) makes it a fenced lock: every acquisition
   /// advances that counter. Empty: the reentrant lock.
   LockCore(std::shared_ptr<ClientCore> client, size_t node, std::string name,
            std::string token_key = {});
+  /// Another primitive: waiters listen on `channel`, grouped under `waiter_key` (the name a
+  /// lock of the same name does not use); `wake_all`: every message wakes every waiter.
+  LockCore(std::shared_ptr<ClientCore> client, size_t node, std::string name, std::string channel,
+           std::string waiter_key, bool wake_all);
+  virtual ~LockCore() = default;
 
   std::string Owner(ThreadId t) const { return client->id + ":" + std::to_string(t.value); }
   NodeLink& link() const { return *client->nodes[node].link; }
@@ -43,8 +61,8 @@ struct LockCore : std::enable_shared_from_this<LockCore> {
   /// One acquisition attempt. Without a lease the lock gets lock_watchdog_timeout and the
   /// watchdog renews it; with one it expires then. `with_token` (fenced lock only): the
   /// outcome carries the fencing token. Loop thread.
-  void TryAcquireOnce(ThreadId t, std::optional<std::chrono::milliseconds> lease, bool with_token,
-                      std::function<void(AcquireOutcome)> done);
+  virtual void TryAcquireOnce(ThreadId t, const AcquireRequest& request,
+                              std::function<void(AcquireOutcome)> done);
   /// One release (one hold). IllegalMonitorState when `t` does not hold it. Loop thread.
   /// `on_book`: the hold is on the watchdog's book of holds (the latest one goes); false when
   /// taking back an acquisition that never reached it.
@@ -55,8 +73,42 @@ struct LockCore : std::enable_shared_from_this<LockCore> {
   const std::shared_ptr<ClientCore> client;
   const size_t node;
   const std::string name;
-  const std::string channel;    // redisson_lock__channel:{name}
-  const std::string token_key;  // fenced lock: redisson_lock_token:{name}; else empty
+  const std::string channel;     // redisson_lock__channel:{name}
+  const std::string token_key;   // fenced lock: redisson_lock_token:{name}; else empty
+  const std::string waiter_key;  // the waiters' group in LockWaiters (the name, for locks)
+  const bool wake_all = false;   // any message wakes every waiter (semaphores, latches)
 };
+
+/// One script on `core`'s master from any thread, its reply converted by `convert` (on the
+/// loop thread; it may throw). An error reply throws ReplyError. For the primitives' plain
+/// operations (semaphore release, latch count down...).
+template <typename T, typename Convert>
+std::future<T> EvalAsync(const std::shared_ptr<LockCore>& core, const Script& script,
+                         std::vector<std::string> keys, std::vector<std::string> args,
+                         bool idempotent, Convert convert) {
+  return core->client->template Submit<T>([core, &script, keys = std::move(keys),
+                                           args = std::move(args), idempotent,
+                                           convert](std::shared_ptr<std::promise<T>> p) mutable {
+    core->link().EvalWrite(
+        script, std::move(keys), std::move(args), idempotent, [](const Reply&) { return true; },
+        [p, convert](WriteResult w) {
+          const CommandResult& r = w.result;
+          if (r.error) return p->set_exception(r.error);
+          if (r.reply.is_error()) {
+            return p->set_exception(std::make_exception_ptr(ReplyError(r.reply.str)));
+          }
+          try {
+            if constexpr (std::is_void_v<T>) {
+              convert(r.reply);
+              p->set_value();
+            } else {
+              p->set_value(convert(r.reply));
+            }
+          } catch (...) {
+            p->set_exception(std::current_exception());
+          }
+        });
+  });
+}
 
 }  // namespace redlab::client
