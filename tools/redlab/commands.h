@@ -15,6 +15,8 @@ using SubcommandRun = std::function<int()>;
 SubcommandRun AddProxyCommand(CLI::App& app);
 // redlab lock [--server URL] [--wait MS] [--lease MS] NAME -- COMMAND [ARGS...]
 SubcommandRun AddLockSubcommand(CLI::App& app);
+// redlab semaphore [--server URL] --permits N [--wait MS] NAME -- COMMAND [ARGS...]
+SubcommandRun AddSemaphoreSubcommand(CLI::App& app);
 
 // Exit status for bad arguments (sysexits.h EX_USAGE).
 inline constexpr int kExitUsageError = 64;

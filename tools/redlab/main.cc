@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   };
   add(redlab::tools::AddProxyCommand(app));
   add(redlab::tools::AddLockSubcommand(app));
+  add(redlab::tools::AddSemaphoreSubcommand(app));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
