@@ -1,6 +1,7 @@
 #include "client/client.h"
 
 #include "client/client_core.h"
+#include "client/countdown_latch_core.h"
 #include "client/lock_core.h"
 #include "client/semaphore_core.h"
 #include "client/watchdog.h"
@@ -56,6 +57,10 @@ FencedLock Client::GetFencedLock(std::string name, size_t master) {
 }
 
 RedLock Client::GetRedLock(std::string name) { return RedLock(core_, std::move(name)); }
+
+CountDownLatch Client::GetCountDownLatch(std::string name) {
+  return CountDownLatch(std::make_shared<client::CountDownLatchCore>(core_, 0, std::move(name)));
+}
 
 Semaphore Client::GetSemaphore(std::string name) {
   return Semaphore(std::make_shared<client::SemaphoreCore>(core_, 0, std::move(name)));

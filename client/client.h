@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "client/config.h"
+#include "client/countdown_latch.h"
 #include "client/errors.h"
 #include "client/fenced_lock.h"
 #include "client/ids.h"
@@ -53,6 +54,8 @@ class Client {
   RedLock GetRedLock(std::string name);
   /// The semaphore `name` (Redisson's getSemaphore) on the (first) master.
   Semaphore GetSemaphore(std::string name);
+  /// The count-down latch `name` (Redisson's getCountDownLatch) on the (first) master.
+  CountDownLatch GetCountDownLatch(std::string name);
 
   /// Runs one command on the (first) master and returns its reply; an error reply throws
   /// ReplyError. For what the lock API does not cover (and tests).
