@@ -1,5 +1,7 @@
 #include "client/acquisition.h"
 
+#include <algorithm>
+
 #include "client/errors.h"
 
 namespace redlab::client {
@@ -56,6 +58,7 @@ void Acquisition::OnAttempt(const AcquireOutcome& outcome) {
                   false);
   }
   if (params_.once || !Spend(started_)) return Finish(nullptr, false);
+  if (lock_->spin) return BackOff();
   if (!joined_) {
     // First failure: subscribe, within the budget left (TryLock) or subscription_timeout.
     joined_ = true;
@@ -74,6 +77,26 @@ void Acquisition::OnAttempt(const AcquireOutcome& outcome) {
     return;
   }
   Park(outcome.ttl);
+}
+
+void Acquisition::BackOff() {
+  // ExponentialBackOffPolicy.getNextSleepPeriod.
+  const LockCore::Spin& spin = *lock_->spin;
+  if (next_sleep_ms_ == 0) {
+    next_sleep_ms_ = spin.initial_ms;
+    random_.seed(std::random_device{}());
+  }
+  int64_t sleep = next_sleep_ms_;
+  if (next_sleep_ms_ != spin.max_ms) {
+    ++fails_;
+    int64_t jitter = std::uniform_int_distribution<int64_t>(0, fails_ - 1)(random_);
+    next_sleep_ms_ = std::min(spin.max_ms, next_sleep_ms_ * spin.multiplier + jitter);
+  }
+  started_ = Clock::now();
+  timer_.Start(Millis(sleep), [this] {
+    Spend(started_);  // the next attempt runs whatever is left, as Redisson's
+    Attempt();
+  });
 }
 
 void Acquisition::OnSubscribed() {

@@ -58,6 +58,12 @@ FencedLock Client::GetFencedLock(std::string name, size_t master) {
 
 RedLock Client::GetRedLock(std::string name) { return RedLock(core_, std::move(name)); }
 
+SpinLock Client::GetSpinLock(std::string name) {
+  auto core = std::make_shared<client::LockCore>(core_, 0, std::move(name));
+  core->spin = client::LockCore::Spin{};
+  return SpinLock(std::move(core));
+}
+
 CountDownLatch Client::GetCountDownLatch(std::string name) {
   return CountDownLatch(std::make_shared<client::CountDownLatchCore>(core_, 0, std::move(name)));
 }

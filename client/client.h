@@ -21,6 +21,7 @@
 #include "client/red_lock.h"
 #include "client/reply.h"
 #include "client/semaphore.h"
+#include "client/spin_lock.h"
 
 namespace redlab {
 
@@ -52,6 +53,9 @@ class Client {
   /// masters, a majority needed; with one master, that one). Each master holds Redisson's
   /// reentrant-lock hash `name`.
   RedLock GetRedLock(std::string name);
+  /// The spin lock `name` (Redisson's getSpinLock): the reentrant lock's keys, waiters backing
+  /// off instead of subscribing.
+  SpinLock GetSpinLock(std::string name);
   /// The semaphore `name` (Redisson's getSemaphore) on the (first) master.
   Semaphore GetSemaphore(std::string name);
   /// The count-down latch `name` (Redisson's getCountDownLatch) on the (first) master.

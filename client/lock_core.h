@@ -77,6 +77,16 @@ struct LockCore : std::enable_shared_from_this<LockCore> {
   const std::string token_key;   // fenced lock: redisson_lock_token:{name}; else empty
   const std::string waiter_key;  // the waiters' group in LockWaiters (the name, for locks)
   const bool wake_all = false;   // any message wakes every waiter (semaphores, latches)
+
+  /// Redisson's RSpinLock: waiters never subscribe; they try again after an exponential
+  /// back-off with jitter (LockOptions.ExponentialBackOff: from 1 ms, x2 plus a random part
+  /// below the number of failures, at most 128 ms). Set once, before any use.
+  struct Spin {
+    int64_t initial_ms = 1;
+    int64_t max_ms = 128;
+    int64_t multiplier = 2;
+  };
+  std::optional<Spin> spin;
 };
 
 /// One script on `core`'s master from any thread, its reply converted by `convert` (on the
