@@ -58,6 +58,10 @@ FencedLock Client::GetFencedLock(std::string name, size_t master) {
 
 RedLock Client::GetRedLock(std::string name) { return RedLock(core_, std::move(name)); }
 
+ReadWriteLock Client::GetReadWriteLock(std::string name) {
+  return ReadWriteLock(core_, std::move(name));
+}
+
 SpinLock Client::GetSpinLock(std::string name) {
   auto core = std::make_shared<client::LockCore>(core_, 0, std::move(name));
   core->spin = client::LockCore::Spin{};

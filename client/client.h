@@ -18,6 +18,7 @@
 #include "client/fenced_lock.h"
 #include "client/ids.h"
 #include "client/lock.h"
+#include "client/read_write_lock.h"
 #include "client/red_lock.h"
 #include "client/reply.h"
 #include "client/semaphore.h"
@@ -53,6 +54,8 @@ class Client {
   /// masters, a majority needed; with one master, that one). Each master holds Redisson's
   /// reentrant-lock hash `name`.
   RedLock GetRedLock(std::string name);
+  /// The read/write lock `name` (Redisson's getReadWriteLock) on the (first) master.
+  ReadWriteLock GetReadWriteLock(std::string name);
   /// The spin lock `name` (Redisson's getSpinLock): the reentrant lock's keys, waiters backing
   /// off instead of subscribing.
   SpinLock GetSpinLock(std::string name);

@@ -40,6 +40,13 @@ struct AcquireRequest {
   int64_t permits = 1;                             // semaphore: how many
 };
 
+/// One script call: what a primitive sends for an acquisition or a release.
+struct ScriptCall {
+  const Script* script = nullptr;
+  std::vector<std::string> keys;
+  std::vector<std::string> args;
+};
+
 /// Something a thread can wait for with an Acquisition: the reentrant lock (and the fenced
 /// lock, which is one), or another primitive overriding TryAcquireOnce and naming its channel
 /// (a semaphore, a latch).
@@ -55,6 +62,21 @@ struct LockCore : std::enable_shared_from_this<LockCore> {
   virtual ~LockCore() = default;
 
   std::string Owner(ThreadId t) const { return client->id + ":" + std::to_string(t.value); }
+  /// The hash field of `t`'s holds: Owner(t) (a write lock adds ":write").
+  virtual std::string Field(ThreadId t) const { return Owner(t); }
+  /// The acquisition `t` sends with TTL `ttl` (the reentrant lock's script; not for fenced).
+  virtual ScriptCall AcquireCall(ThreadId t, int64_t ttl) const;
+  /// The release `t` sends: `restart_ms` for the holds left, the latch and its TTL.
+  virtual ScriptCall ReleaseCall(ThreadId t, int64_t restart_ms, const std::string& latch,
+                                 int64_t latch_ms) const;
+  /// The forced release (whoever holds it): the reentrant lock's script.
+  virtual ScriptCall ForceReleaseCall() const;
+  /// The name its holds are kept under in the watchdog's book (and OnLost): the name; a read
+  /// lock's differs, so one owner's read and write holds of a lock are two entries.
+  virtual std::string BookName() const { return name; }
+  /// For the watchdog: the read-lock timeout-key prefix ({name}) when its renewal must restart
+  /// the read holds' timeout keys too (read_lock_renew.lua); empty for the others.
+  virtual std::string ReadRenewPrefix() const { return {}; }
   NodeLink& link() const { return *client->nodes[node].link; }
   Watchdog& watchdog() const { return *client->nodes[node].watchdog; }
 

@@ -27,6 +27,15 @@ struct LockScripts {
   // The fenced lock: acquire returning the token, and the plain form behind Lock / TryLock.
   Script fenced_acquire = Script::Load("fenced_lock_acquire");
   Script fenced_acquire_plain = Script::Load("fenced_lock_acquire_plain");
+  // The read/write lock (RReadWriteLock).
+  Script read_acquire = Script::Load("read_lock_acquire");
+  Script read_release = Script::Load("read_lock_release");
+  Script read_renew = Script::Load("read_lock_renew");
+  Script read_force_release = Script::Load("read_lock_force_release");
+  Script read_is_locked = Script::Load("read_lock_is_locked");
+  Script write_acquire = Script::Load("write_lock_acquire");
+  Script write_release = Script::Load("write_lock_release");
+  Script write_force_release = Script::Load("write_lock_force_release");
   // The semaphore (RSemaphore) and the count-down latch (RCountDownLatch).
   Script semaphore_acquire = Script::Load("semaphore_acquire");
   Script semaphore_release = Script::Load("semaphore_release");
