@@ -1,4 +1,5 @@
-// `redlab lock --fenced` (the token in REDLAB_LOCK_TOKEN), `redlab lock --servers` (a RedLock
+// `redlab lock --fenced` (the token in REDLAB_LOCK_TOKEN), `--read` / `--write` (the sides of
+// the read/write lock), `redlab lock --servers` (a RedLock
 // over independent masters, 75 without a majority) and `redlab semaphore` (a permit held while
 // COMMAND runs): the built `redlab` binary against servers of the current target.
 #include "conformance/harness/child_process.h"
@@ -29,6 +30,33 @@ TEST_F(LockCliFamilyTest, FencedGivesTheCommandItsToken) {
   }
   EXPECT_EQ(c()({"GET", "redisson_lock_token:{ledger}"}), Bulk("2"));
   EXPECT_EQ(c()({"EXISTS", "ledger"}), Int(0));
+}
+
+TEST_F(LockCliFamilyTest, ReadersShareTheReadWriteLockAndAWriterWaits) {
+  CliProcess first({"lock", "--read", "--server", Server(), "catalog", "--", "sh", "-c",
+                    "echo reading; read line"});
+  ASSERT_EQ(first.ReadLine(), "reading");
+  CliProcess second({"lock", "--read", "--server", Server(), "catalog", "--", "sh", "-c",
+                     "echo reading too; read line"});
+  ASSERT_EQ(second.ReadLine(), "reading too");  // two readers at once
+  EXPECT_EQ(c()({"HGET", "catalog", "mode"}), Bulk("read"));
+  EXPECT_EQ(c()({"HLEN", "catalog"}), Int(3));
+  CliProcess writer({"lock", "--write", "--server", Server(), "--wait", "100", "catalog", "--",
+                     "sh", "-c", "echo should-not-run"});
+  EXPECT_EQ(writer.Wait(), 75);
+  first.WriteLine("go");
+  second.WriteLine("go");
+  EXPECT_EQ(first.Wait(), 0);
+  EXPECT_EQ(second.Wait(), 0);
+  CliProcess writes({"lock", "--write", "--server", Server(), "catalog", "--", "sh", "-c",
+                     "echo writing; read line"});
+  ASSERT_EQ(writes.ReadLine(), "writing");
+  EXPECT_EQ(c()({"HGET", "catalog", "mode"}), Bulk("write"));
+  writes.WriteLine("go");
+  EXPECT_EQ(writes.Wait(), 0);
+  EXPECT_EQ(c()({"EXISTS", "catalog"}), Int(0));
+  CliProcess both({"lock", "--read", "--write", "--server", Server(), "x", "--", "true"});
+  EXPECT_EQ(both.Wait(), 64);
 }
 
 TEST_F(LockCliFamilyTest, ServersTakeARedLockOnAMajority) {

@@ -230,6 +230,12 @@ CLI::App* AddLockCommand(CLI::App& app, LockCommandOptions& o) {
   cmd->add_flag("--fenced", o.fenced,
                 "Take the fenced lock (Redisson's getFencedLock) and give COMMAND its fencing "
                 "token in REDLAB_LOCK_TOKEN (tokens grow with every acquisition)");
+  cmd->add_flag("--read", o.read,
+                "Take the read side of the read/write lock NAME (Redisson's getReadWriteLock: "
+                "many readers at once, no writer)");
+  cmd->add_flag("--write", o.write,
+                "Take the write side of the read/write lock NAME (alone: no reader, no other "
+                "writer)");
   cmd->add_option("--wait", o.wait_ms,
                   "Give up after MS milliseconds without the lock and exit 75 (default: wait "
                   "as long as it takes)")
@@ -275,6 +281,14 @@ struct HeldLock {
 };
 
 // Acquires as the options say; nullopt when not acquired within --wait.
+// The lock NAME as the options choose it: the read or write side of the read/write lock, or
+// the reentrant lock (the fenced lock is that lock too).
+ReentrantLock ChosenLock(Client& client, const LockCommandOptions& o) {
+  if (o.read) return client.GetReadWriteLock(o.name).ReadLock();
+  if (o.write) return client.GetReadWriteLock(o.name).WriteLock();
+  return client.GetLock(o.name);
+}
+
 std::optional<HeldLock> AcquireReentrant(Client& client, const LockCommandOptions& o) {
   auto lease = Millis(o.lease_ms.value_or(0));
   ThreadId owner = ThreadId::Current();
@@ -288,7 +302,7 @@ std::optional<HeldLock> AcquireReentrant(Client& client, const LockCommandOption
       h.token = lock.LockWithToken(lease);
     }
   } else {
-    ReentrantLock lock = client.GetLock(o.name);
+    ReentrantLock lock = ChosenLock(client, o);
     if (o.wait_ms) {
       bool acquired =
           o.lease_ms ? lock.TryLock(Millis(*o.wait_ms), lease) : lock.TryLock(Millis(*o.wait_ms));
@@ -299,7 +313,7 @@ std::optional<HeldLock> AcquireReentrant(Client& client, const LockCommandOption
       lock.Lock();
     }
   }
-  ReentrantLock lock = client.GetLock(o.name);  // the same lock: release and checks
+  ReentrantLock lock = ChosenLock(client, o);  // the same lock: release and checks
   h.unlock = [lock]() mutable { lock.Unlock(); };
   h.held = [lock, owner]() mutable { return lock.IsHeldByThread(owner); };
   h.remain = [lock]() mutable { return lock.RemainTimeToLive(); };
@@ -330,10 +344,15 @@ int RunLockCommand(const LockCommandOptions& o) {
   Config config;
   try {
     if (!o.servers.empty()) {
-      if (o.fenced) throw ConfigError("--fenced and --servers do not go together");
+      if (o.fenced || o.read || o.write) {
+        throw ConfigError("--servers takes a RedLock: not with --fenced, --read or --write");
+      }
       config = Config::IndependentMasters(o.servers);
     } else {
       config = Config::SingleServer(o.server);
+    }
+    if (int(o.fenced) + int(o.read) + int(o.write) > 1) {
+      throw ConfigError("--fenced, --read and --write choose different locks: one at most");
     }
     config.lock_watchdog_timeout = Millis(o.watchdog_ms);
     config.Validate();
@@ -363,7 +382,7 @@ int RunLockCommand(const LockCommandOptions& o) {
       client->GetRedLock(o.name).OnLost(on_lost);
       held = AcquireRedLock(*client, o);
     } else {
-      client->GetLock(o.name).OnLost(on_lost);
+      ChosenLock(*client, o).OnLost(on_lost);
       held = AcquireReentrant(*client, o);
     }
     if (!held) {

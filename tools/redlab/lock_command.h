@@ -14,6 +14,8 @@ struct LockCommandOptions {
   std::string server = "redis://127.0.0.1:6379";
   std::vector<std::string> servers;  // --servers: a RedLock over these independent masters
   bool fenced = false;               // --fenced: a FencedLock; its token in REDLAB_LOCK_TOKEN
+  bool read = false;                 // --read: the read side of the read/write lock
+  bool write = false;                // --write: its write side
   std::optional<int64_t> wait_ms;    // none: wait as long as it takes
   std::optional<int64_t> lease_ms;   // none: the watchdog keeps the lock while COMMAND runs
   int64_t watchdog_ms = 30000;
