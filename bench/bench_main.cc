@@ -5,6 +5,7 @@
 namespace redlab::bench {
 void RegisterServerBenchmarks(const Servers& servers);
 void RegisterLockBenchmarks(const Servers& servers);
+void RegisterLockFamilyBenchmarks(const Servers& servers);
 void RegisterWaitBenchmarks(const ReplicatedServers& servers);
 void RegisterScriptBenchmarks(const Servers& servers);
 }  // namespace redlab::bench
@@ -14,6 +15,7 @@ int main(int argc, char** argv) {
   redlab::bench::Servers servers;
   redlab::bench::RegisterServerBenchmarks(servers);
   redlab::bench::RegisterLockBenchmarks(servers);
+  redlab::bench::RegisterLockFamilyBenchmarks(servers);
   redlab::bench::ReplicatedServers replicated;
   redlab::bench::RegisterWaitBenchmarks(replicated);
   redlab::bench::RegisterScriptBenchmarks(servers);

@@ -1,5 +1,7 @@
 #include "client/acquisition.h"
 
+#include <algorithm>
+
 #include "client/errors.h"
 
 namespace redlab::client {
@@ -33,7 +35,8 @@ void Acquisition::Attempt() {
   started_ = Clock::now();
   in_flight_ = true;
   auto self = shared_from_this();
-  lock_->TryAcquireOnce(owner_, params_.lease, params_.with_token, [self](AcquireOutcome outcome) {
+  AcquireRequest request{params_.lease, params_.with_token, params_.permits};
+  lock_->TryAcquireOnce(owner_, request, [self](AcquireOutcome outcome) {
     self->in_flight_ = false;
     self->OnAttempt(outcome);
   });
@@ -55,6 +58,7 @@ void Acquisition::OnAttempt(const AcquireOutcome& outcome) {
                   false);
   }
   if (params_.once || !Spend(started_)) return Finish(nullptr, false);
+  if (lock_->spin) return BackOff();
   if (!joined_) {
     // First failure: subscribe, within the budget left (TryLock) or subscription_timeout.
     joined_ = true;
@@ -69,10 +73,30 @@ void Acquisition::OnAttempt(const AcquireOutcome& outcome) {
                  std::to_string(lock_->client->config.subscription_timeout.count()) + " ms")),
              false);
     });
-    lock_->link().waiters().Join(lock_->name, lock_->channel, this);
+    lock_->link().waiters().Join(lock_->waiter_key, lock_->channel, this, lock_->wake_all);
     return;
   }
   Park(outcome.ttl);
+}
+
+void Acquisition::BackOff() {
+  // ExponentialBackOffPolicy.getNextSleepPeriod.
+  const LockCore::Spin& spin = *lock_->spin;
+  if (next_sleep_ms_ == 0) {
+    next_sleep_ms_ = spin.initial_ms;
+    random_.seed(std::random_device{}());
+  }
+  int64_t sleep = next_sleep_ms_;
+  if (next_sleep_ms_ != spin.max_ms) {
+    ++fails_;
+    int64_t jitter = std::uniform_int_distribution<int64_t>(0, fails_ - 1)(random_);
+    next_sleep_ms_ = std::min(spin.max_ms, next_sleep_ms_ * spin.multiplier + jitter);
+  }
+  started_ = Clock::now();
+  timer_.Start(Millis(sleep), [this] {
+    Spend(started_);  // the next attempt runs whatever is left, as Redisson's
+    Attempt();
+  });
 }
 
 void Acquisition::OnSubscribed() {
@@ -93,7 +117,7 @@ void Acquisition::Park(int64_t ttl) {
     bound = Millis(ttl);
   }
   started_ = Clock::now();
-  if (!lock_->link().waiters().Park(lock_->name, this)) {
+  if (!lock_->link().waiters().Park(lock_->waiter_key, this)) {
     AfterSleep(started_);  // a message came while we were trying
     return;
   }
@@ -101,7 +125,7 @@ void Acquisition::Park(int64_t ttl) {
   if (bound) {
     timer_.Start(*bound, [this] {
       parked_ = false;
-      lock_->link().waiters().Unpark(lock_->name, this);
+      lock_->link().waiters().Unpark(lock_->waiter_key, this);
       AfterSleep(started_);
     });
   }
@@ -135,10 +159,10 @@ void Acquisition::Finish(std::exception_ptr error, bool acquired, int64_t token)
   finished_ = true;
   timer_.Stop();
   LockWaiters& waiters = lock_->link().waiters();
-  if (parked_) waiters.Unpark(lock_->name, this);
+  if (parked_) waiters.Unpark(lock_->waiter_key, this);
   parked_ = false;
   // Redisson's unsubscribe(): the last waiter of the name unsubscribes.
-  if (joined_) waiters.Leave(lock_->name, this);
+  if (joined_) waiters.Leave(lock_->waiter_key, this);
   auto self = shared_from_this();  // the map below may hold the last reference
   lock_->client->acquisitions.erase(this);
   done_(std::move(error), acquired, token);

@@ -10,6 +10,7 @@
 #include <future>
 #include <memory>
 #include <optional>
+#include <random>
 #include <type_traits>
 
 #include "client/event_loop.h"
@@ -38,6 +39,7 @@ class Acquisition : public std::enable_shared_from_this<Acquisition>, public Loc
     bool once = false;                           // TryLock(): a single attempt
     std::shared_ptr<InterruptHandle> interrupt;  // LockInterruptibly
     bool with_token = false;                     // fenced lock: report the token
+    int64_t permits = 1;                         // semaphore: how many
   };
 
   /// Starts an acquisition (loop thread); `done` runs once, on the loop thread.
@@ -59,6 +61,8 @@ class Acquisition : public std::enable_shared_from_this<Acquisition>, public Loc
   void Attempt();
   void OnAttempt(const AcquireOutcome& outcome);
   void Park(int64_t ttl);
+  // Spin lock: sleep the next back-off, then try again (RedissonSpinLock).
+  void BackOff();
   void AfterSleep(Clock::time_point since);
   // Spends the time since `since` from the wait budget; false when it is used up.
   bool Spend(Clock::time_point since);
@@ -70,6 +74,8 @@ class Acquisition : public std::enable_shared_from_this<Acquisition>, public Loc
   Done done_;
   Timer timer_;  // subscription timeout, or the sleep bound while parked
   Millis remaining_{0};
+  int64_t next_sleep_ms_ = 0;  // spin lock: the next back-off (0: not started)
+  int fails_ = 0;              // spin lock: failed attempts, for the jitter
   Clock::time_point started_;  // of the current step, for the budget
   bool in_flight_ = false;     // an acquire attempt awaits its reply
   bool joined_ = false;        // among the lock's waiters (subscribed or subscribing)
@@ -77,6 +83,7 @@ class Acquisition : public std::enable_shared_from_this<Acquisition>, public Loc
   bool parked_ = false;
   bool interrupted_ = false;
   bool finished_ = false;
+  std::minstd_rand random_;  // seeded at the first back-off
 };
 
 /// Starts an acquisition from any thread. The future holds `convert(acquired, token)`, or

@@ -1,7 +1,9 @@
 #include "client/client.h"
 
 #include "client/client_core.h"
+#include "client/countdown_latch_core.h"
 #include "client/lock_core.h"
+#include "client/semaphore_core.h"
 #include "client/watchdog.h"
 
 namespace redlab {
@@ -55,6 +57,24 @@ FencedLock Client::GetFencedLock(std::string name, size_t master) {
 }
 
 RedLock Client::GetRedLock(std::string name) { return RedLock(core_, std::move(name)); }
+
+ReadWriteLock Client::GetReadWriteLock(std::string name) {
+  return ReadWriteLock(core_, std::move(name));
+}
+
+SpinLock Client::GetSpinLock(std::string name) {
+  auto core = std::make_shared<client::LockCore>(core_, 0, std::move(name));
+  core->spin = client::LockCore::Spin{};
+  return SpinLock(std::move(core));
+}
+
+CountDownLatch Client::GetCountDownLatch(std::string name) {
+  return CountDownLatch(std::make_shared<client::CountDownLatchCore>(core_, 0, std::move(name)));
+}
+
+Semaphore Client::GetSemaphore(std::string name) {
+  return Semaphore(std::make_shared<client::SemaphoreCore>(core_, 0, std::move(name)));
+}
 
 std::future<Reply> Client::ExecuteAsync(std::vector<std::string> args) {
   return core_->Submit<Reply>(

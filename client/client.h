@@ -13,12 +13,16 @@
 #include <vector>
 
 #include "client/config.h"
+#include "client/countdown_latch.h"
 #include "client/errors.h"
 #include "client/fenced_lock.h"
 #include "client/ids.h"
 #include "client/lock.h"
+#include "client/read_write_lock.h"
 #include "client/red_lock.h"
 #include "client/reply.h"
+#include "client/semaphore.h"
+#include "client/spin_lock.h"
 
 namespace redlab {
 
@@ -50,6 +54,15 @@ class Client {
   /// masters, a majority needed; with one master, that one). Each master holds Redisson's
   /// reentrant-lock hash `name`.
   RedLock GetRedLock(std::string name);
+  /// The read/write lock `name` (Redisson's getReadWriteLock) on the (first) master.
+  ReadWriteLock GetReadWriteLock(std::string name);
+  /// The spin lock `name` (Redisson's getSpinLock): the reentrant lock's keys, waiters backing
+  /// off instead of subscribing.
+  SpinLock GetSpinLock(std::string name);
+  /// The semaphore `name` (Redisson's getSemaphore) on the (first) master.
+  Semaphore GetSemaphore(std::string name);
+  /// The count-down latch `name` (Redisson's getCountDownLatch) on the (first) master.
+  CountDownLatch GetCountDownLatch(std::string name);
 
   /// Runs one command on the (first) master and returns its reply; an error reply throws
   /// ReplyError. For what the lock API does not cover (and tests).

@@ -29,7 +29,7 @@ void ClientCore::Start() {
       size_t index = nodes.size();
       node.link = std::make_unique<NodeLink>(loop, config, address);
       node.watchdog = std::make_unique<Watchdog>(
-          loop, *node.link, config, scripts.renew,
+          loop, *node.link, config, scripts.renew, scripts.read_renew,
           [this, index](const std::string& name, ThreadId t) { NotifyLost(index, name, t); });
       node.link->ConnectAll();
       nodes.push_back(std::move(node));

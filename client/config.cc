@@ -1,6 +1,8 @@
 #include "client/config.h"
 
+#include <algorithm>
 #include <charconv>
+#include <random>
 
 #include "client/errors.h"
 
@@ -125,6 +127,22 @@ Config Config::IndependentMasters(const std::vector<std::string>& urls) {
   return c;
 }
 
+std::chrono::milliseconds Config::RetryDelay(int attempt) const {
+  if (retry_interval.count() > 0) return retry_interval;
+  // EqualJitterDelay.calcDelay.
+  int64_t base = retry_delay_base.count();
+  int64_t max = retry_delay_max.count();
+  int64_t exponential = max;
+  if (attempt < 63 && base > 0 && base < max) {
+    int64_t shifted = int64_t{1} << attempt;
+    exponential = shifted > max / base ? max : std::min(base * shifted, max);
+  }
+  int64_t half = exponential / 2;
+  thread_local std::mt19937_64 random{std::random_device{}()};
+  int64_t jitter = half > 0 ? std::uniform_int_distribution<int64_t>(0, half)(random) : 0;
+  return std::chrono::milliseconds(half + jitter);
+}
+
 void Config::Validate() const {
   if (masters.empty()) throw ConfigError("no server configured");
   if (mode != Mode::kIndependentMasters && masters.size() != 1) {
@@ -146,6 +164,9 @@ void Config::Validate() const {
   if (lock_watchdog_timeout.count() < 3) throw ConfigError("lock_watchdog_timeout is under 3 ms");
   if (retry_attempts < 0) throw ConfigError("retry_attempts must not be negative");
   if (retry_interval.count() < 0) throw ConfigError("retry_interval must not be negative");
+  if (retry_delay_base.count() < 0 || retry_delay_max.count() < 0) {
+    throw ConfigError("retry_delay_base and retry_delay_max must not be negative");
+  }
   if (ping_connection_interval.count() < 0) {
     throw ConfigError("ping_connection_interval must not be negative");
   }

@@ -56,10 +56,19 @@ struct Config {
   /// past it fails with TimeoutError and its connection is reopened.
   std::chrono::milliseconds timeout{3000};
   /// How often a command is tried again after a connection failure, or after a timeout when it
-  /// is safe to repeat (Redisson: retryAttempts, 3). 0: no retry.
-  int retry_attempts = 3;
-  /// The pause before each retry (Redisson: retryInterval, 1.5 s).
-  std::chrono::milliseconds retry_interval{1500};
+  /// is safe to repeat (Redisson: retryAttempts, 4). 0: no retry.
+  int retry_attempts = 4;
+  /// The pause before retry n (n = 0, 1, ...), as Redisson's default retryDelay,
+  /// EqualJitterDelay(1 s, 2 s): half of min(base x 2^n, max), plus a random part of up to that
+  /// half. It also sizes the unlock latch's TTL, (timeout + delay(retry_attempts)) x
+  /// retry_attempts, as Redisson's unlockInnerAsync does.
+  std::chrono::milliseconds retry_delay_base{1000};
+  std::chrono::milliseconds retry_delay_max{2000};
+  /// A constant pause instead (Redisson's deprecated retryInterval, which sets a ConstantDelay);
+  /// 0: the jittered delay above.
+  std::chrono::milliseconds retry_interval{0};
+  /// The pause before retry `attempt`, as configured.
+  std::chrono::milliseconds RetryDelay(int attempt) const;
   /// The lease a lock gets when no lease is given, and that the watchdog renews every third of
   /// it while the holder lives (Redisson: lockWatchdogTimeout, 30 s).
   std::chrono::milliseconds lock_watchdog_timeout{30000};

@@ -83,8 +83,10 @@ TEST(ConfigTest, DefaultsAreRedissons) {
   EXPECT_EQ(c.mode, Config::Mode::kSingle);
   EXPECT_EQ(c.connect_timeout, std::chrono::milliseconds(10000));
   EXPECT_EQ(c.timeout, std::chrono::milliseconds(3000));
-  EXPECT_EQ(c.retry_attempts, 3);
-  EXPECT_EQ(c.retry_interval, std::chrono::milliseconds(1500));
+  EXPECT_EQ(c.retry_attempts, 4);
+  EXPECT_EQ(c.retry_interval, std::chrono::milliseconds(0));
+  EXPECT_EQ(c.retry_delay_base, std::chrono::milliseconds(1000));
+  EXPECT_EQ(c.retry_delay_max, std::chrono::milliseconds(2000));
   EXPECT_EQ(c.lock_watchdog_timeout, std::chrono::milliseconds(30000));
   EXPECT_TRUE(c.check_lock_synced_slaves);
   EXPECT_EQ(c.slaves_sync_timeout, std::chrono::milliseconds(1000));
@@ -121,4 +123,21 @@ TEST(ConfigTest, TopologiesAndValidation) {
 }
 
 }  // namespace
+TEST(ConfigTest, RetryDelayIsRedissonsEqualJitterOrAConstant) {
+  Config c = Config::SingleServer("redis://h:1");
+  // EqualJitterDelay(1 s, 2 s): attempt 0 -> [500, 1000], 1 -> [1000, 2000], later capped.
+  for (int i = 0; i < 50; ++i) {
+    auto d0 = c.RetryDelay(0).count(), d1 = c.RetryDelay(1).count(), d9 = c.RetryDelay(9).count();
+    EXPECT_GE(d0, 500);
+    EXPECT_LE(d0, 1000);
+    EXPECT_GE(d1, 1000);
+    EXPECT_LE(d1, 2000);
+    EXPECT_GE(d9, 1000);
+    EXPECT_LE(d9, 2000);
+  }
+  c.retry_interval = std::chrono::milliseconds(50);
+  EXPECT_EQ(c.RetryDelay(0), std::chrono::milliseconds(50));
+  EXPECT_EQ(c.RetryDelay(7), std::chrono::milliseconds(50));
+}
+
 }  // namespace redlab

@@ -196,7 +196,7 @@ std::future<bool> ReentrantLock::IsHeldByCurrentThreadAsync() {
 }
 
 std::future<bool> ReentrantLock::IsHeldByThreadAsync(ThreadId owner) {
-  return Read<bool>(core_, {"HEXISTS", core_->name, core_->Owner(owner)},
+  return Read<bool>(core_, {"HEXISTS", core_->name, core_->Field(owner)},
                     [](const Reply& r) { return r.integer == 1; });
 }
 
@@ -205,7 +205,7 @@ std::future<int> ReentrantLock::GetHoldCountAsync() {
 }
 
 std::future<int> ReentrantLock::GetHoldCountAsync(ThreadId owner) {
-  return Read<int>(core_, {"HGET", core_->name, core_->Owner(owner)},
+  return Read<int>(core_, {"HGET", core_->name, core_->Field(owner)},
                    [](const Reply& r) { return r.is_nil() ? 0 : std::stoi(r.str); });
 }
 
@@ -215,11 +215,11 @@ std::future<ReentrantLock::Millis> ReentrantLock::RemainTimeToLiveAsync() {
 }
 
 void ReentrantLock::OnLost(std::function<void(const LockLost&)> callback) {
-  core_->client->SetOnLost(core_->node, core_->name, std::move(callback));
+  core_->client->SetOnLost(core_->node, core_->BookName(), std::move(callback));
 }
 
 const std::string& ReentrantLock::name() const { return core_->name; }
 
-std::string ReentrantLock::OwnerId(ThreadId owner) const { return core_->Owner(owner); }
+std::string ReentrantLock::OwnerId(ThreadId owner) const { return core_->Field(owner); }
 
 }  // namespace redlab

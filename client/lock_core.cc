@@ -35,25 +35,53 @@ LockCore::LockCore(std::shared_ptr<ClientCore> c, size_t n, std::string lock_nam
       node(n),
       name(std::move(lock_name)),
       channel(PrefixName("redisson_lock__channel", name)),
-      token_key(std::move(token)) {}
+      token_key(std::move(token)),
+      waiter_key(name) {}
 
-void LockCore::TryAcquireOnce(ThreadId t, std::optional<std::chrono::milliseconds> lease,
-                              bool with_token, std::function<void(AcquireOutcome)> done) {
+LockCore::LockCore(std::shared_ptr<ClientCore> c, size_t n, std::string primitive_name,
+                   std::string channel_name, std::string key, bool all)
+    : client(std::move(c)),
+      node(n),
+      name(std::move(primitive_name)),
+      channel(std::move(channel_name)),
+      waiter_key(std::move(key)),
+      wake_all(all) {}
+
+ScriptCall LockCore::AcquireCall(ThreadId t, int64_t ttl) const {
+  return {&client->scripts.acquire, {name}, {std::to_string(ttl), Owner(t)}};
+}
+
+ScriptCall LockCore::ReleaseCall(ThreadId t, int64_t restart_ms, const std::string& latch,
+                                 int64_t latch_ms) const {
+  return {&client->scripts.release,
+          {name, channel, latch},
+          {kUnlockMessage, std::to_string(restart_ms), Owner(t), kPublishCommand,
+           std::to_string(latch_ms)}};
+}
+
+ScriptCall LockCore::ForceReleaseCall() const {
+  return {&client->scripts.force_release, {name, channel}, {kUnlockMessage, kPublishCommand}};
+}
+
+void LockCore::TryAcquireOnce(ThreadId t, const AcquireRequest& request,
+                              std::function<void(AcquireOutcome)> done) {
+  const std::optional<std::chrono::milliseconds>& lease = request.lease;
+  bool with_token = request.with_token;
   int64_t lease_ms = lease && lease->count() > 0 ? lease->count() : 0;  // 0: the watchdog
   // The TTL comes from the owner's book of holds and is recorded only once the server said
   // yes: a failed attempt (held elsewhere) changes nothing.
-  int64_t ttl = watchdog().AcquireTtl(name, t, lease_ms);
+  int64_t ttl = watchdog().AcquireTtl(BookName(), t, lease_ms);
   auto self = shared_from_this();
   // The reentrant lock's script, or a fenced lock's (the token key second): the plain one
   // answers as the reentrant lock's, the one with the token {-1, token} or {pttl, -1}.
   const LockScripts& scripts = client->scripts;
   bool fenced = !token_key.empty();
   with_token = with_token && fenced;
-  const Script& script = !fenced      ? scripts.acquire
-                         : with_token ? scripts.fenced_acquire
-                                      : scripts.fenced_acquire_plain;
-  std::vector<std::string> keys{name};
-  if (fenced) keys.push_back(token_key);
+  ScriptCall call = AcquireCall(t, ttl);
+  if (fenced) {
+    call.script = with_token ? &scripts.fenced_acquire : &scripts.fenced_acquire_plain;
+    call.keys = {name, token_key};
+  }
   auto acquired = [with_token](const Reply& r) {
     return with_token ? r.type == Reply::Type::kArray && r.elements.size() == 2 &&
                             r.elements[1].integer != -1
@@ -61,7 +89,7 @@ void LockCore::TryAcquireOnce(ThreadId t, std::optional<std::chrono::millisecond
   };
   // Not idempotent: a repeated acquisition would count a second hold.
   link().EvalWrite(
-      script, std::move(keys), {std::to_string(ttl), Owner(t)},
+      *call.script, std::move(call.keys), std::move(call.args),
       /*idempotent=*/false, acquired,
       [self, t, lease_ms, with_token, acquired, done = std::move(done)](WriteResult w) {
         AcquireOutcome out;
@@ -94,7 +122,8 @@ void LockCore::TryAcquireOnce(ThreadId t, std::optional<std::chrono::millisecond
         } else {
           out.acquired = true;
           if (with_token) out.token = r.reply.elements[1].integer;
-          self->watchdog().Acquired(self->name, t, lease_ms, self->Owner(t));
+          self->watchdog().Acquired(self->BookName(), t, lease_ms, self->Field(t), self->name,
+                                    self->ReadRenewPrefix());
         }
         done(out);
       });
@@ -105,21 +134,22 @@ void LockCore::Release(ThreadId t, std::function<void(std::exception_ptr)> done,
   std::string request_id = RandomHex(16);
   std::string latch = PrefixName("redisson_unlock_latch", name) + ":" + request_id;
   // The latch outlives every retry of this release: Redisson's
-  // (timeout + retryInterval) * retryAttempts, at least 1 ms.
-  int64_t latch_ms = std::max<int64_t>(
-      1, (config.timeout + config.retry_interval).count() * config.retry_attempts);
+  // (timeout + retryDelay(retryAttempts)) * retryAttempts, at least 1 ms.
+  int64_t latch_ms =
+      std::max<int64_t>(1, (config.timeout + config.RetryDelay(config.retry_attempts)).count() *
+                               config.retry_attempts);
   // Taken off the book now, not at the answer: a renewal racing this release on another
   // connection must not read the deleted key as a loss.
   Watchdog::Ticket ticket;
   if (on_book) {
-    ticket = watchdog().BeginRelease(name, t);
+    ticket = watchdog().BeginRelease(BookName(), t);
   } else {
-    ticket.restart_ms = watchdog().RestartTtl(name, t);
+    ticket.restart_ms = watchdog().RestartTtl(BookName(), t);
   }
+  ScriptCall call = ReleaseCall(t, ticket.restart_ms, latch, latch_ms);
   auto self = shared_from_this();
   link().EvalWrite(
-      client->scripts.release, {name, channel, latch},
-      {kUnlockMessage, std::to_string(ticket.restart_ms), Owner(t), std::to_string(latch_ms)},
+      *call.script, std::move(call.keys), std::move(call.args),
       /*idempotent=*/true, [](const Reply& r) { return !r.is_nil(); },
       [self, t, latch, on_book, ticket, done = std::move(done)](WriteResult w) {
         using Outcome = Watchdog::ReleaseOutcome;
@@ -128,7 +158,7 @@ void LockCore::Release(ThreadId t, std::function<void(std::exception_ptr)> done,
                           : r.reply.is_nil()            ? Outcome::kNotHeld
                           : r.reply.integer == 1        ? Outcome::kReleased
                                                         : Outcome::kStillHeld;
-        if (on_book) self->watchdog().EndRelease(self->name, t, ticket, outcome);
+        if (on_book) self->watchdog().EndRelease(self->BookName(), t, ticket, outcome);
         if (r.error) {
           done(r.error);
           return;
@@ -152,10 +182,11 @@ void LockCore::Release(ThreadId t, std::function<void(std::exception_ptr)> done,
 }
 
 void LockCore::ForceRelease(std::function<void(std::exception_ptr, bool)> done) {
-  watchdog().RemoveAll(name);
+  watchdog().RemoveAll(BookName());
   auto self = shared_from_this();
+  ScriptCall call = ForceReleaseCall();
   link().EvalWrite(
-      client->scripts.force_release, {name, channel}, {kUnlockMessage},
+      *call.script, std::move(call.keys), std::move(call.args),
       /*idempotent=*/true, [](const Reply& r) { return r.integer == 1; },
       [self, done = std::move(done)](WriteResult w) {
         const CommandResult& r = w.result;

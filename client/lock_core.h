@@ -7,14 +7,21 @@
 #include <chrono>
 #include <exception>
 #include <functional>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "client/client_core.h"
 #include "client/ids.h"
 
 namespace redlab::client {
+
+/// The publish command the scripts are given (Redisson's getPublishCommand(): SPUBLISH only
+/// with sharded pub/sub in a cluster, which the client does not use).
+inline constexpr char kPublishCommand[] = "publish";
 
 /// Redisson's prefixName: `prefix:{name}`, or `prefix:name` when name already has braces.
 std::string PrefixName(std::string_view prefix, std::string_view name);
@@ -26,21 +33,58 @@ struct AcquireOutcome {
   int64_t token = -1;  // when acquired with the token (fenced lock): the fencing token
 };
 
+/// What one acquisition attempt asks for.
+struct AcquireRequest {
+  std::optional<std::chrono::milliseconds> lease;  // none: the watchdog keeps it
+  bool with_token = false;                         // fenced lock: report the token
+  int64_t permits = 1;                             // semaphore: how many
+};
+
+/// One script call: what a primitive sends for an acquisition or a release.
+struct ScriptCall {
+  const Script* script = nullptr;
+  std::vector<std::string> keys;
+  std::vector<std::string> args;
+};
+
+/// Something a thread can wait for with an Acquisition: the reentrant lock (and the fenced
+/// lock, which is one), or another primitive overriding TryAcquireOnce and naming its channel
+/// (a semaphore, a latch).
 struct LockCore : std::enable_shared_from_this<LockCore> {
   /// `token_key` (redisson_lock_token:{name}) makes it a fenced lock: every acquisition
   /// advances that counter. Empty: the reentrant lock.
   LockCore(std::shared_ptr<ClientCore> client, size_t node, std::string name,
            std::string token_key = {});
+  /// Another primitive: waiters listen on `channel`, grouped under `waiter_key` (the name a
+  /// lock of the same name does not use); `wake_all`: every message wakes every waiter.
+  LockCore(std::shared_ptr<ClientCore> client, size_t node, std::string name, std::string channel,
+           std::string waiter_key, bool wake_all);
+  virtual ~LockCore() = default;
 
   std::string Owner(ThreadId t) const { return client->id + ":" + std::to_string(t.value); }
+  /// The hash field of `t`'s holds: Owner(t) (a write lock adds ":write").
+  virtual std::string Field(ThreadId t) const { return Owner(t); }
+  /// The acquisition `t` sends with TTL `ttl` (the reentrant lock's script; not for fenced).
+  virtual ScriptCall AcquireCall(ThreadId t, int64_t ttl) const;
+  /// The release `t` sends: `restart_ms` for the holds left, the latch and its TTL.
+  virtual ScriptCall ReleaseCall(ThreadId t, int64_t restart_ms, const std::string& latch,
+                                 int64_t latch_ms) const;
+  /// The forced release (whoever holds it): the reentrant lock's script.
+  virtual ScriptCall ForceReleaseCall() const;
+  /// The name its holds are kept under in the watchdog's book (and OnLost): the name; a read
+  /// lock's differs, so one owner's read and write holds of a lock are two entries.
+  virtual std::string BookName() const { return name; }
+  /// For the watchdog: the read-lock timeout-key prefix ({name}) when its renewal must restart
+  /// the read holds' timeout keys too (read_lock_renew.lua); empty for the others.
+  virtual std::string ReadRenewPrefix() const { return {}; }
   NodeLink& link() const { return *client->nodes[node].link; }
   Watchdog& watchdog() const { return *client->nodes[node].watchdog; }
 
   /// One acquisition attempt. Without a lease the lock gets lock_watchdog_timeout and the
   /// watchdog renews it; with one it expires then. `with_token` (fenced lock only): the
   /// outcome carries the fencing token. Loop thread.
-  void TryAcquireOnce(ThreadId t, std::optional<std::chrono::milliseconds> lease, bool with_token,
-                      std::function<void(AcquireOutcome)> done);
+  virtual void TryAcquireOnce(ThreadId t, const AcquireRequest& request,
+                              std::function<void(AcquireOutcome)> done);
   /// One release (one hold). IllegalMonitorState when `t` does not hold it. Loop thread.
   /// `on_book`: the hold is on the watchdog's book of holds (the latest one goes); false when
   /// taking back an acquisition that never reached it.
@@ -51,8 +95,52 @@ struct LockCore : std::enable_shared_from_this<LockCore> {
   const std::shared_ptr<ClientCore> client;
   const size_t node;
   const std::string name;
-  const std::string channel;    // redisson_lock__channel:{name}
-  const std::string token_key;  // fenced lock: redisson_lock_token:{name}; else empty
+  const std::string channel;     // redisson_lock__channel:{name}
+  const std::string token_key;   // fenced lock: redisson_lock_token:{name}; else empty
+  const std::string waiter_key;  // the waiters' group in LockWaiters (the name, for locks)
+  const bool wake_all = false;   // any message wakes every waiter (semaphores, latches)
+
+  /// Redisson's RSpinLock: waiters never subscribe; they try again after an exponential
+  /// back-off with jitter (LockOptions.ExponentialBackOff: from 1 ms, x2 plus a random part
+  /// below the number of failures, at most 128 ms). Set once, before any use.
+  struct Spin {
+    int64_t initial_ms = 1;
+    int64_t max_ms = 128;
+    int64_t multiplier = 2;
+  };
+  std::optional<Spin> spin;
 };
+
+/// One script on `core`'s master from any thread, its reply converted by `convert` (on the
+/// loop thread; it may throw). An error reply throws ReplyError. For the primitives' plain
+/// operations (semaphore release, latch count down...).
+template <typename T, typename Convert>
+std::future<T> EvalAsync(const std::shared_ptr<LockCore>& core, const Script& script,
+                         std::vector<std::string> keys, std::vector<std::string> args,
+                         bool idempotent, Convert convert) {
+  return core->client->template Submit<T>([core, &script, keys = std::move(keys),
+                                           args = std::move(args), idempotent,
+                                           convert](std::shared_ptr<std::promise<T>> p) mutable {
+    core->link().EvalWrite(
+        script, std::move(keys), std::move(args), idempotent, [](const Reply&) { return true; },
+        [p, convert](WriteResult w) {
+          const CommandResult& r = w.result;
+          if (r.error) return p->set_exception(r.error);
+          if (r.reply.is_error()) {
+            return p->set_exception(std::make_exception_ptr(ReplyError(r.reply.str)));
+          }
+          try {
+            if constexpr (std::is_void_v<T>) {
+              convert(r.reply);
+              p->set_value();
+            } else {
+              p->set_value(convert(r.reply));
+            }
+          } catch (...) {
+            p->set_exception(std::current_exception());
+          }
+        });
+  });
+}
 
 }  // namespace redlab::client

@@ -16,7 +16,8 @@ LockWaiters::~LockWaiters() {
   for (auto& [name, entry] : entries_) subscriber_.Unsubscribe(entry->channel);
 }
 
-void LockWaiters::Join(const std::string& name, const std::string& channel, Waiter* w) {
+void LockWaiters::Join(const std::string& name, const std::string& channel, Waiter* w,
+                       bool wake_all) {
   std::unique_ptr<Entry>& entry = entries_[name];
   bool first = entry == nullptr;
   if (first) {
@@ -24,6 +25,7 @@ void LockWaiters::Join(const std::string& name, const std::string& channel, Wait
     entry->owner = this;
     entry->name = name;
     entry->channel = channel;
+    entry->wake_all = wake_all;
   } else if (entry->dead) {
     // Everyone left during a callback and this one arrived before the entry was freed.
     entry->dead = false;
@@ -105,7 +107,11 @@ void LockWaiters::Entry::OnSubscribed() {
 
 void LockWaiters::Entry::OnMessage(std::string_view payload) {
   if (dead) return;
-  if (payload == kReadUnlockMessage) {
+  if (wake_all || payload == kReadUnlockMessage) {
+    if (wake_all && parked.empty()) {
+      ++permits;  // a waiter between two attempts tries again at once
+      return;
+    }
     ++dispatching;
     std::list<Waiter*> woken;
     woken.swap(parked);

@@ -31,7 +31,9 @@ class LockWaiters {
   ~LockWaiters();
 
   /// Adds `w` to the waiters of lock `name`, subscribing to `channel` if it is the first.
-  void Join(const std::string& name, const std::string& channel, Waiter* w);
+  /// `wake_all` (semaphores, latches: set by the first waiter): every message wakes every
+  /// parked waiter, whatever it says.
+  void Join(const std::string& name, const std::string& channel, Waiter* w, bool wake_all = false);
   /// Removes `w` (parked or not); the last one out unsubscribes.
   void Leave(const std::string& name, Waiter* w);
   /// Parks `w` until the next unlock message. Returns false without parking when a permit (a
@@ -61,6 +63,7 @@ class LockWaiters {
     std::list<Waiter*> parked;        // in wake order
     int permits = 0;
     bool subscribed = false;
+    bool wake_all = false;
   };
 
   void EndDispatch(Entry& e);

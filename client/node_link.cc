@@ -38,6 +38,7 @@ struct NodeLink::Retry {
   bool idempotent = true;
   std::function<void(CommandResult)> done;
   int attempts_left = 0;
+  int attempt_number = 0;  // retries made so far: the delay grows with it
   std::unique_ptr<Timer> timer;
 };
 
@@ -50,7 +51,7 @@ NodeLink::NodeLink(EventLoop& loop, const Config& config, const ServerAddress& a
   for (int i = 0; i < config.connection_pool_size; ++i) {
     pool_.push_back(std::make_unique<Connection>(loop, options));
   }
-  subscriber_ = std::make_unique<Subscriber>(loop, options, config.retry_interval,
+  subscriber_ = std::make_unique<Subscriber>(loop, options, config.RetryDelay(0),
                                              config.ping_connection_interval);
   waiters_ = std::make_unique<LockWaiters>(*subscriber_);
 }
@@ -171,9 +172,10 @@ void NodeLink::RunAttempt(std::shared_ptr<Retry> retry) {
     if (transport && retry->attempts_left > 0 && (retry->idempotent || !r.maybe_executed) &&
         !closed_) {
       --retry->attempts_left;
+      int attempt = retry->attempt_number++;
       retry->timer = std::make_unique<Timer>(loop_);
       retries_.push_back(retry);
-      retry->timer->Start(config_.retry_interval, [this, retry] {
+      retry->timer->Start(config_.RetryDelay(attempt), [this, retry] {
         // The timer's callback holds the retry: drop the timer (safe from its own callback) or
         // the two would keep each other alive.
         retry->timer.reset();

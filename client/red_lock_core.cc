@@ -14,6 +14,7 @@ struct RedLocks::Round {
   bool completed = false;
   std::unique_ptr<Timer> timer;
   std::function<void(Answers)> done;
+  std::function<bool(const Answers&)> enough;
 };
 
 struct RedLocks::Attempt {
@@ -41,6 +42,18 @@ RedLocks::RedLocks(ClientCore& client) : client_(client), random_(std::random_de
 
 RedLocks::~RedLocks() { Close(); }
 
+std::function<bool(const RedLocks::Answers&)> RedLocks::Majority(
+    std::function<bool(const Reply&)> yes) const {
+  size_t needed = quorum();
+  return [needed, yes = std::move(yes)](const Answers& answers) {
+    size_t count = 0;
+    for (const auto& a : answers) {
+      if (Answered(a) && yes(a->reply)) ++count;
+    }
+    return count >= needed;
+  };
+}
+
 size_t RedLocks::quorum() const { return client_.config.masters.size() / 2 + 1; }
 
 std::string RedLocks::Owner(ThreadId t) const { return client_.id + ":" + std::to_string(t.value); }
@@ -51,10 +64,12 @@ std::string RedLocks::Channel(const std::string& name) const {
 
 void RedLocks::StartRound(const Script* script, std::vector<std::string> keys,
                           std::function<std::vector<std::string>(size_t)> args,
-                          std::vector<bool> to, Millis timeout, std::function<void(Answers)> done) {
+                          std::vector<bool> to, Millis timeout, std::function<void(Answers)> done,
+                          std::function<bool(const Answers&)> enough) {
   if (closed_) return done({});  // its continuation sees closed_
   auto round = std::make_shared<Round>();
   round->done = std::move(done);
+  round->enough = std::move(enough);
   round->answers.resize(client_.nodes.size());
   round->timer = std::make_unique<Timer>(client_.loop);
   rounds_[round.get()] = round;
@@ -76,7 +91,9 @@ void RedLocks::StartRound(const Script* script, std::vector<std::string> keys,
         [round, i, complete](WriteResult w) {
           if (round->completed) return;
           round->answers[i] = std::move(w.result);
-          if (--round->pending == 0) complete(round);
+          if (--round->pending == 0 || (round->enough && round->enough(round->answers))) {
+            complete(round);
+          }
         },
         /*attempts=*/0);
   }
@@ -109,7 +126,8 @@ void RedLocks::Try(std::shared_ptr<Attempt> a) {
   StartRound(
       &client_.scripts.acquire, {a->name}, [args](size_t) { return args; },
       std::vector<bool>(client_.nodes.size(), true), client_.config.red_lock_node_timeout,
-      [this, a, started](Answers answers) { AfterTry(a, started, std::move(answers)); });
+      [this, a, started](Answers answers) { AfterTry(a, started, std::move(answers)); },
+      Majority([](const Reply& r) { return r.is_nil(); }));
 }
 
 void RedLocks::AfterTry(std::shared_ptr<Attempt> a, Clock::time_point started, Answers answers) {
@@ -155,7 +173,7 @@ void RedLocks::AfterTry(std::shared_ptr<Attempt> a, Clock::time_point started, A
   };
   if (!any) return next({});
   std::string latch = PrefixName("redisson_unlock_latch", a->name) + ":" + RandomHex(16);
-  std::vector<std::string> args{"0", std::to_string(ttl), Owner(a->t),
+  std::vector<std::string> args{"0", std::to_string(ttl), Owner(a->t), kPublishCommand,
                                 std::to_string(client_.config.red_lock_node_timeout.count())};
   StartRound(
       &client_.scripts.release, {a->name, Channel(a->name), latch}, [args](size_t) { return args; },
@@ -174,7 +192,7 @@ void RedLocks::Release(const std::string& name, ThreadId t,
   std::string latch = PrefixName("redisson_unlock_latch", name) + ":" + RandomHex(16);
   int64_t latch_ms = std::max<int64_t>(1, config.red_lock_node_timeout.count());
   std::vector<std::string> args{"0", std::to_string(config.lock_watchdog_timeout.count()), Owner(t),
-                                std::to_string(latch_ms)};
+                                kPublishCommand, std::to_string(latch_ms)};
   // On every master, not only those that granted it: one that answered late may hold it.
   StartRound(
       &client_.scripts.release, {name, Channel(name), latch}, [args](size_t) { return args; },
@@ -191,7 +209,8 @@ void RedLocks::Release(const std::string& name, ThreadId t,
           return done(std::make_exception_ptr(IllegalMonitorState(name, client_.id, t.value)));
         }
         done(nullptr);
-      });
+      },
+      Majority([](const Reply& r) { return r.type == Reply::Type::kInteger; }));
 }
 
 void RedLocks::ScheduleRenewal(const Key& key, Hold& hold) {
@@ -227,7 +246,10 @@ void RedLocks::Renew(Key key, uint64_t generation) {
         }
         holds_.erase(it);
         client_.NotifyLost(kRedLockNode, key.first, ThreadId{key.second});
-      });
+      },
+      Majority([](const Reply& r) {
+        return r.type == Reply::Type::kArray && !r.elements.empty() && r.elements[0].integer == 1;
+      }));
 }
 
 RedLocks::Millis RedLocks::Validity(const std::string& name, ThreadId t) const {

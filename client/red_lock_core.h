@@ -72,9 +72,15 @@ class RedLocks {
   using Answers = std::vector<std::optional<CommandResult>>;
   struct Attempt;
 
+  // `enough`: the round ends as soon as the answers so far decide it (a majority granted), not
+  // waiting for the slowest master; later answers are dropped (what they may hold is released
+  // with the rest, every release going to every master).
   void StartRound(const Script* script, std::vector<std::string> keys,
                   std::function<std::vector<std::string>(size_t)> args, std::vector<bool> to,
-                  Millis timeout, std::function<void(Answers)> done);
+                  Millis timeout, std::function<void(Answers)> done,
+                  std::function<bool(const Answers&)> enough = {});
+  // A majority of answers say `yes`.
+  std::function<bool(const Answers&)> Majority(std::function<bool(const Reply&)> yes) const;
   void Try(std::shared_ptr<Attempt> a);
   void AfterTry(std::shared_ptr<Attempt> a, Clock::time_point started, Answers answers);
   void Renew(Key key, uint64_t generation);

@@ -18,7 +18,7 @@ struct Script {
 /// Lowercase hex SHA1, as Redis names scripts.
 std::string Sha1Hex(std::string_view text);
 
-/// The reentrant lock's scripts (see lua/lock_*.lua for their keys, arguments and replies).
+/// The lock family's scripts (see lua/*.lua for their keys, arguments and replies).
 struct LockScripts {
   Script acquire = Script::Load("lock_acquire");
   Script release = Script::Load("lock_release");
@@ -27,6 +27,26 @@ struct LockScripts {
   // The fenced lock: acquire returning the token, and the plain form behind Lock / TryLock.
   Script fenced_acquire = Script::Load("fenced_lock_acquire");
   Script fenced_acquire_plain = Script::Load("fenced_lock_acquire_plain");
+  // The read/write lock (RReadWriteLock).
+  Script read_acquire = Script::Load("read_lock_acquire");
+  Script read_release = Script::Load("read_lock_release");
+  Script read_renew = Script::Load("read_lock_renew");
+  Script read_force_release = Script::Load("read_lock_force_release");
+  Script read_is_locked = Script::Load("read_lock_is_locked");
+  Script write_acquire = Script::Load("write_lock_acquire");
+  Script write_release = Script::Load("write_lock_release");
+  Script write_force_release = Script::Load("write_lock_force_release");
+  // The semaphore (RSemaphore) and the count-down latch (RCountDownLatch).
+  Script semaphore_acquire = Script::Load("semaphore_acquire");
+  Script semaphore_release = Script::Load("semaphore_release");
+  Script semaphore_release_if_exists = Script::Load("semaphore_release_if_exists");
+  Script semaphore_try_set_permits = Script::Load("semaphore_try_set_permits");
+  Script semaphore_try_set_permits_ttl = Script::Load("semaphore_try_set_permits_ttl");
+  Script semaphore_add_permits = Script::Load("semaphore_add_permits");
+  Script semaphore_drain_permits = Script::Load("semaphore_drain_permits");
+  Script latch_try_set_count = Script::Load("countdown_latch_try_set_count");
+  Script latch_count_down = Script::Load("countdown_latch_count_down");
+  Script latch_delete = Script::Load("countdown_latch_delete");
 };
 
 }  // namespace redlab::client

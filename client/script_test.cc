@@ -18,7 +18,7 @@ TEST(ScriptTest, LockScriptsAreEmbedded) {
   LockScripts s;
   EXPECT_EQ(s.acquire.name, "lock_acquire");
   EXPECT_NE(s.acquire.text.find("hincrby"), std::string::npos);
-  EXPECT_NE(s.release.text.find("redis.call('publish'"), std::string::npos);
+  EXPECT_NE(s.release.text.find("redis.call(ARGV[4], KEYS[2], ARGV[1])"), std::string::npos);
   EXPECT_NE(s.renew.text.find("#KEYS"), std::string::npos);
   EXPECT_NE(s.force_release.text.find("del"), std::string::npos);
   EXPECT_EQ(s.acquire.sha, Sha1Hex(s.acquire.text));

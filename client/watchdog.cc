@@ -6,11 +6,12 @@
 namespace redlab::client {
 
 Watchdog::Watchdog(EventLoop& loop, NodeLink& link, const Config& config, const Script& renew,
-                   LostFn on_lost)
+                   const Script& read_renew, LostFn on_lost)
     : loop_(loop),
       link_(link),
       config_(config),
       renew_(renew),
+      read_renew_(read_renew),
       on_lost_(std::move(on_lost)),
       timer_(loop),
       lease_timer_(loop) {}
@@ -41,12 +42,15 @@ int64_t Watchdog::RestartTtl(const std::string& name, ThreadId t) const {
   return Needed(Find(name, t));
 }
 
-void Watchdog::Acquired(const std::string& name, ThreadId t, int64_t lease_ms, std::string owner) {
+void Watchdog::Acquired(const std::string& name, ThreadId t, int64_t lease_ms, std::string owner,
+                        std::string key, std::string read_prefix) {
   if (closed_) return;
   auto [it, created] = entries_.try_emplace({name, t.value});
   Entry& e = it->second;
   if (created) {
     e.owner = std::move(owner);
+    e.key = key.empty() ? name : std::move(key);
+    e.read_prefix = std::move(read_prefix);
     e.generation = next_generation_++;
   } else if (!e.kept() && e.releasing == 0 && Clock::now() >= e.lease_ends) {
     // Only leased holds, and the key has expired since our last write: they are gone, and
@@ -187,21 +191,28 @@ void Watchdog::Renew() {
   };
   auto round = std::make_shared<Round>();
 
-  // Batches of lock_watchdog_batch_size: KEYS = lock names, ARGV = lease, then each owner.
+  // Batches of lock_watchdog_batch_size: KEYS = lock names, ARGV = lease, then each owner;
+  // read locks by read_lock_renew.lua: KEYS = pairs of name and {name}, ARGV = lease, then
+  // per lock 1 and the owner.
   std::vector<std::pair<Key, uint64_t>> batch;
-  auto flush = [&] {
+  auto flush_kind = [&](bool read) {
     std::vector<std::string> keys;
     std::vector<std::string> args{std::to_string(config_.lock_watchdog_timeout.count())};
     for (const auto& [key, generation] : batch) {
-      keys.push_back(key.first);
-      args.push_back(entries_[key].owner);
+      const Entry& e = entries_[key];
+      keys.push_back(e.key);
+      if (read) {
+        keys.push_back(e.read_prefix);
+        args.push_back("1");
+      }
+      args.push_back(e.owner);
     }
     ++round->pending;
     renewing_ = true;
     auto members = std::make_shared<std::vector<std::pair<Key, uint64_t>>>(std::move(batch));
     batch.clear();
     link_.EvalWrite(
-        renew_, std::move(keys), std::move(args), /*idempotent=*/true,
+        read ? read_renew_ : renew_, std::move(keys), std::move(args), /*idempotent=*/true,
         [](const Reply&) { return true; },
         [this, round, members](WriteResult w) {
           if (closed_) return;
@@ -226,17 +237,19 @@ void Watchdog::Renew() {
           renewing_ = false;
           if (size() > 0) {
             Schedule(round->failed
-                         ? std::min(config_.retry_interval, config_.lock_watchdog_timeout / 3)
+                         ? std::min(config_.RetryDelay(0), config_.lock_watchdog_timeout / 3)
                          : config_.lock_watchdog_timeout / 3);
           }
         });
   };
-  for (const auto& [key, entry] : entries_) {
-    if (!entry.kept()) continue;
-    batch.emplace_back(key, entry.generation);
-    if (batch.size() == static_cast<size_t>(config_.lock_watchdog_batch_size)) flush();
+  for (bool read : {false, true}) {
+    for (const auto& [key, entry] : entries_) {
+      if (!entry.kept() || entry.read_prefix.empty() != !read) continue;
+      batch.emplace_back(key, entry.generation);
+      if (batch.size() == static_cast<size_t>(config_.lock_watchdog_batch_size)) flush_kind(read);
+    }
+    if (!batch.empty()) flush_kind(read);
   }
-  if (!batch.empty()) flush();
 }
 
 }  // namespace redlab::client

@@ -30,15 +30,18 @@ class Watchdog {
   using LostFn = std::function<void(const std::string& name, ThreadId t)>;
 
   Watchdog(EventLoop& loop, NodeLink& link, const Config& config, const Script& renew,
-           LostFn on_lost);
+           const Script& read_renew, LostFn on_lost);
 
   /// The TTL an acquisition by `t` sends: its lease, or lock_watchdog_timeout without one. A
   /// lease never shortens a lock the watchdog keeps for `t` (it would expire under the outer
   /// hold before the next renewal): then the watchdog timeout.
   int64_t AcquireTtl(const std::string& name, ThreadId t, int64_t lease_ms) const;
   /// `t` acquired `name` once more (the server said so); `lease_ms` <= 0: the watchdog keeps
-  /// this hold (Redisson's scheduleExpirationRenewal).
-  void Acquired(const std::string& name, ThreadId t, int64_t lease_ms, std::string owner);
+  /// this hold (Redisson's scheduleExpirationRenewal). `owner` is its hash field, `key` the
+  /// lock's key (empty: `name`); `read_prefix` (a read lock's {name}) renews it by
+  /// read_lock_renew.lua, restarting the owner's read-hold timeout keys too.
+  void Acquired(const std::string& name, ThreadId t, int64_t lease_ms, std::string owner,
+                std::string key = {}, std::string read_prefix = {});
 
   /// What BeginRelease took off the book, for EndRelease.
   struct Ticket {
@@ -79,6 +82,8 @@ class Watchdog {
   using Clock = std::chrono::steady_clock;
   struct Entry {
     std::string owner;
+    std::string key;             // the lock's key
+    std::string read_prefix;     // read locks: {name}, renewed by read_lock_renew.lua
     std::vector<int64_t> holds;  // oldest first: each hold's lease, 0 when watched
     int watched = 0;             // zeros in `holds`
     int releasing = 0;           // releases sent, unanswered
@@ -110,6 +115,7 @@ class Watchdog {
   NodeLink& link_;
   const Config& config_;
   const Script& renew_;
+  const Script& read_renew_;
   LostFn on_lost_;
   std::map<Key, Entry> entries_;
   std::multimap<Clock::time_point, Key> lease_ends_;  // may hold stale ends: checked when due

@@ -26,7 +26,7 @@ class FairLockScriptsTest : public LockFamilyTest {
   Reply Release(const std::string& owner, const std::string& request, const std::string& now,
                 const std::string& lease = "30000") {
     return Run("fair_lock_release", {"l", queue_, timeouts_, channel_, Latch(request)},
-               {"0", lease, owner, now, "5000"});
+               {"0", lease, owner, now, "publish", "5000"});
   }
   Reply Leave(const std::string& owner) {
     return Run("fair_lock_leave_queue", {queue_, timeouts_}, {owner, std::to_string(kWait)});
@@ -68,10 +68,14 @@ TEST_F(FairLockScriptsTest, WaitersQueueInOrderEachDueOneAllowanceAfterThePrevio
   EXPECT_EQ(Score(timeouts_, "u:3"), deadline2 + kWait);
   EXPECT_TRUE(KeyIs(c(), queue_, ListKey({"u:2", "u:3"})));
   EXPECT_TRUE(KeyIs(c(), "l", HashKey({"u:1", "1"}, 30000)));
-  // Asking again keeps the place and the deadline; the answer is the deadline less one
-  // allowance, from the caller's clock.
-  EXPECT_EQ(Acquire("u:2", At(1000)), Int(deadline2 - kWait - (kT + 1000)));
-  EXPECT_EQ(Acquire("u:3", At(0)), Int(deadline2 - kT));
+  // Asking again keeps the place and the deadline; the answer is the holder's PTTL (current
+  // Redisson; it used to be the deadline less one allowance).
+  for (const char* owner : {"u:2", "u:3"}) {
+    Reply again = Acquire(owner, At(1000));
+    ASSERT_EQ(again.type, Reply::Type::kInteger) << again;
+    EXPECT_GT(again.integer, 29000);
+    EXPECT_LE(again.integer, 30000);
+  }
   EXPECT_TRUE(KeyIs(c(), queue_, ListKey({"u:2", "u:3"})));
   EXPECT_EQ(Score(timeouts_, "u:2"), deadline2);
   EXPECT_EQ(Score(timeouts_, "u:3"), deadline2 + kWait);
@@ -86,8 +90,9 @@ TEST_F(FairLockScriptsTest, ReleaseWakesTheFirstWaiterAndOnlyItMayTakeTheLock) {
   EXPECT_TRUE(KeyIs(c(), "l", NoKey()));
   EXPECT_TRUE(KeyIs(c(), Latch("r1"), StringKey("1", 5000)));
   EXPECT_EQ(listener.Received(c()), (std::vector<Listener::Message>{{WakeChannel("u:2"), "0"}}));
-  // Free, but u:2 is first: u:3 keeps waiting, its place and deadline unchanged.
-  EXPECT_EQ(Acquire("u:3", At(0)), Int(deadline3 - kWait - kT));
+  // Free, but u:2 is first: u:3 keeps waiting, its place and deadline unchanged; it is told
+  // max(0, PTTL) = 0.
+  EXPECT_EQ(Acquire("u:3", At(0)), Int(0));
   EXPECT_TRUE(KeyIs(c(), "l", NoKey()));
   EXPECT_EQ(Acquire("u:2", At(0)), Nil());
   EXPECT_TRUE(KeyIs(c(), "l", HashKey({"u:2", "1"}, 30000)));
@@ -156,11 +161,52 @@ TEST_F(FairLockScriptsTest, FreeLockWithOnlyStaleWaitersGoesToANewcomer) {
   EXPECT_TRUE(KeyIs(c(), "l", HashKey({"u:5", "1"}, 30000)));
 }
 
-TEST_F(FairLockScriptsTest, QueuedWaiterWithoutDeadlineIsDropped) {
-  // A head with no deadline (a queue written by hand) does not stop the script.
+TEST_F(FairLockScriptsTest, QueuedWaiterWithoutDeadlineStopsThePruning) {
+  // A head with no deadline (a queue written by hand) stays, as in current Redisson: it is
+  // first in line, so a newcomer queues behind it, and with no deadline to follow it is due
+  // after the lock's PTTL (-2: no lock) plus one allowance.
   c()({"RPUSH", queue_, "ghost"});
-  EXPECT_EQ(Acquire("u:1", At(0)), Nil());
+  EXPECT_EQ(Acquire("u:1", At(0)), Int(-2));
+  EXPECT_TRUE(KeyIs(c(), queue_, ListKey({"ghost", "u:1"})));
+  EXPECT_EQ(Score(timeouts_, "u:1"), kT - 2 + kWait);
+  EXPECT_TRUE(KeyIs(c(), "l", NoKey()));
+}
+
+TEST_F(FairLockScriptsTest, TryAcquireNeverQueues) {
+  auto try_acquire = [&](const std::string& owner, const std::string& now) {
+    return Run("fair_lock_try_acquire", {"l", queue_, timeouts_},
+               {"30000", owner, now, std::to_string(kWait)});
+  };
+  EXPECT_EQ(try_acquire("u:1", At(0)), Nil());
+  EXPECT_EQ(try_acquire("u:1", At(0)), Nil());  // re-entry
+  EXPECT_TRUE(KeyIs(c(), "l", HashKey({"u:1", "2"}, 30000)));
+  EXPECT_EQ(try_acquire("u:2", At(0)), Int(1));
+  EXPECT_EQ(AllKeys(c()), (std::vector<std::string>{"l"}));  // no queue
+  // Free but u:3 is first in line: refused; once u:3 is past its deadline, taken.
+  c()({"DEL", "l"});
+  EXPECT_EQ(Acquire("u:9", At(0)), Nil());
+  Reply queued = Acquire("u:3", At(0));
+  ASSERT_EQ(queued.type, Reply::Type::kInteger);
+  c()({"DEL", "l"});
+  EXPECT_EQ(try_acquire("u:2", At(0)), Int(1));
+  int64_t deadline3 = Score(timeouts_, "u:3");
+  EXPECT_EQ(try_acquire("u:2", std::to_string(deadline3)), Nil());
   EXPECT_EQ(AllKeys(c()), (std::vector<std::string>{"l"}));
+}
+
+TEST_F(FairLockScriptsTest, ForceReleaseWakesTheFirstLiveWaiter) {
+  Listener listener = Listen({WakeChannel("u:2"), WakeChannel("u:3")});
+  int64_t first = HoldAndQueueTwo();
+  auto force = [&](const std::string& now) {
+    return Run("fair_lock_force_release", {"l", queue_, timeouts_, channel_},
+               {"0", now, "publish"});
+  };
+  // At u:2's deadline it is dropped; u:3 is told.
+  EXPECT_EQ(force(std::to_string(kT + first + kWait)), Int(1));
+  EXPECT_EQ(listener.Received(c()), (std::vector<Listener::Message>{{WakeChannel("u:3"), "0"}}));
+  EXPECT_TRUE(KeyIs(c(), queue_, ListKey({"u:3"})));
+  EXPECT_EQ(force(At(0)), Int(0));
+  EXPECT_TRUE(listener.Received(c()).empty());
 }
 
 TEST_F(FairLockScriptsTest, LeavingTheQueueMovesThoseBehindUp) {

@@ -194,12 +194,8 @@ TEST_F(FencedLockTest, SharedWithARedissonPeer) {
   std::future<int64_t> got = lock.LockWithTokenAsync();
   ASSERT_TRUE(Eventually([&] { return client->ParkedWaiters("shared") == 1; }));
   // Redisson's unlock (the reentrant lock's) publishes on the same channel.
-  EXPECT_EQ(
-      peer({"EVAL", kRedissonUnlock, "2", "shared", ChannelOf("shared"), "0", "30000", kPeerOwner}),
-      Int(0));
-  EXPECT_EQ(
-      peer({"EVAL", kRedissonUnlock, "2", "shared", ChannelOf("shared"), "0", "30000", kPeerOwner}),
-      Int(1));
+  EXPECT_EQ(peer.Call(RedissonUnlock("shared", kPeerOwner)), Int(0));
+  EXPECT_EQ(peer.Call(RedissonUnlock("shared", kPeerOwner)), Int(1));
   EXPECT_EQ(got.get(), 3);
   // Now the peer waits on us: it sees our PTTL and no token drawn.
   Reply busy =

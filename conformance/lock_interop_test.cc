@@ -18,7 +18,7 @@ class LockInteropTest : public LockTest {
     return peer({"EVAL", kRedissonAcquire, "1", name, std::to_string(lease_ms), owner});
   }
   Reply PeerUnlock(Client& peer, const std::string& name, const std::string& owner) {
-    return peer({"EVAL", kRedissonUnlock, "2", name, ChannelOf(name), "0", "30000", owner});
+    return peer.Call(RedissonUnlock(name, owner));
   }
 };
 
@@ -50,8 +50,8 @@ TEST_F(LockInteropTest, WeHoldThenThePeerWaitsForOurMessage) {
   EXPECT_GT(ttl.integer, 0);
   EXPECT_LE(ttl.integer, client->config().lock_watchdog_timeout.count());
   // The peer's renewal script does not renew what it does not hold; ours it recognises.
-  EXPECT_EQ(peer({"EVAL", kRedissonRenew, "1", "ours", "30000", kPeerOwner}), Int(0));
-  EXPECT_EQ(peer({"EVAL", kRedissonRenew, "1", "ours", "30000", lock.OwnerId()}), Int(1));
+  EXPECT_EQ(peer({"EVAL", kRedissonRenew, "1", "ours", "30000", kPeerOwner}), Array({Int(0)}));
+  EXPECT_EQ(peer({"EVAL", kRedissonRenew, "1", "ours", "30000", lock.OwnerId()}), Array({Int(1)}));
   // The peer subscribes as RedissonLock does, and our unlock message reaches it.
   Client sub = Connect();
   sub.SendCommand({"SUBSCRIBE", ChannelOf("ours")});

@@ -16,7 +16,7 @@ class LockScriptsTest : public LockFamilyTest {
                 const std::string& lease = "30000", const std::string& latch_ms = "5000") {
     return Run("lock_release",
                {name, ChannelOf(name), "redisson_unlock_latch:{" + name + "}:" + request},
-               {"0", lease, owner, latch_ms});
+               {"0", lease, owner, "publish", latch_ms});
   }
   // PTTL within (0, limit].
   bool TtlWithin(const std::string& key, int64_t limit) {
@@ -92,10 +92,10 @@ TEST_F(LockScriptsTest, ForceReleaseDeletesAndPublishes) {
   sub.SendCommand({"SUBSCRIBE", ChannelOf("l")});
   sub.Read();
   Acquire("l", "30000", "u:1");
-  EXPECT_EQ(Run("lock_force_release", {"l", ChannelOf("l")}, {"0"}), Int(1));
+  EXPECT_EQ(Run("lock_force_release", {"l", ChannelOf("l")}, {"0", "publish"}), Int(1));
   EXPECT_EQ(c()({"EXISTS", "l"}), Int(0));
   EXPECT_EQ(sub.Read(), Array({Bulk("message"), Bulk(ChannelOf("l")), Bulk("0")}));
-  EXPECT_EQ(Run("lock_force_release", {"l", ChannelOf("l")}, {"0"}), Int(0));
+  EXPECT_EQ(Run("lock_force_release", {"l", ChannelOf("l")}, {"0", "publish"}), Int(0));
   EXPECT_EQ(c()({"PUBLISH", ChannelOf("l"), "end"}), Int(1));
   EXPECT_EQ(sub.Read(), Array({Bulk("message"), Bulk(ChannelOf("l")), Bulk("end")}));
 }

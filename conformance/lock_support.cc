@@ -10,6 +10,8 @@
 
 #include <stdexcept>
 
+#include "client/ids.h"
+
 namespace redlab::conformance {
 
 std::string ChannelOf(const std::string& name) {
@@ -24,6 +26,24 @@ Config TestConfig(int port) {
   config.retry_interval = std::chrono::milliseconds(50);
   config.subscription_timeout = std::chrono::milliseconds(2000);
   return config;
+}
+
+std::vector<std::string> RedissonUnlock(const std::string& name, const std::string& owner) {
+  std::string latch =
+      (name.find('{') != std::string::npos ? "redisson_unlock_latch:" + name
+                                           : "redisson_unlock_latch:{" + name + "}") +
+      ":" + client::RandomHex(16);
+  return {"EVAL",
+          kRedissonUnlockScript,
+          "3",
+          name,
+          ChannelOf(name),
+          latch,
+          "0",
+          "30000",
+          owner,
+          "publish",
+          "5000"};
 }
 
 int64_t LockTest::Subscribers(const std::string& channel) {

@@ -16,40 +16,52 @@
 
 namespace redlab::conformance {
 
-// Redisson's own scripts as the seed articles quote them (RedissonLock 3.x): a peer running
-// these is Redisson as far as the server can tell.
+// Redisson's own scripts as RedissonLock sends them today (redisson/redisson master:
+// tryLockInnerAsync, unlockInnerAsync with its unlock latch and the publish command as an
+// argument, and renewal/LockTask's batched renewal): a peer running these is Redisson as far as
+// the server can tell.
 inline constexpr char kRedissonAcquire[] =
-    "if (redis.call('exists', KEYS[1]) == 0) then "
-    "redis.call('hset', KEYS[1], ARGV[2], 1); "
-    "redis.call('pexpire', KEYS[1], ARGV[1]); "
-    "return nil; "
-    "end; "
-    "if (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then "
+    "if ((redis.call('exists', KEYS[1]) == 0) "
+    "or (redis.call('hexists', KEYS[1], ARGV[2]) == 1)) then "
     "redis.call('hincrby', KEYS[1], ARGV[2], 1); "
     "redis.call('pexpire', KEYS[1], ARGV[1]); "
     "return nil; "
     "end; "
     "return redis.call('pttl', KEYS[1]);";
-inline constexpr char kRedissonUnlock[] =
+inline constexpr char kRedissonUnlockScript[] =
+    "local val = redis.call('get', KEYS[3]); "
+    "if val ~= false then "
+    "return tonumber(val);"
+    "end; "
     "if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then "
     "return nil;"
     "end; "
     "local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1); "
     "if (counter > 0) then "
     "redis.call('pexpire', KEYS[1], ARGV[2]); "
+    "redis.call('set', KEYS[3], 0, 'px', ARGV[5]); "
     "return 0; "
     "else "
     "redis.call('del', KEYS[1]); "
-    "redis.call('publish', KEYS[2], ARGV[1]); "
+    "redis.call(ARGV[4], KEYS[2], ARGV[1]); "
+    "redis.call('set', KEYS[3], 1, 'px', ARGV[5]); "
     "return 1; "
-    "end; "
-    "return nil;";
+    "end; ";
 inline constexpr char kRedissonRenew[] =
-    "if (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then "
-    "redis.call('pexpire', KEYS[1], ARGV[1]); "
-    "return 1; "
+    "local result = {} "
+    "for i = 1, #KEYS, 1 do "
+    "if (redis.call('hexists', KEYS[i], ARGV[i + 1]) == 1) then "
+    "redis.call('pexpire', KEYS[i], ARGV[1]); "
+    "table.insert(result, 1); "
+    "else "
+    "table.insert(result, 0); "
     "end; "
-    "return 0;";
+    "end; "
+    "return result;";
+
+// The EVAL a Redisson peer sends to release lock `name` held by `owner` (lease 30 s, a fresh
+// unlock latch, PUBLISH, the latch living 5 s).
+std::vector<std::string> RedissonUnlock(const std::string& name, const std::string& owner);
 
 // Redisson's channel for lock `name`.
 std::string ChannelOf(const std::string& name);

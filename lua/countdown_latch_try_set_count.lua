@@ -4,10 +4,11 @@
 -- KEYS[2]  its channel, redisson_countdownlatch__channel__{name} (braces always added)
 -- ARGV[1]  the new-count message ("1": waiters close their local latch)
 -- ARGV[2]  the count
+-- ARGV[3]  the publish command (PUBLISH or SPUBLISH)
 -- Returns 1 and publishes ARGV[1] when the count was set, else 0 (unchanged).
 if redis.call('exists', KEYS[1]) == 0 then
   redis.call('set', KEYS[1], ARGV[2])
-  redis.call('publish', KEYS[2], ARGV[1])
+  redis.call(ARGV[3], KEYS[2], ARGV[1])
   return 1
 end
 return 0

@@ -12,21 +12,21 @@
 -- ARGV[4]  the caller's clock, Unix ms: deadlines are the clients' time, never the server's
 -- Returns nil when the caller now holds the lock (first hold or re-entry, the lease restarted),
 -- else an estimate of the wait in milliseconds: for a new waiter, the time until the waiter
--- before it runs out (the holder's PTTL when it is first); for one already queued, its own
--- deadline less one allowance.
+-- before it runs out (the holder's PTTL when it is first, or when the last waiter has no
+-- deadline); for one already queued, the holder's PTTL, at least 0 (current Redisson).
+-- The no-queue form (tryLock() without waiting) is fair_lock_try_acquire.lua.
 local wait = tonumber(ARGV[3])
 local now = tonumber(ARGV[4])
 
 -- Waiters at the head whose deadline has passed gave up: drop them (the others keep theirs).
--- A head without a deadline (a queue half written by hand) goes too, where Redisson's script
--- would stop on a Lua error.
+-- A head without a deadline stops the pruning, as in Redisson.
 while true do
   local head = redis.call('lindex', KEYS[2], 0)
   if head == false then
     break
   end
-  local deadline = tonumber(redis.call('zscore', KEYS[3], head))
-  if deadline ~= nil and deadline > now then
+  local deadline = redis.call('zscore', KEYS[3], head)
+  if deadline == false or tonumber(deadline) > now then
     break
   end
   redis.call('zrem', KEYS[3], head)
@@ -53,16 +53,15 @@ if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
   return nil
 end
 
--- Already queued: answer without walking the queue (approximate, as Redisson's is).
-local queued = redis.call('zscore', KEYS[3], ARGV[2])
-if queued ~= false then
-  return queued - wait - now
+-- Already queued: the holder's PTTL, never negative.
+if redis.call('zscore', KEYS[3], ARGV[2]) ~= false then
+  return math.max(0, redis.call('pttl', KEYS[1]))
 end
 
 -- Join at the tail, due one allowance after the waiter before (or after the holder's lease).
 local last = redis.call('lindex', KEYS[2], -1)
 local ttl
-if last ~= false and last ~= ARGV[2] then
+if last ~= false and last ~= ARGV[2] and redis.call('zscore', KEYS[3], last) ~= false then
   ttl = tonumber(redis.call('zscore', KEYS[3], last)) - now
 else
   ttl = redis.call('pttl', KEYS[1])

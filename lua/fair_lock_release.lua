@@ -10,9 +10,8 @@
 -- ARGV[2]  lease in milliseconds, restarted when the release leaves holds behind
 -- ARGV[3]  owner
 -- ARGV[4]  the caller's clock, Unix ms (to drop waiters past their deadline first)
--- ARGV[5]  how long the latch lives, in milliseconds
--- (Redisson passes the publish command before the latch time; here it is always PUBLISH, as in
--- lock_release.lua.)
+-- ARGV[5]  the publish command (PUBLISH or SPUBLISH)
+-- ARGV[6]  how long the latch lives, in milliseconds
 -- Returns nil when the owner does not hold the lock, 0 when it still holds it (re-entrant), 1
 -- when the lock is free: released now, or already gone (expired, forced), in which case the
 -- first waiter is told all the same. A retry finds the latch and returns the first answer.
@@ -27,8 +26,8 @@ while true do
   if head == false then
     break
   end
-  local deadline = tonumber(redis.call('zscore', KEYS[3], head))
-  if deadline ~= nil and deadline > now then
+  local deadline = redis.call('zscore', KEYS[3], head)
+  if deadline == false or tonumber(deadline) > now then
     break
   end
   redis.call('zrem', KEYS[3], head)
@@ -38,13 +37,13 @@ end
 local function wake_first_waiter()
   local next_owner = redis.call('lindex', KEYS[2], 0)
   if next_owner ~= false then
-    redis.call('publish', KEYS[4] .. ':' .. next_owner, ARGV[1])
+    redis.call(ARGV[5], KEYS[4] .. ':' .. next_owner, ARGV[1])
   end
 end
 
 if redis.call('exists', KEYS[1]) == 0 then
   wake_first_waiter()
-  redis.call('set', KEYS[5], 1, 'px', ARGV[5])
+  redis.call('set', KEYS[5], 1, 'px', ARGV[6])
   return 1
 end
 if redis.call('hexists', KEYS[1], ARGV[3]) == 0 then
@@ -53,10 +52,10 @@ end
 local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1)
 if counter > 0 then
   redis.call('pexpire', KEYS[1], ARGV[2])
-  redis.call('set', KEYS[5], 0, 'px', ARGV[5])
+  redis.call('set', KEYS[5], 0, 'px', ARGV[6])
   return 0
 end
 redis.call('del', KEYS[1])
-redis.call('set', KEYS[5], 1, 'px', ARGV[5])
+redis.call('set', KEYS[5], 1, 'px', ARGV[6])
 wake_first_waiter()
 return 1

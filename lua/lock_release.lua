@@ -5,7 +5,8 @@
 -- ARGV[1]  the unlock message ("0")
 -- ARGV[2]  lease in milliseconds, restarted when the release leaves holds behind
 -- ARGV[3]  owner, "<client uuid>:<thread id>"
--- ARGV[4]  how long the latch lives, in milliseconds (covers the client's retries)
+-- ARGV[4]  the publish command: PUBLISH, or SPUBLISH with sharded pub/sub (Redisson passes it)
+-- ARGV[5]  how long the latch lives, in milliseconds (covers the client's retries)
 -- Returns nil when the owner does not hold the lock, 0 when it still holds it (re-entrant),
 -- 1 when the lock was released and waiters told. A retry of a release that already ran (its
 -- reply lost) finds the latch and returns the first answer again instead of nil.
@@ -19,10 +20,10 @@ end
 local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1)
 if counter > 0 then
   redis.call('pexpire', KEYS[1], ARGV[2])
-  redis.call('set', KEYS[3], 0, 'px', ARGV[4])
+  redis.call('set', KEYS[3], 0, 'px', ARGV[5])
   return 0
 end
 redis.call('del', KEYS[1])
-redis.call('publish', KEYS[2], ARGV[1])
-redis.call('set', KEYS[3], 1, 'px', ARGV[4])
+redis.call(ARGV[4], KEYS[2], ARGV[1])
+redis.call('set', KEYS[3], 1, 'px', ARGV[5])
 return 1

@@ -6,20 +6,21 @@
 -- KEYS[5]  the unlock latch of this release request, redisson_unlock_latch:{name}:<request id>
 -- ARGV[1]  the unlock message: Redisson sends "0" (wake one waiter) on a read release
 -- ARGV[2]  owner
--- ARGV[3]  how long the latch lives, in milliseconds
--- (Redisson passes the publish command before the latch time; here it is always PUBLISH.)
--- Returns nil when the owner holds no read lock, 0 when the lock is still held (by this owner's
--- other holds, other readers, or the writer), 1 when the lock is now free and waiters told; 1
--- also when there was no lock at all. A retry finds the latch and returns the first answer.
+-- ARGV[3]  the publish command (PUBLISH or SPUBLISH)
+-- ARGV[4]  how long the latch lives, in milliseconds
+-- Returns nil when the owner holds no read lock (IllegalMonitorState; when there is no lock at
+-- all, waiters are still told and the latch says 1, as Redisson since 2025), 0 when the lock is
+-- still held (by this owner's other holds, other readers, or the writer), 1 when the lock is now
+-- free and waiters told. A retry finds the latch and returns its answer.
 local done = redis.call('get', KEYS[5])
 if done ~= false then
   return tonumber(done)
 end
 local mode = redis.call('hget', KEYS[1], 'mode')
 if mode == false then
-  redis.call('publish', KEYS[2], ARGV[1])
-  redis.call('set', KEYS[5], 1, 'px', ARGV[3])
-  return 1
+  redis.call(ARGV[3], KEYS[2], ARGV[1])
+  redis.call('set', KEYS[5], 1, 'px', ARGV[4])
+  return nil
 end
 if redis.call('hexists', KEYS[1], ARGV[2]) == 0 then
   return nil
@@ -46,16 +47,16 @@ if redis.call('hlen', KEYS[1]) > 1 then
   end
   if longest > 0 then
     redis.call('pexpire', KEYS[1], longest)
-    redis.call('set', KEYS[5], 0, 'px', ARGV[3])
+    redis.call('set', KEYS[5], 0, 'px', ARGV[4])
     return 0
   end
   -- No read hold alive, but the writer holds on.
   if mode == 'write' then
-    redis.call('set', KEYS[5], 0, 'px', ARGV[3])
+    redis.call('set', KEYS[5], 0, 'px', ARGV[4])
     return 0
   end
 end
 redis.call('del', KEYS[1])
-redis.call('publish', KEYS[2], ARGV[1])
-redis.call('set', KEYS[5], 1, 'px', ARGV[3])
+redis.call(ARGV[3], KEYS[2], ARGV[1])
+redis.call('set', KEYS[5], 1, 'px', ARGV[4])
 return 1

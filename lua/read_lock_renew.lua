@@ -1,23 +1,33 @@
--- Read lock, watchdog renewal (Redisson's RedissonReadLock renewExpiration): restarts the hash's
--- lease and every read hold's timeout key, whoever's they are.
--- KEYS[1]  the lock hash
--- KEYS[2]  the prefix of every owner's timeout keys, {name}
--- ARGV[1]  the lease to restart, in milliseconds
--- ARGV[2]  the owner expected to hold the lock
--- Returns 1 when the owner still holds it (leases restarted), 0 otherwise.
-if redis.call('hget', KEYS[1], ARGV[2]) == false then
-  return 0
-end
-redis.call('pexpire', KEYS[1], ARGV[1])
-if redis.call('hlen', KEYS[1]) > 1 then
-  local fields = redis.call('hkeys', KEYS[1])
-  for _, field in ipairs(fields) do
-    local holds = tonumber(redis.call('hget', KEYS[1], field))
-    if type(holds) == 'number' then
+-- Read lock, watchdog renewal of many read locks in one call (Redisson's renewal/ReadLockTask):
+-- for each lock, restarts the read-hold timeout keys of the listed owners that still hold it,
+-- and the hash's lease when one of them does.
+-- KEYS[2i-1]  a lock hash
+-- KEYS[2i]    the prefix of its owners' timeout keys, {name} (.. ':' .. owner .. ':rwlock_timeout:' .. n)
+-- ARGV[1]     the lease to restart, in milliseconds
+-- then, per lock in KEYS order: the number of owners n, followed by the n owners
+-- Returns an array with, per lock, 1 when one of its listed owners still held it (leases
+-- restarted), 0 otherwise.
+local result = {}
+local arg = 2
+for i = 1, #KEYS, 2 do
+  local alive = false
+  local owners = tonumber(ARGV[arg])
+  arg = arg + 1
+  for k = 1, owners do
+    local holds = redis.call('hget', KEYS[i], ARGV[arg])
+    if holds ~= false then
+      alive = true
       for n = holds, 1, -1 do
-        redis.call('pexpire', KEYS[2] .. ':' .. field .. ':rwlock_timeout:' .. n, ARGV[1])
+        redis.call('pexpire', KEYS[i + 1] .. ':' .. ARGV[arg] .. ':rwlock_timeout:' .. n, ARGV[1])
       end
     end
+    arg = arg + 1
+  end
+  if alive then
+    redis.call('pexpire', KEYS[i], ARGV[1])
+    table.insert(result, 1)
+  else
+    table.insert(result, 0)
   end
 end
-return 1
+return result

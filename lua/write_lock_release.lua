@@ -5,21 +5,22 @@
 -- ARGV[1]  the unlock message: Redisson sends "1" (wake every waiter: readers may all go in)
 -- ARGV[2]  lease in milliseconds, restarted when the release leaves write holds behind
 -- ARGV[3]  owner as a writer, "<client uuid>:<thread id>:write"
--- ARGV[4]  how long the latch lives, in milliseconds
--- (Redisson passes the publish command before the latch time; here it is always PUBLISH.)
--- Returns nil when the owner does not hold the write lock, 0 when it still does (re-entrant),
--- 1 when its last write hold is gone: the lock is free and waiters told, or the owner's own
--- read holds remain and the lock turns into a read lock (nothing published). 1 also when there
--- was no lock at all. A retry finds the latch and returns the first answer.
+-- ARGV[4]  the publish command (PUBLISH or SPUBLISH)
+-- ARGV[5]  how long the latch lives, in milliseconds
+-- Returns nil when the owner does not hold the write lock (when there is no lock at all,
+-- waiters are still told and the latch says 1, as Redisson since 2025), 0 when it still does
+-- (re-entrant), 1 when its last write hold is gone: the lock is free and waiters told, or the
+-- owner's own read holds remain and the lock turns into a read lock (nothing published). A
+-- retry finds the latch and returns its answer.
 local done = redis.call('get', KEYS[3])
 if done ~= false then
   return tonumber(done)
 end
 local mode = redis.call('hget', KEYS[1], 'mode')
 if mode == false then
-  redis.call('publish', KEYS[2], ARGV[1])
-  redis.call('set', KEYS[3], 1, 'px', ARGV[4])
-  return 1
+  redis.call(ARGV[4], KEYS[2], ARGV[1])
+  redis.call('set', KEYS[3], 1, 'px', ARGV[5])
+  return nil
 end
 if (mode ~= 'write') or (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then
   return nil
@@ -27,16 +28,16 @@ end
 local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1)
 if counter > 0 then
   redis.call('pexpire', KEYS[1], ARGV[2])
-  redis.call('set', KEYS[3], 0, 'px', ARGV[4])
+  redis.call('set', KEYS[3], 0, 'px', ARGV[5])
   return 0
 end
 redis.call('hdel', KEYS[1], ARGV[3])
 if redis.call('hlen', KEYS[1]) == 1 then
   redis.call('del', KEYS[1])
-  redis.call('publish', KEYS[2], ARGV[1])
+  redis.call(ARGV[4], KEYS[2], ARGV[1])
 else
   -- The writer's own read holds remain.
   redis.call('hset', KEYS[1], 'mode', 'read')
 end
-redis.call('set', KEYS[3], 1, 'px', ARGV[4])
+redis.call('set', KEYS[3], 1, 'px', ARGV[5])
 return 1

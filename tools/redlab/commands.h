@@ -17,6 +17,8 @@ SubcommandRun AddProxyCommand(CLI::App& app);
 SubcommandRun AddLockSubcommand(CLI::App& app);
 // redlab lab list | run [SCENARIO...] [--target T] [--seed N] [--runs N] [--json F] [--html F]
 SubcommandRun AddLabCommand(CLI::App& app);
+// redlab semaphore [--server URL] --permits N [--wait MS] NAME -- COMMAND [ARGS...]
+SubcommandRun AddSemaphoreSubcommand(CLI::App& app);
 
 // Exit status for bad arguments (sysexits.h EX_USAGE).
 inline constexpr int kExitUsageError = 64;

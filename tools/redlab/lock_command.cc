@@ -11,6 +11,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <mutex>
@@ -119,9 +120,13 @@ int FailureStatus(const std::exception& e) {
 // the lease ends. Not holding it while COMMAND runs is a loss: ReportLost.
 class LeaseMonitor {
  public:
-  LeaseMonitor(ReentrantLock lock, ThreadId owner, Millis lease, Millis period)
-      : lock_(std::move(lock)),
-        owner_(owner),
+  // `held`: whether the owner still holds it (throws Error when that cannot be known now);
+  // `remain`: the lock's TTL on the server (-2 ms: gone).
+  LeaseMonitor(std::string name, std::function<bool()> held, std::function<Millis()> remain,
+               Millis lease, Millis period)
+      : name_(std::move(name)),
+        held_(std::move(held)),
+        remain_(std::move(remain)),
         lease_(lease),
         period_(std::max(period, Millis(1))),
         thread_([this] { Run(); }) {}
@@ -148,9 +153,9 @@ class LeaseMonitor {
       std::optional<bool> held;
       Millis ttl(-2);
       try {
-        held = lock_.IsHeldByThread(owner_);
+        held = held_();
         // Past the lease by our clock but not yet by the server's: look again when it says.
-        if (*held && Clock::now() >= deadline) ttl = lock_.RemainTimeToLive();
+        if (*held && Clock::now() >= deadline) ttl = remain_();
       } catch (const Error&) {
         // The server cannot be asked right now: nothing is known, ask again next time.
       }
@@ -159,7 +164,7 @@ class LeaseMonitor {
       Clock::time_point now = Clock::now();
       if (held && !*held) {
         lock.unlock();
-        ReportLost("lock '" + lock_.name() + "' was lost while COMMAND ran (" +
+        ReportLost("lock '" + name_ + "' was lost while COMMAND ran (" +
                    (now >= deadline
                         ? "its --lease of " + std::to_string(lease_.count()) + " ms ran out"
                         : std::string("its key is gone or held by another owner")) +
@@ -174,8 +179,9 @@ class LeaseMonitor {
     }
   }
 
-  ReentrantLock lock_;
-  const ThreadId owner_;
+  const std::string name_;
+  std::function<bool()> held_;
+  std::function<Millis()> remain_;
   const Millis lease_;
   const Millis period_;
   std::mutex mu_;
@@ -186,9 +192,9 @@ class LeaseMonitor {
 
 // Releases the lock after COMMAND ran. Whatever happens, COMMAND's status stands: a failure is
 // only reported (the lock then expires by its TTL). Bounded by the client's timeout and retries.
-void Release(ReentrantLock& lock, const LockCommandOptions& o) {
+void Release(const std::function<void()>& unlock, const LockCommandOptions& o) {
   try {
-    lock.Unlock();
+    unlock();
   } catch (const IllegalMonitorState&) {
     if (!g_lost) {
       SayOnStderr("lock '" + o.name + "' was no longer held when COMMAND ended" +
@@ -210,9 +216,26 @@ CLI::App* AddLockCommand(CLI::App& app, LockCommandOptions& o) {
       "Run COMMAND while holding the distributed lock NAME, like flock(1) across machines.\n"
       "The lock is Redisson's reentrant lock (a hash NAME on the server), so Java services\n"
       "using Redisson's getLock(NAME) exclude each other with it.");
-  cmd->add_option("--server", o.server, "Server URL redis://[[user]:password@]host[:port][/db]")
-      ->type_name("URL")
-      ->capture_default_str();
+  CLI::Option* server =
+      cmd->add_option("--server", o.server, "Server URL redis://[[user]:password@]host[:port][/db]")
+          ->type_name("URL")
+          ->capture_default_str();
+  cmd->add_option("--servers", o.servers,
+                  "Take a RedLock over these independent masters instead (comma-separated URLs): "
+                  "held while a majority grants it; exit 75 when no majority was had within "
+                  "--wait")
+      ->delimiter(',')
+      ->type_name("URL,URL,...")
+      ->excludes(server);
+  cmd->add_flag("--fenced", o.fenced,
+                "Take the fenced lock (Redisson's getFencedLock) and give COMMAND its fencing "
+                "token in REDLAB_LOCK_TOKEN (tokens grow with every acquisition)");
+  cmd->add_flag("--read", o.read,
+                "Take the read side of the read/write lock NAME (Redisson's getReadWriteLock: "
+                "many readers at once, no writer)");
+  cmd->add_flag("--write", o.write,
+                "Take the write side of the read/write lock NAME (alone: no reader, no other "
+                "writer)");
   cmd->add_option("--wait", o.wait_ms,
                   "Give up after MS milliseconds without the lock and exit 75 (default: wait "
                   "as long as it takes)")
@@ -247,10 +270,90 @@ CLI::App* AddLockCommand(CLI::App& app, LockCommandOptions& o) {
   return cmd;
 }
 
+namespace {
+
+// The lock as RunLockCommand uses it, whichever kind --fenced / --servers chose.
+struct HeldLock {
+  std::function<void()> unlock;    // Unlock(): throws as it does
+  std::function<bool()> held;      // for the lease monitor
+  std::function<Millis()> remain;  // the TTL, for the lease monitor
+  std::optional<int64_t> token;    // --fenced: the fencing token
+};
+
+// Acquires as the options say; nullopt when not acquired within --wait.
+// The lock NAME as the options choose it: the read or write side of the read/write lock, or
+// the reentrant lock (the fenced lock is that lock too).
+ReentrantLock ChosenLock(Client& client, const LockCommandOptions& o) {
+  if (o.read) return client.GetReadWriteLock(o.name).ReadLock();
+  if (o.write) return client.GetReadWriteLock(o.name).WriteLock();
+  return client.GetLock(o.name);
+}
+
+std::optional<HeldLock> AcquireReentrant(Client& client, const LockCommandOptions& o) {
+  auto lease = Millis(o.lease_ms.value_or(0));
+  ThreadId owner = ThreadId::Current();
+  HeldLock h;
+  if (o.fenced) {
+    FencedLock lock = client.GetFencedLock(o.name);
+    if (o.wait_ms) {
+      h.token = lock.TryLockWithToken(Millis(*o.wait_ms), lease);
+      if (!h.token) return std::nullopt;
+    } else {
+      h.token = lock.LockWithToken(lease);
+    }
+  } else {
+    ReentrantLock lock = ChosenLock(client, o);
+    if (o.wait_ms) {
+      bool acquired =
+          o.lease_ms ? lock.TryLock(Millis(*o.wait_ms), lease) : lock.TryLock(Millis(*o.wait_ms));
+      if (!acquired) return std::nullopt;
+    } else if (o.lease_ms) {
+      lock.Lock(lease);
+    } else {
+      lock.Lock();
+    }
+  }
+  ReentrantLock lock = ChosenLock(client, o);  // the same lock: release and checks
+  h.unlock = [lock]() mutable { lock.Unlock(); };
+  h.held = [lock, owner]() mutable { return lock.IsHeldByThread(owner); };
+  h.remain = [lock]() mutable { return lock.RemainTimeToLive(); };
+  return h;
+}
+
+std::optional<HeldLock> AcquireRedLock(Client& client, const LockCommandOptions& o) {
+  RedLock lock = client.GetRedLock(o.name);
+  auto lease = Millis(o.lease_ms.value_or(0));
+  if (o.wait_ms) {
+    if (!lock.TryLock(Millis(*o.wait_ms), lease)) return std::nullopt;
+  } else {
+    lock.Lock(lease);
+  }
+  HeldLock h;
+  h.unlock = [lock]() mutable { lock.Unlock(); };
+  // A RedLock's hold is as good as its validity: past it, a majority may have let it go.
+  h.held = [lock]() mutable { return lock.Validity().count() > 0; };
+  h.remain = [lock]() mutable {
+    return lock.Validity().count() > 0 ? lock.Validity() : Millis(-2);
+  };
+  return h;
+}
+
+}  // namespace
+
 int RunLockCommand(const LockCommandOptions& o) {
   Config config;
   try {
-    config = Config::SingleServer(o.server);
+    if (!o.servers.empty()) {
+      if (o.fenced || o.read || o.write) {
+        throw ConfigError("--servers takes a RedLock: not with --fenced, --read or --write");
+      }
+      config = Config::IndependentMasters(o.servers);
+    } else {
+      config = Config::SingleServer(o.server);
+    }
+    if (int(o.fenced) + int(o.read) + int(o.write) > 1) {
+      throw ConfigError("--fenced, --read and --write choose different locks: one at most");
+    }
     config.lock_watchdog_timeout = Millis(o.watchdog_ms);
     config.Validate();
   } catch (const Error& e) {
@@ -258,45 +361,56 @@ int RunLockCommand(const LockCommandOptions& o) {
     return kExitUsage;
   }
   std::unique_ptr<Client> client;
-  std::optional<ReentrantLock> lock;
+  std::optional<HeldLock> held;
   try {
-    client = std::make_unique<Client>(config);
-    lock = client->GetLock(o.name);
-    lock->OnLost([name = o.name](const LockLost&) {
+    try {
+      client = std::make_unique<Client>(config);
+    } catch (const std::exception& e) {
+      // RedLock with --wait: fewer than a majority of the masters answering is no majority
+      // within the wait (75), not an unreachable server.
+      bool unreachable = dynamic_cast<const IoError*>(&e) || dynamic_cast<const TimeoutError*>(&e);
+      if (o.servers.empty() || !o.wait_ms || !unreachable) throw;
+      SayOnStderr("lock '" + o.name + "' not acquired: no majority of the masters answers (" +
+                  e.what() + ")");
+      return kExitNotAcquired;
+    }
+    auto on_lost = [name = o.name](const LockLost&) {
       ReportLost("lock '" + name + "' was lost while COMMAND ran (its key is gone or held by " +
                  "another owner)");
-    });
-    bool acquired = true;
-    auto lease = Millis(o.lease_ms.value_or(0));
-    if (o.wait_ms) {
-      acquired =
-          o.lease_ms ? lock->TryLock(Millis(*o.wait_ms), lease) : lock->TryLock(Millis(*o.wait_ms));
-    } else if (o.lease_ms) {
-      lock->Lock(lease);
+    };
+    if (!o.servers.empty()) {
+      client->GetRedLock(o.name).OnLost(on_lost);
+      held = AcquireRedLock(*client, o);
     } else {
-      lock->Lock();
+      ChosenLock(*client, o).OnLost(on_lost);
+      held = AcquireReentrant(*client, o);
     }
-    if (!acquired) {
+    if (!held) {
       SayOnStderr("lock '" + o.name + "' not acquired within " + std::to_string(*o.wait_ms) +
-                  " ms");
+                  " ms" + (o.servers.empty() ? "" : " (no majority of the masters)"));
       return kExitNotAcquired;
     }
   } catch (const std::exception& e) {
     SayOnStderr(std::string(e.what()));
     return FailureStatus(e);
   }
+  if (held->token) setenv("REDLAB_LOCK_TOKEN", std::to_string(*held->token).c_str(), 1);
   // From here on COMMAND runs, and its status is the exit status whatever the lock does.
   std::unique_ptr<LeaseMonitor> monitor;
   if (o.lease_ms) {
-    monitor = std::make_unique<LeaseMonitor>(*lock, ThreadId::Current(), Millis(*o.lease_ms),
+    monitor = std::make_unique<LeaseMonitor>(o.name, held->held, held->remain, Millis(*o.lease_ms),
                                              Millis(std::min(*o.lease_ms, o.watchdog_ms) / 3));
   }
   int status = RunChild(o.command);
   if (monitor) monitor->RequestStop();
-  Release(*lock, o);
+  Release(held->unlock, o);
   client->Shutdown();  // fails a check the monitor may still wait for
   monitor.reset();
   return status;
+}
+
+int RunCommandForwardingSignals(const std::vector<std::string>& command) {
+  return RunChild(command);
 }
 
 SubcommandRun AddLockSubcommand(CLI::App& app) {

@@ -12,8 +12,12 @@ namespace redlab::tools {
 
 struct LockCommandOptions {
   std::string server = "redis://127.0.0.1:6379";
-  std::optional<int64_t> wait_ms;   // none: wait as long as it takes
-  std::optional<int64_t> lease_ms;  // none: the watchdog keeps the lock while COMMAND runs
+  std::vector<std::string> servers;  // --servers: a RedLock over these independent masters
+  bool fenced = false;               // --fenced: a FencedLock; its token in REDLAB_LOCK_TOKEN
+  bool read = false;                 // --read: the read side of the read/write lock
+  bool write = false;                // --write: its write side
+  std::optional<int64_t> wait_ms;    // none: wait as long as it takes
+  std::optional<int64_t> lease_ms;   // none: the watchdog keeps the lock while COMMAND runs
   int64_t watchdog_ms = 30000;
   std::string name;
   std::vector<std::string> command;
@@ -32,5 +36,9 @@ CLI::App* AddLockCommand(CLI::App& app, LockCommandOptions& options);
 
 /// Runs it: acquires, runs COMMAND, releases. Returns the process exit status.
 int RunLockCommand(const LockCommandOptions& options);
+
+/// Runs COMMAND to its end, SIGINT/SIGTERM/SIGHUP passed on to it; its exit status as shells
+/// give it (128+N for signal N, 127 not found, 126 not executable). Shared with `semaphore`.
+int RunCommandForwardingSignals(const std::vector<std::string>& command);
 
 }  // namespace redlab::tools

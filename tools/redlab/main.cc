@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   add(redlab::tools::AddLockSubcommand(app));
   add(redlab::tools::bench::AddBenchCommand(app));
   add(redlab::tools::AddLabCommand(app));
+  add(redlab::tools::AddSemaphoreSubcommand(app));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

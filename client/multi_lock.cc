@@ -1,0 +1,100 @@
+#include "client/multi_lock.h"
+
+#include <exception>
+
+#include "client/errors.h"
+
+namespace redlab {
+
+using Clock = std::chrono::steady_clock;
+
+MultiLock::MultiLock(std::vector<ReentrantLock> locks) : locks_(std::move(locks)) {
+  if (locks_.empty()) throw ConfigError("a MultiLock needs at least one lock");
+}
+
+void MultiLock::ReleaseAll(const std::vector<ReentrantLock*>& held, ThreadId owner) {
+  for (ReentrantLock* lock : held) {
+    try {
+      lock->Unlock(owner);
+    } catch (const Error&) {
+      // Taking back a partial round: a lock already gone is what we wanted anyway.
+    }
+  }
+}
+
+bool MultiLock::Acquire(std::optional<Millis> wait, std::optional<Millis> lease, ThreadId owner) {
+  Clock::time_point deadline = Clock::now() + wait.value_or(Millis(0));
+  Millis lease_ms = lease.value_or(Millis(-1));
+  while (true) {
+    std::vector<ReentrantLock*> held;
+    bool all = true;
+    for (ReentrantLock& lock : locks_) {
+      bool got;
+      if (!wait) {
+        got = lease ? lock.TryLock(Millis(0), lease_ms, owner) : lock.TryLock(owner);
+      } else {
+        auto left = std::chrono::duration_cast<Millis>(deadline - Clock::now());
+        if (left.count() < 0) left = Millis(0);
+        got = lease ? lock.TryLock(left, lease_ms, owner) : lock.TryLock(left, owner);
+      }
+      if (!got) {
+        all = false;
+        break;
+      }
+      held.push_back(&lock);
+    }
+    if (all) return true;
+    ReleaseAll(held, owner);
+    if (!wait || Clock::now() >= deadline) return false;
+  }
+}
+
+void MultiLock::Lock() { Lock(Millis(-1), ThreadId::Current()); }
+void MultiLock::Lock(Millis lease) { Lock(lease, ThreadId::Current()); }
+void MultiLock::Lock(Millis lease, ThreadId owner) {
+  Millis round(static_cast<int64_t>(locks_.size()) * 1500);
+  std::optional<Millis> l;
+  if (lease.count() > 0) l = lease;
+  while (!Acquire(round, l, owner)) {
+  }
+}
+
+bool MultiLock::TryLock() { return TryLock(ThreadId::Current()); }
+bool MultiLock::TryLock(ThreadId owner) { return Acquire(std::nullopt, std::nullopt, owner); }
+bool MultiLock::TryLock(Millis wait) { return Acquire(wait, std::nullopt, ThreadId::Current()); }
+bool MultiLock::TryLock(Millis wait, Millis lease) {
+  return TryLock(wait, lease, ThreadId::Current());
+}
+bool MultiLock::TryLock(Millis wait, Millis lease, ThreadId owner) {
+  std::optional<Millis> l;
+  if (lease.count() > 0) l = lease;
+  return Acquire(wait, l, owner);
+}
+
+void MultiLock::Unlock() { Unlock(ThreadId::Current()); }
+void MultiLock::Unlock(ThreadId owner) {
+  std::exception_ptr first;
+  for (ReentrantLock& lock : locks_) {
+    try {
+      lock.Unlock(owner);
+    } catch (...) {
+      if (!first) first = std::current_exception();
+    }
+  }
+  if (first) std::rethrow_exception(first);
+}
+
+void MultiLock::unlock() noexcept {
+  for (ReentrantLock& lock : locks_) lock.unlock();
+}
+
+std::future<bool> MultiLock::TryLockAsync(Millis wait, Millis lease, ThreadId owner) {
+  return std::async(std::launch::async,
+                    [this, wait, lease, owner] { return TryLock(wait, lease, owner); });
+}
+
+std::future<void> MultiLock::UnlockAsync(ThreadId owner) {
+  return std::async(std::launch::async, [this, owner] { Unlock(owner); });
+}
+
+}  // namespace redlab

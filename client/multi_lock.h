@@ -1,0 +1,67 @@
+// redlab::MultiLock: Redisson's RedissonMultiLock in C++: several locks (of one client or of
+// several, on one master or several) taken as one: all of them, or none.
+//
+//   redlab::MultiLock both({client_a.GetLock("from-account"), client_b.GetLock("to-account")});
+//   if (both.TryLock(std::chrono::seconds(2), std::chrono::seconds(30))) { ...; both.Unlock(); }
+#pragma once
+
+#include <chrono>
+#include <future>
+#include <optional>
+#include <vector>
+
+#include "client/ids.h"
+#include "client/lock.h"
+
+namespace redlab {
+
+/// The locks are taken one after another, in the order given (give every MultiLock of the same
+/// locks the same order); when one cannot be had, those taken are released and, within the
+/// wait, the whole round starts again (Redisson's tryLock with failedLocksLimit 0). Each lock
+/// is held by the same owner (ThreadId) on its own client, with the lease given (or its
+/// client's watchdog). Redisson first takes every lock with twice the wait as lease and then
+/// shortens each to the lease; here each is taken with the lease directly, so a lease shorter
+/// than the wait may run out on an early lock while a later one is awaited.
+class MultiLock {
+ public:
+  using Millis = std::chrono::milliseconds;
+
+  explicit MultiLock(std::vector<ReentrantLock> locks);
+
+  /// Until all are held: rounds of TryLock(N x 1.5 s, lease), as Redisson's lock().
+  void Lock();
+  void Lock(Millis lease);
+  void Lock(Millis lease, ThreadId owner);
+  /// One round, no waiting.
+  bool TryLock();
+  bool TryLock(ThreadId owner);
+  /// Rounds until all are held or `wait` is spent; with the watchdog, or `lease`.
+  bool TryLock(Millis wait);
+  bool TryLock(Millis wait, Millis lease);
+  bool TryLock(Millis wait, Millis lease, ThreadId owner);
+  /// Releases every lock; the first error (IllegalMonitorState when one was not held) is thrown
+  /// after all were tried.
+  void Unlock();
+  void Unlock(ThreadId owner);
+
+  /// The same on a thread of their own (the locks may live on several clients' loops); the
+  /// MultiLock must outlive the future.
+  std::future<bool> TryLockAsync(Millis wait, Millis lease, ThreadId owner);
+  std::future<void> UnlockAsync(ThreadId owner);
+
+  // C++ Lockable.
+  void lock() { Lock(); }
+  bool try_lock() { return TryLock(); }
+  void unlock() noexcept;
+
+  const std::vector<ReentrantLock>& locks() const { return locks_; }
+
+ private:
+  // One round after another until all are held; `wait` none: a single round.
+  bool Acquire(std::optional<Millis> wait, std::optional<Millis> lease, ThreadId owner);
+  void ReleaseAll(const std::vector<ReentrantLock*>& held, ThreadId owner);
+
+  std::vector<ReentrantLock> locks_;
+};
+
+}  // namespace redlab

@@ -1,0 +1,68 @@
+// MultiLock (Redisson's RedissonMultiLock): several reentrant locks, of one client or of clients
+// of two servers, all held or none; a partial round given back; waiting for a holder. On
+// embedded redlab and on real redis-server.
+#include <future>
+
+#include "client/multi_lock.h"
+#include "conformance/harness/target.h"
+#include "conformance/lock_support.h"
+
+namespace redlab::conformance {
+namespace {
+
+using std::chrono::milliseconds;
+
+class MultiLockTest : public LockTest {};
+
+TEST_F(MultiLockTest, AllOrNone) {
+  auto client = NewClient();
+  auto other = NewClient();
+  redlab::Lock b_held = other->GetLock("b");
+  b_held.Lock();
+  redlab::MultiLock all({client->GetLock("a"), client->GetLock("b"), client->GetLock("c")});
+  EXPECT_FALSE(all.TryLock());
+  // "a" was taken, then given back when "b" could not be had; "c" was never tried.
+  EXPECT_EQ(c()({"EXISTS", "a"}), Int(0));
+  EXPECT_EQ(c()({"EXISTS", "c"}), Int(0));
+  EXPECT_FALSE(all.TryLock(milliseconds(100), milliseconds(10000)));
+  EXPECT_EQ(c()({"EXISTS", "a"}), Int(0));
+  b_held.Unlock();
+  ASSERT_TRUE(all.TryLock(milliseconds(2000), milliseconds(10000)));
+  std::string owner = client->GetLock("a").OwnerId();
+  for (const char* name : {"a", "b", "c"}) {
+    EXPECT_EQ(c()({"HGETALL", name}), Array({Bulk(owner), Bulk("1")})) << name;
+    int64_t pttl = c()({"PTTL", name}).integer;
+    EXPECT_GT(pttl, 0);
+    EXPECT_LE(pttl, 10000);
+  }
+  EXPECT_FALSE(other->GetLock("b").TryLock());
+  all.Unlock();
+  for (const char* name : {"a", "b", "c"}) EXPECT_EQ(c()({"EXISTS", name}), Int(0)) << name;
+  EXPECT_THROW(all.Unlock(), IllegalMonitorState);
+}
+
+TEST_F(MultiLockTest, LocksOfTwoServersWaitForTheirHolder) {
+  std::unique_ptr<conformance::Server> second = StartServer();
+  auto here = NewClient();
+  auto there = std::make_unique<redlab::Client>(TestConfig(second->port()));
+  auto holder = std::make_unique<redlab::Client>(TestConfig(second->port()));
+  redlab::Lock held = holder->GetLock("y");
+  held.Lock();
+  redlab::MultiLock both({here->GetLock("x"), there->GetLock("y")});
+  ThreadId owner{4242};
+  std::future<bool> got = both.TryLockAsync(milliseconds(20000), milliseconds(10000), owner);
+  ASSERT_TRUE(Eventually([&] { return there->ParkedWaiters("y") == 1; }));
+  held.Unlock();
+  EXPECT_TRUE(got.get());
+  EXPECT_TRUE(here->GetLock("x").IsHeldByThread(owner));
+  EXPECT_TRUE(there->GetLock("y").IsHeldByThread(owner));
+  Client second_conn(second->port());
+  EXPECT_EQ(second_conn({"HGETALL", "y"}),
+            Array({Bulk(there->GetLock("y").OwnerId(owner)), Bulk("1")}));
+  both.UnlockAsync(owner).get();
+  EXPECT_EQ(c()({"EXISTS", "x"}), Int(0));
+  EXPECT_EQ(second_conn({"EXISTS", "y"}), Int(0));
+}
+
+}  // namespace
+}  // namespace redlab::conformance
