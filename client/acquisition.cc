@@ -31,11 +31,19 @@ Acquisition::Acquisition(std::shared_ptr<LockCore> lock, ThreadId owner, Params 
       timer_(lock_->client->loop),
       remaining_(params_.wait.value_or(Millis(0))) {}
 
+std::string Acquisition::WaiterKey() const {
+  // The fair lock's waiters each have their own channel: group them by it.
+  std::string channel = lock_->WaitChannel(owner_);
+  return channel == lock_->channel ? lock_->waiter_key : channel;
+}
+
 void Acquisition::Attempt() {
+  attempted_ = true;
   started_ = Clock::now();
   in_flight_ = true;
   auto self = shared_from_this();
-  AcquireRequest request{params_.lease, params_.with_token, params_.permits};
+  AcquireRequest request{params_.lease, params_.with_token, params_.permits, params_.wait,
+                         params_.once};
   lock_->TryAcquireOnce(owner_, request, [self](AcquireOutcome outcome) {
     self->in_flight_ = false;
     self->OnAttempt(outcome);
@@ -69,11 +77,12 @@ void Acquisition::OnAttempt(const AcquireOutcome& outcome) {
       subscribing_ = false;
       if (params_.wait) return Finish(nullptr, false);
       Finish(std::make_exception_ptr(TimeoutError(
-                 "lock '" + lock_->name + "': no subscription to " + lock_->channel + " within " +
-                 std::to_string(lock_->client->config.subscription_timeout.count()) + " ms")),
+                 "lock '" + lock_->name + "': no subscription to " + lock_->WaitChannel(owner_) +
+                 " within " + std::to_string(lock_->client->config.subscription_timeout.count()) +
+                 " ms")),
              false);
     });
-    lock_->link().waiters().Join(lock_->waiter_key, lock_->channel, this, lock_->wake_all);
+    lock_->link().waiters().Join(WaiterKey(), lock_->WaitChannel(owner_), this, lock_->wake_all);
     return;
   }
   Park(outcome.ttl);
@@ -117,7 +126,7 @@ void Acquisition::Park(int64_t ttl) {
     bound = Millis(ttl);
   }
   started_ = Clock::now();
-  if (!lock_->link().waiters().Park(lock_->waiter_key, this)) {
+  if (!lock_->link().waiters().Park(WaiterKey(), this)) {
     AfterSleep(started_);  // a message came while we were trying
     return;
   }
@@ -125,7 +134,7 @@ void Acquisition::Park(int64_t ttl) {
   if (bound) {
     timer_.Start(*bound, [this] {
       parked_ = false;
-      lock_->link().waiters().Unpark(lock_->waiter_key, this);
+      lock_->link().waiters().Unpark(WaiterKey(), this);
       AfterSleep(started_);
     });
   }
@@ -159,10 +168,15 @@ void Acquisition::Finish(std::exception_ptr error, bool acquired, int64_t token)
   finished_ = true;
   timer_.Stop();
   LockWaiters& waiters = lock_->link().waiters();
-  if (parked_) waiters.Unpark(lock_->waiter_key, this);
+  if (parked_) waiters.Unpark(WaiterKey(), this);
   parked_ = false;
   // Redisson's unsubscribe(): the last waiter of the name unsubscribes.
-  if (joined_) waiters.Leave(lock_->waiter_key, this);
+  if (joined_) waiters.Leave(WaiterKey(), this);
+  if (!acquired && attempted_) {
+    AcquireRequest request{params_.lease, params_.with_token, params_.permits, params_.wait,
+                           params_.once};
+    lock_->GaveUp(owner_, request);
+  }
   auto self = shared_from_this();  // the map below may hold the last reference
   lock_->client->acquisitions.erase(this);
   done_(std::move(error), acquired, token);

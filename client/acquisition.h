@@ -63,6 +63,8 @@ class Acquisition : public std::enable_shared_from_this<Acquisition>, public Loc
   void Park(int64_t ttl);
   // Spin lock: sleep the next back-off, then try again (RedissonSpinLock).
   void BackOff();
+  // The waiters group in LockWaiters: the primitive's, or its per-waiter channel.
+  std::string WaiterKey() const;
   void AfterSleep(Clock::time_point since);
   // Spends the time since `since` from the wait budget; false when it is used up.
   bool Spend(Clock::time_point since);
@@ -83,6 +85,7 @@ class Acquisition : public std::enable_shared_from_this<Acquisition>, public Loc
   bool parked_ = false;
   bool interrupted_ = false;
   bool finished_ = false;
+  bool attempted_ = false;   // an attempt was sent (a fair lock may have queued us)
   std::minstd_rand random_;  // seeded at the first back-off
 };
 

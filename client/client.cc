@@ -2,6 +2,7 @@
 
 #include "client/client_core.h"
 #include "client/countdown_latch_core.h"
+#include "client/fair_lock_core.h"
 #include "client/lock_core.h"
 #include "client/semaphore_core.h"
 #include "client/watchdog.h"
@@ -57,6 +58,10 @@ FencedLock Client::GetFencedLock(std::string name, size_t master) {
 }
 
 RedLock Client::GetRedLock(std::string name) { return RedLock(core_, std::move(name)); }
+
+FairLock Client::GetFairLock(std::string name) {
+  return FairLock(std::make_shared<client::FairLockCore>(core_, 0, std::move(name)));
+}
 
 ReadWriteLock Client::GetReadWriteLock(std::string name) {
   return ReadWriteLock(core_, std::move(name));

@@ -15,6 +15,7 @@
 #include "client/config.h"
 #include "client/countdown_latch.h"
 #include "client/errors.h"
+#include "client/fair_lock.h"
 #include "client/fenced_lock.h"
 #include "client/ids.h"
 #include "client/lock.h"
@@ -54,6 +55,8 @@ class Client {
   /// masters, a majority needed; with one master, that one). Each master holds Redisson's
   /// reentrant-lock hash `name`.
   RedLock GetRedLock(std::string name);
+  /// The fair lock `name` (Redisson's getFairLock): waiters served in the order they asked.
+  FairLock GetFairLock(std::string name);
   /// The read/write lock `name` (Redisson's getReadWriteLock) on the (first) master.
   ReadWriteLock GetReadWriteLock(std::string name);
   /// The spin lock `name` (Redisson's getSpinLock): the reentrant lock's keys, waiters backing

@@ -47,7 +47,7 @@ LockCore::LockCore(std::shared_ptr<ClientCore> c, size_t n, std::string primitiv
       waiter_key(std::move(key)),
       wake_all(all) {}
 
-ScriptCall LockCore::AcquireCall(ThreadId t, int64_t ttl) const {
+ScriptCall LockCore::AcquireCall(ThreadId t, int64_t ttl, const AcquireRequest&) const {
   return {&client->scripts.acquire, {name}, {std::to_string(ttl), Owner(t)}};
 }
 
@@ -77,7 +77,7 @@ void LockCore::TryAcquireOnce(ThreadId t, const AcquireRequest& request,
   const LockScripts& scripts = client->scripts;
   bool fenced = !token_key.empty();
   with_token = with_token && fenced;
-  ScriptCall call = AcquireCall(t, ttl);
+  ScriptCall call = AcquireCall(t, ttl, request);
   if (fenced) {
     call.script = with_token ? &scripts.fenced_acquire : &scripts.fenced_acquire_plain;
     call.keys = {name, token_key};

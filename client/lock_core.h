@@ -38,6 +38,8 @@ struct AcquireRequest {
   std::optional<std::chrono::milliseconds> lease;  // none: the watchdog keeps it
   bool with_token = false;                         // fenced lock: report the token
   int64_t permits = 1;                             // semaphore: how many
+  std::optional<std::chrono::milliseconds> wait;   // fair lock: the caller's wait, if given
+  bool once = false;                               // fair lock: tryLock() without waiting
 };
 
 /// One script call: what a primitive sends for an acquisition or a release.
@@ -65,7 +67,7 @@ struct LockCore : std::enable_shared_from_this<LockCore> {
   /// The hash field of `t`'s holds: Owner(t) (a write lock adds ":write").
   virtual std::string Field(ThreadId t) const { return Owner(t); }
   /// The acquisition `t` sends with TTL `ttl` (the reentrant lock's script; not for fenced).
-  virtual ScriptCall AcquireCall(ThreadId t, int64_t ttl) const;
+  virtual ScriptCall AcquireCall(ThreadId t, int64_t ttl, const AcquireRequest& request) const;
   /// The release `t` sends: `restart_ms` for the holds left, the latch and its TTL.
   virtual ScriptCall ReleaseCall(ThreadId t, int64_t restart_ms, const std::string& latch,
                                  int64_t latch_ms) const;
@@ -77,6 +79,11 @@ struct LockCore : std::enable_shared_from_this<LockCore> {
   /// For the watchdog: the read-lock timeout-key prefix ({name}) when its renewal must restart
   /// the read holds' timeout keys too (read_lock_renew.lua); empty for the others.
   virtual std::string ReadRenewPrefix() const { return {}; }
+  /// The channel `t` waits on (the fair lock's is per waiter); waiters are grouped by it.
+  virtual std::string WaitChannel(ThreadId) const { return channel; }
+  /// An acquisition by `t` ended without the lock after a failed attempt (its wait ran out,
+  /// it was interrupted or failed): the fair lock leaves its queue here. Loop thread.
+  virtual void GaveUp(ThreadId, const AcquireRequest&) {}
   NodeLink& link() const { return *client->nodes[node].link; }
   Watchdog& watchdog() const { return *client->nodes[node].watchdog; }
 

@@ -25,7 +25,7 @@ WriteLockCore::WriteLockCore(std::shared_ptr<ClientCore> c, size_t node, std::st
     : LockCore(c, node, name, PrefixName("redisson_rwlock", name),
                PrefixName("redisson_rwlock", name), /*wake_all=*/false) {}
 
-ScriptCall WriteLockCore::AcquireCall(ThreadId t, int64_t ttl) const {
+ScriptCall WriteLockCore::AcquireCall(ThreadId t, int64_t ttl, const AcquireRequest&) const {
   return {&client->scripts.write_acquire, {name}, {std::to_string(ttl), Field(t)}};
 }
 
@@ -52,7 +52,7 @@ std::string ReadLockCore::TimeoutPrefix(ThreadId t) const {
   return SuffixName(name, Owner(t)) + ":rwlock_timeout";
 }
 
-ScriptCall ReadLockCore::AcquireCall(ThreadId t, int64_t ttl) const {
+ScriptCall ReadLockCore::AcquireCall(ThreadId t, int64_t ttl, const AcquireRequest&) const {
   return {&client->scripts.read_acquire,
           {name, TimeoutPrefix(t)},
           {std::to_string(ttl), Owner(t), Owner(t) + ":write"}};

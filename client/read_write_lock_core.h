@@ -14,7 +14,7 @@ std::string SuffixName(std::string_view name, std::string_view suffix);
 struct WriteLockCore : LockCore {
   WriteLockCore(std::shared_ptr<ClientCore> client, size_t node, std::string name);
   std::string Field(ThreadId t) const override { return Owner(t) + ":write"; }
-  ScriptCall AcquireCall(ThreadId t, int64_t ttl) const override;
+  ScriptCall AcquireCall(ThreadId t, int64_t ttl, const AcquireRequest& request) const override;
   ScriptCall ReleaseCall(ThreadId t, int64_t restart_ms, const std::string& latch,
                          int64_t latch_ms) const override;
   ScriptCall ForceReleaseCall() const override;
@@ -22,7 +22,7 @@ struct WriteLockCore : LockCore {
 
 struct ReadLockCore : LockCore {
   ReadLockCore(std::shared_ptr<ClientCore> client, size_t node, std::string name);
-  ScriptCall AcquireCall(ThreadId t, int64_t ttl) const override;
+  ScriptCall AcquireCall(ThreadId t, int64_t ttl, const AcquireRequest& request) const override;
   ScriptCall ReleaseCall(ThreadId t, int64_t restart_ms, const std::string& latch,
                          int64_t latch_ms) const override;
   ScriptCall ForceReleaseCall() const override;

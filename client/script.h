@@ -27,6 +27,12 @@ struct LockScripts {
   // The fenced lock: acquire returning the token, and the plain form behind Lock / TryLock.
   Script fenced_acquire = Script::Load("fenced_lock_acquire");
   Script fenced_acquire_plain = Script::Load("fenced_lock_acquire_plain");
+  // The fair lock (RedissonFairLock).
+  Script fair_acquire = Script::Load("fair_lock_acquire");
+  Script fair_try_acquire = Script::Load("fair_lock_try_acquire");
+  Script fair_release = Script::Load("fair_lock_release");
+  Script fair_force_release = Script::Load("fair_lock_force_release");
+  Script fair_leave_queue = Script::Load("fair_lock_leave_queue");
   // The read/write lock (RReadWriteLock).
   Script read_acquire = Script::Load("read_lock_acquire");
   Script read_release = Script::Load("read_lock_release");
