@@ -27,6 +27,8 @@ void RegisterCommands(CommandTable& table) {
   RegisterIntrospectionCommands(table);
   RegisterTransactionCommands(table);
   RegisterPubSubCommands(table);
+  RegisterClusterCommands(table);
+  RegisterHyperLogLogCommands(table);
   RegisterObjectCommands(table);
   RegisterReplicationCommands(table);
   RegisterDebugCommands(table);
