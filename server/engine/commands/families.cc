@@ -29,6 +29,7 @@ void RegisterCommands(CommandTable& table) {
   RegisterPubSubCommands(table);
   RegisterClusterCommands(table);
   RegisterHyperLogLogCommands(table);
+  RegisterGeoCommands(table);
   RegisterObjectCommands(table);
   RegisterReplicationCommands(table);
   RegisterDebugCommands(table);
