@@ -4,6 +4,7 @@
 #include <string>
 
 #include "conformance/harness/fixture.h"
+#include "conformance/harness/replication_stream.h"
 
 namespace redlab::conformance {
 namespace {
@@ -154,6 +155,31 @@ TEST_F(GeoTest, AclCategoriesHoldTheNewCommands) {
   }
   EXPECT_EQ(geo.elements.size(), 10u);
   EXPECT_EQ(hll.elements.size(), 5u);
+}
+
+// What a replica receives: GEOADD as the ZADD it becomes, PFCOUNT when it refreshed the cached
+// cardinality (not when the cache was valid), the rest as called.
+TEST(GeoHllReplicationTest, PropagatedAsRedisPropagatesThem) {
+  std::unique_ptr<Server> server = StartServer({.config = {{"repl-diskless-sync-delay", "0"}}});
+  ReplicationStream replica(server->port());
+  ASSERT_NO_FATAL_FAILURE(replica.FullSync());
+  Client m(server->port());
+  using Command = std::vector<std::string>;
+  EXPECT_EQ(m({"GEOADD", "repl:g", "CH", "13.361389", "38.115556", "Palermo"}), Int(1));
+  EXPECT_EQ(replica.Next(), (Command{"SELECT", "0"}));
+  EXPECT_EQ(replica.Next(), (Command{"zadd", "repl:g", "CH", "3479099956230698", "Palermo"}));
+  EXPECT_EQ(m({"PFADD", "repl:h", "a"}), Int(1));
+  EXPECT_EQ(replica.Next(), (Command{"PFADD", "repl:h", "a"}));
+  EXPECT_EQ(m({"PFCOUNT", "repl:h"}), Int(1));
+  EXPECT_EQ(m({"PFCOUNT", "repl:h"}), Int(1));
+  EXPECT_EQ(replica.Next(), (Command{"PFCOUNT", "repl:h"}));
+  EXPECT_EQ(m({"GEOSEARCHSTORE", "repl:d", "repl:g", "FROMLONLAT", "13", "38", "BYRADIUS", "100", "km"}),
+            Int(1));
+  EXPECT_EQ(replica.Next(),
+            (Command{"GEOSEARCHSTORE", "repl:d", "repl:g", "FROMLONLAT", "13", "38", "BYRADIUS", "100",
+                     "km"}));
+  EXPECT_EQ(m({"SET", "repl:end", "1"}), Status("OK"));
+  EXPECT_EQ(replica.Next(), (Command{"SET", "repl:end", "1"}));
 }
 
 }  // namespace

@@ -136,7 +136,7 @@ void GeoAddCommand(CommandContext& ctx) {
     return;
   }
   // The ZADD it becomes (and is propagated as): ZADD key [options] score member ...
-  std::vector<std::string> zadd = {"ZADD"};
+  std::vector<std::string> zadd = {"zadd"};  // as Redis spells the rewritten command
   for (size_t i = 1; i < longidx; ++i) zadd.push_back(ctx.arg(i));
   std::vector<double> scores;
   for (size_t i = 0; i < elements; ++i) {
