@@ -101,6 +101,10 @@ TEST_F(HyperLogLogTest, ErrorsAsRedis) {
   EXPECT_EQ(c()({"PFCOUNT", "short"}), Error(kNotHll));
 }
 
+// Redis's self test: register access and the estimate's error up to 10 million elements, dense
+// and sparse side by side.
+TEST_F(HyperLogLogTest, SelfTestPasses) { EXPECT_EQ(c()({"PFSELFTEST"}), Status("OK")); }
+
 TEST_F(HyperLogLogTest, ValuesTravelAsStrings) {
   // A HyperLogLog written with SET (as a client copying one from another server would) counts
   // and grows as Redis's.
