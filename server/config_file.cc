@@ -102,6 +102,10 @@ ConfigFileResult ParseConfigText(std::string_view text,
   return directives;
 }
 
+ConfigFileResult ParseConfigTextWithIncludes(std::string_view text) {
+  return ParseConfigText(text, ReadWholeFile);
+}
+
 ConfigFileResult ReadConfigFile(const std::string& path) {
   std::string text;
   errno = 0;

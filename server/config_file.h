@@ -32,6 +32,10 @@ using ConfigFileResult = std::variant<std::vector<ConfigDirective>, ConfigFileEr
 ConfigFileResult ParseConfigText(std::string_view text,
                                  bool (*read_include)(const std::string& path, std::string* out));
 
+// Parses a configuration's text whose `include` directives read files (`redis-server -`: the
+// configuration read from standard input).
+ConfigFileResult ParseConfigTextWithIncludes(std::string_view text);
+
 // Reads and parses the file at `path`; an unreadable file is an error as in Redis.
 ConfigFileResult ReadConfigFile(const std::string& path);
 

@@ -3,6 +3,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <ctime>
 
@@ -14,6 +15,12 @@ LogLevel ParseLogLevel(std::string_view name) {
   if (name == "warning") return LogLevel::kWarning;
   return LogLevel::kNotice;
 }
+
+namespace {
+std::atomic<bool> port_tags{false};
+}  // namespace
+
+void Logger::SetPortTags(bool on) { port_tags = on; }
 
 void Logger::Log(LogLevel level, std::string_view message) const {
   if (level < level_) return;
@@ -28,8 +35,10 @@ void Logger::Log(LogLevel level, std::string_view message) const {
   // As Redis's serverLogRaw, the file is opened for each line (so it can be rotated away).
   FILE* out = file_.empty() ? stdout : std::fopen(file_.c_str(), "a");
   if (out == nullptr) return;
-  std::fprintf(out, "%d:%c %s %c [%d] %.*s\n", static_cast<int>(getpid()), role_, stamp,
-               kMarks[static_cast<int>(level)], port_, static_cast<int>(message.size()),
+  char tag[24] = "";
+  if (port_tags) std::snprintf(tag, sizeof(tag), "[%d] ", port_);
+  std::fprintf(out, "%d:%c %s %c %s%.*s\n", static_cast<int>(getpid()), role_, stamp,
+               kMarks[static_cast<int>(level)], tag, static_cast<int>(message.size()),
                message.data());
   if (out == stdout) {
     std::fflush(out);

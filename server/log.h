@@ -21,6 +21,10 @@ class Logger {
   // Redis's logfile: empty for stdout, else a file each line is appended to.
   void set_file(std::string path) { file_ = std::move(path); }
 
+  // Lines carry the node's port ("[6379] ") only when the process runs several nodes (a
+  // topology); a single node's lines are redis-server's, which harnesses match exactly.
+  static void SetPortTags(bool on);
+
   void Log(LogLevel level, std::string_view message) const;
   void Notice(std::string_view message) const { Log(LogLevel::kNotice, message); }
   void Warning(std::string_view message) const { Log(LogLevel::kWarning, message); }

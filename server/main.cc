@@ -6,7 +6,9 @@
 
 #include <CLI/CLI.hpp>
 #include <atomic>
+#include <cctype>
 #include <cstdio>
+#include <iostream>
 #include <optional>
 #include <sstream>
 #include <thread>
@@ -14,36 +16,100 @@
 
 #include "server/base/text.h"
 #include "server/config_file.h"
+#include "server/engine/core/help.h"
+#include "server/log.h"
 #include "server/node.h"
 #include "server/topology.h"
 
 namespace {
 
-// `redlab-server redis.conf [--name value ...]`: as redis-server, the file's directives come
-// first and the command line's options after them (so they win). Each directive becomes
-// `--name value`; a `user` directive keeps its words apart, as on the command line.
+// One `--name words...` of the expanded command line.
+struct Option {
+  std::string name;  // without the leading "--"
+  std::vector<std::string> words;
+};
+
+void AddDirectives(const std::vector<redlab::server::ConfigDirective>& directives,
+                   std::vector<Option>* out) {
+  for (const auto& d : directives) {
+    if (d.name == "user") {  // a `user` directive keeps its words apart, as on the command line
+      out->push_back({d.name, d.words});
+      continue;
+    }
+    std::string value;
+    for (const std::string& w : d.words) value += (value.empty() ? "" : " ") + w;
+    out->push_back({d.name, {value}});
+  }
+}
+
+// The options CLI11 parses itself take one value each: when the file (or standard input) and the
+// command line both give one, only the last is kept, as redis-server's later line wins.
+bool IsSingleValued(std::string name) {
+  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  static const char* const kNames[] = {"port", "bind", "requirepass", "loglevel", "replicaof",
+                                       "slaveof", "replicas", "masters"};
+  for (const char* n : kNames) {
+    if (name == n) return true;
+  }
+  return false;
+}
+
+std::string CanonicalName(std::string name) {
+  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return name == "slaveof" ? "replicaof" : name;
+}
+
+// `redlab-server [redis.conf] [--name value ...] [-]`: as redis-server, the file's directives come
+// first, then those read from standard input (`-` as the first or the last argument), then the
+// command line's options (so they win). Each directive becomes `--name value`.
 std::optional<std::vector<std::string>> ExpandConfigFile(int argc, char** argv) {
-  std::vector<std::string> args = {argv[0]};
+  std::vector<Option> options;
+  int first = 1;
   if (argc > 1 && argv[1][0] != '-') {
     auto parsed = redlab::server::ReadConfigFile(argv[1]);
     if (auto* error = std::get_if<redlab::server::ConfigFileError>(&parsed)) {
       std::fputs(error->Report().c_str(), stderr);
       return std::nullopt;
     }
-    for (const auto& d : std::get<std::vector<redlab::server::ConfigDirective>>(parsed)) {
-      args.push_back("--" + d.name);
-      if (d.name == "user") {
-        args.insert(args.end(), d.words.begin(), d.words.end());
-        continue;
-      }
-      std::string value;
-      for (const std::string& w : d.words) value += (value.empty() ? "" : " ") + w;
-      args.push_back(value);
-    }
-    ++argv;
-    --argc;
+    AddDirectives(std::get<std::vector<redlab::server::ConfigDirective>>(parsed), &options);
+    first = 2;
   }
-  args.insert(args.end(), argv + 1, argv + argc);
+  std::vector<std::string> rest;
+  for (int j = first; j < argc; ++j) {
+    if (std::string_view(argv[j]) == "-" && (j == 1 || j == argc - 1)) {
+      std::ostringstream text;
+      text << std::cin.rdbuf();
+      auto parsed = redlab::server::ParseConfigTextWithIncludes(text.str());
+      if (auto* error = std::get_if<redlab::server::ConfigFileError>(&parsed)) {
+        std::fputs(error->Report().c_str(), stderr);
+        return std::nullopt;
+      }
+      AddDirectives(std::get<std::vector<redlab::server::ConfigDirective>>(parsed), &options);
+      continue;
+    }
+    rest.emplace_back(argv[j]);
+  }
+  // The command line's options: the words up to the next --option are an option's arguments.
+  for (const std::string& arg : rest) {
+    if (arg.rfind("--", 0) == 0) {
+      options.push_back({arg.substr(2), {}});
+    } else if (options.empty()) {
+      options.push_back({std::string(), {arg}});  // a stray word: reported below
+    } else {
+      options.back().words.push_back(arg);
+    }
+  }
+  std::vector<std::string> args = {argv[0]};
+  for (size_t i = 0; i < options.size(); ++i) {
+    const Option& o = options[i];
+    bool overridden = false;
+    for (size_t k = i + 1; !o.name.empty() && IsSingleValued(o.name) && k < options.size(); ++k) {
+      overridden = overridden || CanonicalName(options[k].name) == CanonicalName(o.name);
+    }
+    if (overridden) continue;
+    if (!o.name.empty()) args.push_back("--" + o.name);
+    args.insert(args.end(), o.words.begin(), o.words.end());
+  }
   return args;
 }
 
@@ -69,6 +135,13 @@ void AddSetting(std::vector<std::pair<std::string, std::string>>* settings, cons
 }  // namespace
 
 int main(int raw_argc, char** raw_argv) {
+  if (raw_argc >= 2 && (std::string_view(raw_argv[1]) == "-v" ||
+                        std::string_view(raw_argv[1]) == "--version")) {
+    // redis-server's version line (its build id is a hash of the build; redlab has none).
+    std::printf("Redis server v=%s sha=00000000:0 malloc=libc bits=64 build=0\n",
+                std::string(redlab::server::engine::kRedisVersion).c_str());
+    return 0;
+  }
   std::optional<std::vector<std::string>> expanded = ExpandConfigFile(raw_argc, raw_argv);
   if (!expanded) return 1;
   std::vector<char*> arg_pointers;
@@ -159,6 +232,8 @@ int main(int raw_argc, char** raw_argv) {
     std::fprintf(stderr, "redlab-server: --replicas and --masters need an explicit --port\n");
     return 1;
   }
+
+  redlab::server::Logger::SetPortTags(replicas > 0 || masters > 1);
 
   // SIGINT and SIGTERM are taken by a dedicated thread (blocked everywhere else, including the
   // node threads started below, which inherit this mask).

@@ -282,6 +282,12 @@ class Node::Impl : public engine::EngineHost,
     uv_loop_init(&loop_);
     engine_ = std::make_unique<engine::Engine>(config_, this, replication::MakeReplication);
     logger_.set_file(engine_->config().logfile);
+    // redis-server 7.0.15's first lines, which harnesses may wait for.
+    logger_.Warning("oO0OoO0OoO0Oo Redis is starting oO0OoO0OoO0Oo");
+    logger_.Warning("Redis version=" + std::string(engine::kRedisVersion) +
+                    ", bits=64, commit=00000000, modified=0, pid=" + std::to_string(getpid()) +
+                    ", just started");
+    logger_.Warning("Configuration loaded");
     replication::ReplicationOf(*engine_).set_host(this);
     listener_ = std::make_unique<net::Listener>(&loop_, engine_.get(), &reply_faults_);
     std::optional<std::string> acl_error = engine_->LoadAclAtStartup();
@@ -334,7 +340,8 @@ class Node::Impl : public engine::EngineHost,
     } else {
       logger_.Notice("Running mode=standalone, port=" + std::to_string(port_.load()) + ".");
     }
-    logger_.Notice("Ready to accept connections tcp");
+    logger_.Warning("Server initialized");
+    logger_.Notice("Ready to accept connections");
     ready.set_value(std::string());
 
     uv_run(&loop_, UV_RUN_DEFAULT);

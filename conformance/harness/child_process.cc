@@ -66,6 +66,11 @@ bool ChildProcess::WriteLine(const std::string& s) {
   return write(stdin_, line.data(), line.size()) == static_cast<ssize_t>(line.size());
 }
 
+void ChildProcess::CloseStdin() {
+  if (stdin_ >= 0) close(stdin_);
+  stdin_ = -1;
+}
+
 int ChildProcess::Wait(std::chrono::milliseconds timeout) {
   auto deadline = std::chrono::steady_clock::now() + timeout;
   int status = 0;

@@ -23,6 +23,8 @@ class ChildProcess {
   std::string ReadLine(std::chrono::milliseconds timeout = std::chrono::seconds(20));
   // Writes `s` and a newline to stdin; false when it could not.
   bool WriteLine(const std::string& s);
+  // Closes stdin: the process reads end of file.
+  void CloseStdin();
   // Waits for the exit (up to `timeout`): the exit status, 128 + the signal that ended it, or -1
   // when it is still running.
   int Wait(std::chrono::milliseconds timeout = std::chrono::seconds(20));

@@ -109,7 +109,8 @@ void SPublishCommand(CommandContext& ctx) {
 }
 
 void ReplyChannels(CommandContext& ctx, PubSubKind kind) {
-  std::string_view pattern = ctx.argc() > 2 ? std::string_view(ctx.arg(2)) : std::string_view();
+  std::optional<std::string_view> pattern;
+  if (ctx.argc() > 2) pattern = ctx.arg(2);
   auto names = ctx.engine().pubsub().Channels(pattern, kind);
   ctx.reply().ArrayHeader(names.size());
   for (std::string_view n : names) ctx.reply().Bulk(n);

@@ -27,6 +27,9 @@ void RegisterCommands(CommandTable& table) {
   RegisterIntrospectionCommands(table);
   RegisterTransactionCommands(table);
   RegisterPubSubCommands(table);
+  RegisterClusterCommands(table);
+  RegisterHyperLogLogCommands(table);
+  RegisterGeoCommands(table);
   RegisterObjectCommands(table);
   RegisterReplicationCommands(table);
   RegisterDebugCommands(table);

@@ -33,6 +33,9 @@ void RegisterZsetSetOpCommands(CommandTable& table);  // cmd_zset_setops.cc
 void RegisterIntrospectionCommands(CommandTable& table);
 void RegisterTransactionCommands(CommandTable& table);
 void RegisterPubSubCommands(CommandTable& table);
+void RegisterClusterCommands(CommandTable& table);  // cmd_cluster.cc: CLUSTER ASKING READONLY
+void RegisterHyperLogLogCommands(CommandTable& table);  // cmd_hyperloglog.cc
+void RegisterGeoCommands(CommandTable& table);         // cmd_geo.cc
 void RegisterObjectCommands(CommandTable& table);
 void RegisterReplicationCommands(CommandTable& table);
 void RegisterDebugCommands(CommandTable& table);

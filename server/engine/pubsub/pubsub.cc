@@ -113,10 +113,11 @@ int64_t PubSub::Publish(std::string_view channel, std::string_view message, PubS
   return receivers;
 }
 
-std::vector<std::string_view> PubSub::Channels(std::string_view pattern, PubSubKind kind) const {
+std::vector<std::string_view> PubSub::Channels(std::optional<std::string_view> pattern,
+                                               PubSubKind kind) const {
   std::vector<std::string_view> out;
   for (const auto& [name, clients] : Map(kind)) {
-    if (pattern.empty() || GlobMatch(pattern, name)) out.push_back(name);
+    if (!pattern || GlobMatch(*pattern, name)) out.push_back(name);
   }
   return out;
 }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -31,8 +32,10 @@ class PubSub {
   int64_t Publish(std::string_view channel, std::string_view message, PubSubKind kind);
 
   // Introspection (PUBSUB): active channels matching a glob (empty pattern: all), subscriber
-  // counts, and the number of distinct subscribed patterns.
-  std::vector<std::string_view> Channels(std::string_view pattern, PubSubKind kind) const;
+  // counts, and the number of distinct subscribed patterns. No pattern lists them all; the empty
+  // pattern matches only the empty name, as in Redis.
+  std::vector<std::string_view> Channels(std::optional<std::string_view> pattern,
+                                         PubSubKind kind) const;
   int64_t NumSubscribers(std::string_view channel, PubSubKind kind) const;
   int64_t NumPatterns() const { return static_cast<int64_t>(patterns_.size()); }
   size_t NumChannels(PubSubKind kind) const { return Map(kind).size(); }

@@ -1,0 +1,170 @@
+// What third-party test harnesses meet first, run the same way with redlab-server and
+// redis-server: the start-up log lines they wait for (server.c's main), a config file whose
+// directives the command line repeats, the configuration read from standard input (`-`),
+// `-v`; and, on the target, the answers of a node without cluster support (cluster.c) and
+// PUBSUB CHANNELS with the empty pattern.
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "conformance/harness/child_process.h"
+#include "conformance/harness/fixture.h"
+
+namespace redlab::conformance {
+namespace {
+
+const std::vector<std::string> kPrograms = {REDLAB_SERVER_PATH, "redis-server"};
+
+std::optional<Client> ConnectWhenUp(int port) {
+  std::optional<Client> c;
+  Eventually(
+      [&] {
+        try {
+          c.emplace(port);
+          return (*c)({"PING"}) == Status("PONG");
+        } catch (const std::runtime_error&) {
+          c.reset();
+          return false;
+        }
+      },
+      std::chrono::seconds(10));
+  return c;
+}
+
+// A log line without its "pid:role date time " prefix: "* Ready to accept connections".
+std::string WithoutPrefix(const std::string& line) {
+  std::istringstream in(line);
+  std::string word;
+  for (int i = 0; i < 5 && in >> word; ++i) {
+  }
+  std::string rest;
+  std::getline(in >> std::ws, rest);
+  return rest;
+}
+
+std::string TempConf(const std::string& tag) {
+  return ::testing::TempDir() + "redlab_startup_" + tag + "." + std::to_string(getpid()) + ".conf";
+}
+
+TEST(StartupTest, LogsTheLinesRedisServerLogsUntilReady) {
+  for (const std::string& program : kPrograms) {
+    int port = FreePort();
+    ChildProcess server(program, {"--port", std::to_string(port), "--save", ""});
+    std::vector<std::string> lines;
+    for (std::string line = server.ReadLine(); !line.empty(); line = server.ReadLine()) {
+      lines.push_back(WithoutPrefix(line));
+      if (lines.back().rfind("* Ready to accept connections", 0) == 0) break;
+    }
+    ASSERT_FALSE(lines.empty()) << program;
+    EXPECT_EQ(lines.back(), "* Ready to accept connections") << program;
+    auto has = [&](const std::string& l) {
+      return std::find(lines.begin(), lines.end(), l) != lines.end();
+    };
+    EXPECT_TRUE(has("# oO0OoO0OoO0Oo Redis is starting oO0OoO0OoO0Oo")) << program;
+    EXPECT_TRUE(has("# Configuration loaded")) << program;
+    EXPECT_TRUE(has("* Running mode=standalone, port=" + std::to_string(port) + ".")) << program;
+    EXPECT_TRUE(has("# Server initialized")) << program;
+    bool version_line = false;
+    for (const std::string& l : lines) {
+      version_line = version_line || l.rfind("# Redis version=7.0.15, bits=64, commit=", 0) == 0;
+    }
+    EXPECT_TRUE(version_line) << program;
+  }
+}
+
+TEST(StartupTest, TheCommandLineWinsOverTheSameDirectiveInTheFile) {
+  std::string path = TempConf("override");
+  for (const std::string& program : kPrograms) {
+    int file_port = FreePort();
+    int port = FreePort();
+    {
+      std::ofstream conf(path);
+      conf << "port " << file_port << "\nbind 127.0.0.1\nloglevel warning\nsave \"\"\n";
+    }
+    ChildProcess server(program, {path, "--port", std::to_string(port), "--bind", "127.0.0.1",
+                                  "--loglevel", "verbose"});
+    std::optional<Client> c = ConnectWhenUp(port);
+    ASSERT_TRUE(c.has_value()) << program << ": " << server.Stderr();
+    EXPECT_EQ((*c)({"CONFIG", "GET", "port"}), Array({Bulk("port"), Bulk(std::to_string(port))}))
+        << program;
+    EXPECT_EQ((*c)({"CONFIG", "GET", "loglevel"}), Array({Bulk("loglevel"), Bulk("verbose")}))
+        << program;
+  }
+}
+
+TEST(StartupTest, ReadsTheConfigurationFromStandardInput) {
+  std::string path = TempConf("stdin");
+  for (const std::string& program : kPrograms) {
+    int port = FreePort();
+    {
+      ChildProcess server(program, {"-"});
+      ASSERT_TRUE(server.WriteLine("port " + std::to_string(port)));
+      ASSERT_TRUE(server.WriteLine("maxclients 70"));
+      server.CloseStdin();
+      std::optional<Client> c = ConnectWhenUp(port);
+      ASSERT_TRUE(c.has_value()) << program << ": " << server.Stderr();
+      EXPECT_EQ((*c)({"CONFIG", "GET", "maxclients"}), Array({Bulk("maxclients"), Bulk("70")}))
+          << program;
+    }
+    // The file, then standard input, then the command line.
+    {
+      std::ofstream conf(path);
+      conf << "port 1\nmaxclients 50\nhz 20\nsave \"\"\n";
+    }
+    ChildProcess server(program, {path, "--hz", "30", "-"});
+    ASSERT_TRUE(server.WriteLine("port " + std::to_string(port)));
+    ASSERT_TRUE(server.WriteLine("maxclients 80"));
+    ASSERT_TRUE(server.WriteLine("hz 40"));
+    server.CloseStdin();
+    std::optional<Client> c = ConnectWhenUp(port);
+    ASSERT_TRUE(c.has_value()) << program << ": " << server.Stderr();
+    EXPECT_EQ((*c)({"CONFIG", "GET", "maxclients"}), Array({Bulk("maxclients"), Bulk("80")}))
+        << program;
+    EXPECT_EQ((*c)({"CONFIG", "GET", "hz"}), Array({Bulk("hz"), Bulk("30")})) << program;
+  }
+}
+
+TEST(StartupTest, VersionFlagPrintsTheVersionLine) {
+  for (const std::string& program : kPrograms) {
+    for (const char* flag : {"-v", "--version"}) {
+      ChildProcess server(program, {flag});
+      std::string line = server.ReadLine();
+      EXPECT_EQ(line.rfind("Redis server v=7.0.15 sha=", 0), 0u) << program << ": " << line;
+      EXPECT_NE(line.find(" bits=64 build="), std::string::npos) << line;
+      EXPECT_EQ(server.Wait(), 0) << program;
+    }
+  }
+}
+
+class NonClusterNodeTest : public ConformanceTest {};
+
+TEST_F(NonClusterNodeTest, ClusterCommandsSayClusterSupportIsDisabled) {
+  const Reply disabled = Error("ERR This instance has cluster support disabled");
+  EXPECT_EQ(c()({"CLUSTER", "INFO"}), disabled);
+  EXPECT_EQ(c()({"CLUSTER", "SLOTS"}), disabled);
+  EXPECT_EQ(c()({"CLUSTER", "NODES"}), disabled);
+  EXPECT_EQ(c()({"CLUSTER", "KEYSLOT", "foo"}), disabled);
+  EXPECT_EQ(c()({"CLUSTER", "HELP"}), disabled);
+  EXPECT_EQ(c()({"READONLY"}), disabled);
+  EXPECT_EQ(c()({"READWRITE"}), disabled);
+  EXPECT_EQ(c()({"ASKING"}), disabled);
+  EXPECT_EQ(c()({"CLUSTER", "NOSUCH"}),
+            Error("ERR unknown subcommand 'NOSUCH'. Try CLUSTER HELP."));
+  EXPECT_EQ(c()({"CLUSTER", "KEYSLOT"}),
+            Error("ERR wrong number of arguments for 'cluster|keyslot' command"));
+  EXPECT_EQ(c()({"READONLY", "x"}), Error("ERR wrong number of arguments for 'readonly' command"));
+}
+
+TEST_F(NonClusterNodeTest, PubsubChannelsWithTheEmptyPatternMatchesOnlyTheEmptyName) {
+  Client sub = Connect();
+  ASSERT_EQ(sub({"SUBSCRIBE", "news"}).elements.size(), 3u);
+  Eventually([&] { return c()({"PUBSUB", "CHANNELS"}) == Array({Bulk("news")}); },
+             std::chrono::seconds(5));
+  EXPECT_EQ(c()({"PUBSUB", "CHANNELS"}), Array({Bulk("news")}));
+  EXPECT_EQ(c()({"PUBSUB", "CHANNELS", ""}), Array({}));
+  EXPECT_EQ(c()({"PUBSUB", "CHANNELS", "n*"}), Array({Bulk("news")}));
+}
+
+}  // namespace
+}  // namespace redlab::conformance
