@@ -68,7 +68,10 @@ class RedlabTarget : public Target {
     server::TopologyOptions o;
     o.base.port = 0;
     o.base.loglevel = "warning";
-    o.base.settings = spec.config;
+    // The nodes' log would mix with the results (and with --json - on stdout); a --config
+    // "logfile ..." given by the user comes after, and wins.
+    o.base.settings = {{"logfile", "/dev/null"}};
+    o.base.settings.insert(o.base.settings.end(), spec.config.begin(), spec.config.end());
     o.replicas = spec.replicas;
     topology_ = server::Topology::Start(o);
     if (spec.replicas > 0 && !topology_->WaitForSync(std::chrono::seconds(10))) {
