@@ -243,13 +243,16 @@ void Watchdog::Renew() {
           if (r.error || r.reply.type != Reply::Type::kArray ||
               r.reply.elements.size() != members->size()) {
             round->failed = true;
-            std::string error = "unexpected reply";
+            std::string error = r.error            ? std::string()
+                                : r.reply.is_error() ? r.reply.str
+                                                     : "unexpected reply to the renewal";
             if (r.error) {
               try {
                 std::rethrow_exception(r.error);
               } catch (const std::exception& e) {
                 error = e.what();
               }
+              if (error.empty()) error = "no answer";
             }
             for (const auto& member : *members) {
               if (current(member) != entries_.end()) Renewed(member.first, false, error, sent);
