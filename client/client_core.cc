@@ -30,7 +30,8 @@ void ClientCore::Start() {
       node.link = std::make_unique<NodeLink>(loop, config, address);
       node.watchdog = std::make_unique<Watchdog>(
           loop, *node.link, config, scripts.renew, scripts.read_renew,
-          [this, index](const std::string& name, ThreadId t) { NotifyLost(index, name, t); });
+          [this, index](const std::string& name, ThreadId t) { NotifyLost(index, name, t); },
+          [this, index](LockRenewed event) { NotifyRenewed(index, std::move(event)); });
       node.link->ConnectAll();
       nodes.push_back(std::move(node));
     }
@@ -83,10 +84,12 @@ void ClientCore::Shutdown() {
   });
   // Outside the lock: a callback's captures may own lock handles.
   std::map<std::pair<size_t, std::string>, std::shared_ptr<const LostCallback>> dropped;
+  std::map<std::pair<size_t, std::string>, std::shared_ptr<const RenewedCallback>> dropped_renewed;
   {
     std::lock_guard<std::mutex> lock(on_lost_mu_);
     on_lost_closed_ = true;
     dropped.swap(on_lost_);
+    dropped_renewed.swap(on_renewed_);
   }
 }
 
@@ -113,6 +116,33 @@ void ClientCore::NotifyLost(size_t node, const std::string& name, ThreadId t) {
     if (it != on_lost_.end()) callback = it->second;
   }
   if (callback) (*callback)(LockLost{name, t, id + ":" + std::to_string(t.value)});
+}
+
+void ClientCore::SetOnRenewed(size_t node, const std::string& name, RenewedCallback callback) {
+  std::shared_ptr<const RenewedCallback> previous;  // destroyed outside the lock
+  {
+    std::lock_guard<std::mutex> lock(on_lost_mu_);
+    if (on_lost_closed_) return;
+    auto& slot = on_renewed_[{node, name}];
+    previous = std::move(slot);
+    if (callback) {
+      slot = std::make_shared<const RenewedCallback>(std::move(callback));
+    } else {
+      on_renewed_.erase({node, name});
+    }
+  }
+}
+
+void ClientCore::NotifyRenewed(size_t node, LockRenewed event) {
+  std::shared_ptr<const RenewedCallback> callback;
+  {
+    std::lock_guard<std::mutex> lock(on_lost_mu_);
+    auto it = on_renewed_.find({node, event.name});
+    if (it != on_renewed_.end()) callback = it->second;
+  }
+  if (!callback) return;
+  event.owner = id + ":" + std::to_string(event.thread.value);
+  (*callback)(event);
 }
 
 }  // namespace redlab::client

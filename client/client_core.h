@@ -22,6 +22,7 @@
 
 namespace redlab {
 struct LockLost;
+struct LockRenewed;
 }
 
 namespace redlab::client {
@@ -69,6 +70,12 @@ struct ClientCore : std::enable_shared_from_this<ClientCore> {
   void SetOnLost(size_t node, const std::string& name, LostCallback callback);
   /// Calls the OnLost callback of `name` for owner `t`, if there is one (loop thread).
   void NotifyLost(size_t node, const std::string& name, ThreadId t);
+  using RenewedCallback = std::function<void(const LockRenewed&)>;
+  /// As SetOnLost, for the OnRenewed callback (same bookkeeping, dropped at shutdown too).
+  void SetOnRenewed(size_t node, const std::string& name, RenewedCallback callback);
+  /// Calls the OnRenewed callback of `name` with `event` (its owner filled in), if there is
+  /// one (loop thread).
+  void NotifyRenewed(size_t node, LockRenewed event);
 
   struct Node {
     std::unique_ptr<NodeLink> link;
@@ -91,6 +98,8 @@ struct ClientCore : std::enable_shared_from_this<ClientCore> {
   std::mutex on_lost_mu_;
   std::map<std::pair<size_t, std::string>, std::shared_ptr<const LostCallback>>
       on_lost_;                  // guarded by on_lost_mu_
+  std::map<std::pair<size_t, std::string>, std::shared_ptr<const RenewedCallback>>
+      on_renewed_;               // guarded by on_lost_mu_
   bool on_lost_closed_ = false;  // guarded by on_lost_mu_: shut down, callbacks dropped
 };
 

@@ -218,6 +218,10 @@ void ReentrantLock::OnLost(std::function<void(const LockLost&)> callback) {
   core_->client->SetOnLost(core_->node, core_->BookName(), std::move(callback));
 }
 
+void ReentrantLock::OnRenewed(std::function<void(const LockRenewed&)> callback) {
+  core_->client->SetOnRenewed(core_->node, core_->BookName(), std::move(callback));
+}
+
 const std::string& ReentrantLock::name() const { return core_->name; }
 
 std::string ReentrantLock::OwnerId(ThreadId owner) const { return core_->Field(owner); }

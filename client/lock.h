@@ -11,6 +11,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <future>
 #include <memory>
@@ -32,6 +33,21 @@ struct LockLost {
   std::string name;   // the lock
   ThreadId thread;    // the owner that held it
   std::string owner;  // "<client uuid>:<thread id>", the field that disappeared
+};
+
+/// What OnRenewed reports: the result of one watchdog renewal of a lock it keeps.
+struct LockRenewed {
+  std::string name;     // the lock
+  ThreadId thread;      // the owner whose hold was renewed
+  std::string owner;    // "<client uuid>:<thread id>", the hash field renewed
+  int64_t lease_ms = 0; // the TTL the renewal gives the key (lock_watchdog_timeout)
+  /// true: the server renewed it. false with `error` empty: the server found the lock gone or
+  /// held by someone else (OnLost follows, unless a release of it is in flight). false with
+  /// `error` set: no answer (a transport error or timeout; the renewal may have run, the
+  /// watchdog keeps the lock and tries again).
+  bool ok = false;
+  std::string error;
+  std::chrono::steady_clock::time_point sent;  // when the renewal was sent
 };
 
 /// A distributed reentrant lock (Redisson's RedissonLock):
@@ -140,6 +156,12 @@ class ReentrantLock {
   /// function removes it. The client drops it at shutdown, so a callback may capture the lock
   /// handle itself without leaking the client.
   void OnLost(std::function<void(const LockLost&)> callback);
+  /// Called (on the client's loop thread, as OnLost: be quick, use async calls only) with the
+  /// result of each watchdog renewal of this lock, per owner whose hold the watchdog keeps; a
+  /// renewal that finds the lock gone is reported (ok false) before OnLost. Holds with a lease
+  /// are never renewed, so never reported. One callback per lock name and client, set and
+  /// dropped as OnLost's.
+  void OnRenewed(std::function<void(const LockRenewed&)> callback);
 
   const std::string& name() const;
   /// "<client uuid>:<thread id>", the hash field that marks `owner`'s holds.

@@ -1,18 +1,20 @@
 #include "client/watchdog.h"
 
 #include <algorithm>
+#include <exception>
 #include <memory>
 
 namespace redlab::client {
 
 Watchdog::Watchdog(EventLoop& loop, NodeLink& link, const Config& config, const Script& renew,
-                   const Script& read_renew, LostFn on_lost)
+                   const Script& read_renew, LostFn on_lost, RenewedFn on_renewed)
     : loop_(loop),
       link_(link),
       config_(config),
       renew_(renew),
       read_renew_(read_renew),
       on_lost_(std::move(on_lost)),
+      on_renewed_(std::move(on_renewed)),
       timer_(loop),
       lease_timer_(loop) {}
 
@@ -161,6 +163,19 @@ void Watchdog::Lost(std::map<Key, Entry>::iterator it) {
   if (on_lost_) on_lost_(name, t);
 }
 
+void Watchdog::Renewed(const Key& key, bool ok, const std::string& error,
+                       Clock::time_point sent) {
+  if (!on_renewed_) return;
+  LockRenewed event;
+  event.name = key.first;
+  event.thread = ThreadId{key.second};
+  event.lease_ms = config_.lock_watchdog_timeout.count();
+  event.ok = ok;
+  event.error = error;
+  event.sent = sent;
+  on_renewed_(std::move(event));
+}
+
 void Watchdog::RemoveAll(const std::string& name) {
   auto it = entries_.lower_bound({name, 0});
   while (it != entries_.end() && it->first.first == name) it = entries_.erase(it);
@@ -214,19 +229,44 @@ void Watchdog::Renew() {
     link_.EvalWrite(
         read ? read_renew_ : renew_, std::move(keys), std::move(args), /*idempotent=*/true,
         [](const Reply&) { return true; },
-        [this, round, members](WriteResult w) {
+        [this, round, members, sent = Clock::now()](WriteResult w) {
           if (closed_) return;
           const CommandResult& r = w.result;
+          // Whether the entry a batch member renewed is still the one it sent (not released,
+          // or released and taken again, since the batch left).
+          auto current = [this](const std::pair<Key, uint64_t>& member) {
+            auto it = entries_.find(member.first);
+            return it != entries_.end() && it->second.generation == member.second ? it
+                                                                                   : entries_.end();
+          };
           // A renewal that reached no replica still renewed the master: not a failure here.
           if (r.error || r.reply.type != Reply::Type::kArray ||
               r.reply.elements.size() != members->size()) {
             round->failed = true;
+            std::string error = r.error            ? std::string()
+                                : r.reply.is_error() ? r.reply.str
+                                                     : "unexpected reply to the renewal";
+            if (r.error) {
+              try {
+                std::rethrow_exception(r.error);
+              } catch (const std::exception& e) {
+                error = e.what();
+              }
+              if (error.empty()) error = "no answer";
+            }
+            for (const auto& member : *members) {
+              if (current(member) != entries_.end()) Renewed(member.first, false, error, sent);
+            }
           } else {
             for (size_t i = 0; i < members->size(); ++i) {
-              if (r.reply.elements[i].integer != 0) continue;
-              auto it = entries_.find((*members)[i].first);
-              // Released (or released and taken again) since the batch left: not lost.
-              if (it == entries_.end() || it->second.generation != (*members)[i].second) continue;
+              const auto& member = (*members)[i];
+              // Released (or released and taken again) since the batch left: not reported.
+              if (current(member) == entries_.end()) continue;
+              bool renewed = r.reply.elements[i].integer != 0;
+              Renewed(member.first, renewed, {}, sent);
+              if (renewed) continue;
+              auto it = current(member);  // the callback may not touch the book; look again
+              if (it == entries_.end()) continue;
               // A release in flight may have deleted it (on another connection, before this
               // renewal ran): its answer decides (EndRelease).
               if (it->second.releasing > 0 || !it->second.kept()) continue;

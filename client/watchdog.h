@@ -5,8 +5,9 @@
 // acquisition) and the renewals: while a hold without a lease is held, renew the lock every
 // lock_watchdog_timeout / 3, many locks per EVAL (lua/lock_renew.lua). When a renewal finds a
 // lock gone it drops it and reports the loss, unless a release of it is in flight (then the
-// release's answer decides). Errors keep the entries and try again after retry_interval. Loop
-// thread only.
+// release's answer decides). Errors keep the entries and try again after retry_interval. Each
+// renewal's result, per lock and owner, goes to RenewedFn (a lock found gone before its loss).
+// Loop thread only.
 #pragma once
 
 #include <chrono>
@@ -20,6 +21,7 @@
 #include "client/config.h"
 #include "client/event_loop.h"
 #include "client/ids.h"
+#include "client/lock.h"
 #include "client/node_link.h"
 
 namespace redlab::client {
@@ -29,8 +31,12 @@ class Watchdog {
   /// Called when a hold the watchdog kept is found lost (loop thread).
   using LostFn = std::function<void(const std::string& name, ThreadId t)>;
 
+  /// Called with each renewal's result for a hold the watchdog keeps (loop thread; `owner`
+  /// left empty: the caller knows the client's id).
+  using RenewedFn = std::function<void(LockRenewed event)>;
+
   Watchdog(EventLoop& loop, NodeLink& link, const Config& config, const Script& renew,
-           const Script& read_renew, LostFn on_lost);
+           const Script& read_renew, LostFn on_lost, RenewedFn on_renewed = {});
 
   /// The TTL an acquisition by `t` sends: its lease, or lock_watchdog_timeout without one. A
   /// lease never shortens a lock the watchdog keeps for `t` (it would expire under the outer
@@ -108,6 +114,7 @@ class Watchdog {
   int64_t Needed(const Entry* e) const;
   void EraseIfIdle(std::map<Key, Entry>::iterator it);
   void Lost(std::map<Key, Entry>::iterator it);
+  void Renewed(const Key& key, bool ok, const std::string& error, Clock::time_point sent);
   void Schedule(std::chrono::milliseconds delay);
   void Renew();
 
@@ -117,6 +124,7 @@ class Watchdog {
   const Script& renew_;
   const Script& read_renew_;
   LostFn on_lost_;
+  RenewedFn on_renewed_;
   std::map<Key, Entry> entries_;
   std::multimap<Clock::time_point, Key> lease_ends_;  // may hold stale ends: checked when due
   Timer timer_;

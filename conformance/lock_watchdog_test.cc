@@ -1,8 +1,11 @@
 // The lock watchdog: it keeps a lock taken without a lease alive well past the watchdog
 // timeout, renews many locks at once, stops at release and when the holding client is gone
-// (the lock then frees itself), and calls OnLost when a renewal finds the lock gone. On
+// (the lock then frees itself), calls OnLost when a renewal finds the lock gone, and reports
+// each renewal's result to OnRenewed (a failed one before OnLost). On
 // embedded redlab and real redis-server, with a short lock_watchdog_timeout.
 #include <future>
+#include <mutex>
+#include <vector>
 
 #include "conformance/lock_support.h"
 
@@ -170,6 +173,70 @@ TEST_F(LockWatchdogTest, NoOnLostForAReleasedLock) {
   EXPECT_TRUE(SeeRenewals("kept-meanwhile", 3));  // renewal rounds ran meanwhile
   EXPECT_EQ(calls.load(), 0);
   kept.Unlock();
+}
+
+TEST_F(LockWatchdogTest, OnRenewedReportsRenewalsThenTheFailureBeforeOnLost) {
+  auto client = WatchdogClient();
+  redlab::Lock lock = client->GetLock("reported");
+  std::mutex mu;
+  std::vector<LockRenewed> renewals;
+  std::vector<std::string> order;  // "renewed", "failed", "lost", in the order called
+  std::promise<void> lost;
+  lock.OnRenewed([&](const LockRenewed& event) {
+    std::lock_guard<std::mutex> hold(mu);
+    renewals.push_back(event);
+    order.push_back(event.ok ? "renewed" : "failed");
+  });
+  lock.OnLost([&](const LockLost&) {
+    {
+      std::lock_guard<std::mutex> hold(mu);
+      order.push_back("lost");
+    }
+    lost.set_value();
+  });
+  lock.Lock();
+  ASSERT_TRUE(Eventually([&] {
+    std::lock_guard<std::mutex> hold(mu);
+    return renewals.size() >= 3;
+  }));
+  {
+    std::lock_guard<std::mutex> hold(mu);
+    for (const LockRenewed& r : renewals) {
+      EXPECT_EQ(r.name, "reported");
+      EXPECT_EQ(r.thread, ThreadId::Current());
+      EXPECT_EQ(r.owner, lock.OwnerId());
+      EXPECT_EQ(r.lease_ms, kWatchdog.count());
+      EXPECT_TRUE(r.ok);
+      EXPECT_EQ(r.error, "");
+      EXPECT_LE(r.sent, std::chrono::steady_clock::now());
+    }
+  }
+  EXPECT_EQ(c()({"DEL", "reported"}), Int(1));
+  std::future<void> gone = lost.get_future();
+  ASSERT_EQ(gone.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  std::lock_guard<std::mutex> hold(mu);
+  ASSERT_GE(order.size(), 5u);
+  EXPECT_EQ(order[order.size() - 2], "failed");
+  EXPECT_EQ(order.back(), "lost");
+  for (size_t i = 0; i + 2 < order.size(); ++i) EXPECT_EQ(order[i], "renewed") << i;
+  EXPECT_FALSE(renewals.back().ok);
+  EXPECT_EQ(renewals.back().error, "");
+}
+
+TEST_F(LockWatchdogTest, OnRenewedSilentForLeasedHolds) {
+  auto client = WatchdogClient();
+  redlab::Lock leased = client->GetLock("leased-quiet");
+  redlab::Lock kept = client->GetLock("kept-loud");
+  std::atomic<int> leased_calls{0};
+  std::atomic<int> kept_calls{0};
+  leased.OnRenewed([&](const LockRenewed&) { ++leased_calls; });
+  kept.OnRenewed([&](const LockRenewed&) { ++kept_calls; });
+  leased.Lock(milliseconds(60000));
+  kept.Lock();
+  EXPECT_TRUE(Eventually([&] { return kept_calls.load() >= 3; }));
+  EXPECT_EQ(leased_calls.load(), 0);
+  kept.Unlock();
+  leased.Unlock();
 }
 
 }  // namespace

@@ -71,8 +71,14 @@ std::vector<Hold> ComputeHolds(const std::vector<Op>& ops_in, int64_t end_us) {
         break;
       }
       case OpKind::kRenew:
-        if (is_open && op.outcome == Outcome::kOk && op.lease_ms > 0) {
+        // A renewal the server made extends the lease from its invocation (a watchdog hold,
+        // open-ended until then, gets one); one that found the lock gone ends the hold when
+        // the client learned it; one without an answer changes nothing the client knew.
+        if (!is_open) break;
+        if (op.outcome == Outcome::kOk && op.lease_ms > 0) {
           it->second.lease_end = std::max(it->second.lease_end, op.invoke_us + op.lease_ms * 1000);
+        } else if (op.outcome == Outcome::kFail) {
+          close(it->second, op.complete_us >= 0 ? op.complete_us : op.invoke_us);
         }
         break;
       case OpKind::kRelease:

@@ -2,7 +2,10 @@
 // are). Two properties:
 //   mutual exclusion — no two owners hold one lock at once. A hold runs from the completion of a
 //     successful acquire to the invocation of its release, to the lost notice, or to the lease's
-//     end as the client knew it (the acquire's invocation + its lease; a renewal extends it). An
+//     end as the client knew it (the acquire's invocation + its lease; a successful renewal
+//     extends it to its own invocation + the lease it gave, and gives a watchdog hold, open-ended
+//     until then, a lease end; a renewal that found the lock gone ends the hold at its
+//     completion; one without an answer changes nothing). An
 //     acquire whose outcome is unknown may have taken the lock at its invocation: it counts as a
 //     possible hold (until its owner's next acquire or release, or its lease's end). As in
 //     Jepsen, where an indeterminate operation may or may not have happened and a history is

@@ -1,5 +1,5 @@
-// The checker on hand-made histories: overlapping holds (certain and possible), leases and lost
-// notices ending holds, re-entry, and the guarded resource's lost updates and stale tokens.
+// The checker on hand-made histories: overlapping holds (certain and possible), leases, watchdog
+// renewals and lost notices ending holds, re-entry, and the guarded resource's lost updates and stale tokens.
 #include "tools/lab/checker.h"
 
 #include <gtest/gtest.h>
@@ -158,6 +158,81 @@ TEST(CheckerTest, ARenewalExtendsTheLease) {
   ASSERT_EQ(r.violations.size(), 1u);
   EXPECT_EQ(r.violations[0].from_us, 12 * kMs);
   EXPECT_EQ(r.violations[0].to_us, 15 * kMs);
+}
+
+Op Renew(std::string process, int64_t invoke_ms, int64_t complete_ms, Outcome outcome,
+         int64_t lease_ms) {
+  Op op = Simple(OpKind::kRenew, process, invoke_ms, complete_ms, outcome);
+  op.lease_ms = lease_ms;
+  return op;
+}
+
+TEST(CheckerTest, AWatchdogHoldEndsAtItsLastRenewalPlusTheLease) {
+  // A's watchdog (lease 30 ms) renewed at 10 and 20, then nothing: its lease, as A knew it,
+  // ended at 50; B took the lock at 60; A's release at 70 comes too late to matter.
+  std::vector<Op> h = {Acquire("A", 0, 1, Outcome::kOk),
+                       Renew("A", 10, 11, Outcome::kOk, 30),
+                       Renew("A", 20, 21, Outcome::kOk, 30),
+                       Acquire("B", 59, 60, Outcome::kOk),
+                       Simple(OpKind::kRelease, "A", 70, 71, Outcome::kFail),
+                       Simple(OpKind::kRelease, "B", 80, 81)};
+  CheckResult r = Check(h, 90 * kMs);
+  ASSERT_EQ(r.holds.size(), 2u);
+  EXPECT_EQ(r.holds[0].from_us, 1 * kMs);
+  EXPECT_EQ(r.holds[0].to_us, 50 * kMs);
+  EXPECT_TRUE(r.violations.empty());
+  EXPECT_TRUE(r.safe());
+}
+
+TEST(CheckerTest, AWatchdogHoldRenewedPastAnotherAcquireOverlapsIt) {
+  // A's renewals keep it until its release at 70; B's acquire at 40 overlaps.
+  std::vector<Op> h = {Acquire("A", 0, 1, Outcome::kOk),
+                       Renew("A", 10, 11, Outcome::kOk, 30),
+                       Renew("A", 30, 31, Outcome::kOk, 30),
+                       Acquire("B", 39, 40, Outcome::kOk),
+                       Renew("A", 50, 52, Outcome::kOk, 30),
+                       Simple(OpKind::kRelease, "A", 70, 71),
+                       Simple(OpKind::kRelease, "B", 75, 76)};
+  CheckResult r = Check(h, 90 * kMs);
+  ASSERT_EQ(r.violations.size(), 1u);
+  EXPECT_EQ(r.violations[0].from_us, 40 * kMs);
+  EXPECT_EQ(r.violations[0].to_us, 70 * kMs);
+}
+
+TEST(CheckerTest, AFailedRenewalEndsTheHoldAtItsCompletion) {
+  // The renewal at 20 found the lock gone (answered at 22); the lost notice follows at 23.
+  std::vector<Op> h = {Acquire("A", 0, 1, Outcome::kOk),
+                       Renew("A", 10, 11, Outcome::kOk, 30),
+                       Acquire("B", 15, 16, Outcome::kOk),
+                       Renew("A", 20, 22, Outcome::kFail, 30),
+                       Simple(OpKind::kLost, "A", 23, 23),
+                       Simple(OpKind::kRelease, "B", 40, 41)};
+  CheckResult r = Check(h, 50 * kMs);
+  ASSERT_EQ(r.holds.size(), 2u);
+  EXPECT_EQ(r.holds[0].to_us, 22 * kMs);
+  ASSERT_EQ(r.violations.size(), 1u);
+  EXPECT_EQ(r.violations[0].from_us, 16 * kMs);
+  EXPECT_EQ(r.violations[0].to_us, 22 * kMs);
+}
+
+TEST(CheckerTest, ARenewalWithoutAnAnswerExtendsNothing) {
+  // The renewal at 20 timed out (unknown): A can count only on 10 + 30 = 40.
+  std::vector<Op> h = {Acquire("A", 0, 1, Outcome::kOk),
+                       Renew("A", 10, 11, Outcome::kOk, 30),
+                       Renew("A", 20, 25, Outcome::kUnknown, 30),
+                       Acquire("B", 44, 45, Outcome::kOk),
+                       Simple(OpKind::kRelease, "B", 60, 61)};
+  CheckResult r = Check(h, 70 * kMs);
+  ASSERT_EQ(r.holds.size(), 2u);
+  EXPECT_EQ(r.holds[0].to_us, 40 * kMs);
+  EXPECT_TRUE(r.safe());
+}
+
+TEST(CheckerTest, AWatchdogHoldNeverRenewedRunsUntilItsRelease) {
+  std::vector<Op> h = {Acquire("A", 0, 1, Outcome::kOk), Simple(OpKind::kRelease, "A", 500, 501)};
+  CheckResult r = Check(h, 600 * kMs);
+  ASSERT_EQ(r.holds.size(), 1u);
+  EXPECT_EQ(r.holds[0].to_us, 500 * kMs);
 }
 
 TEST(CheckerTest, ALostNoticeEndsTheHold) {

@@ -25,6 +25,14 @@ struct DriverResult {
   std::string error;
 };
 
+// One renewal of a lock the driver keeps (a watchdog's), as the driver reports it.
+struct DriverRenewal {
+  Outcome outcome = Outcome::kUnknown;  // ok: renewed; fail: the lock was gone; unknown: no answer
+  int64_t lease_ms = 0;                 // the TTL the renewal gives the lock
+  std::chrono::steady_clock::time_point sent;  // when the renewal was sent
+  std::string error;
+};
+
 class LockDriver {
  public:
   virtual ~LockDriver() = default;
@@ -38,6 +46,12 @@ class LockDriver {
   // Called (on any thread) when the driver learns it lost `lock` it was keeping. Drivers
   // without such a notice ignore it.
   virtual void OnLost(const std::string& lock, std::function<void()> callback) {
+    (void)lock;
+    (void)callback;
+  }
+  // Called (on any thread) with each renewal of `lock` the driver makes on its own (a
+  // watchdog's). Drivers without such a notice ignore it.
+  virtual void OnRenewed(const std::string& lock, std::function<void(const DriverRenewal&)> callback) {
     (void)lock;
     (void)callback;
   }

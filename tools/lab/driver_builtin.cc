@@ -69,6 +69,20 @@ class ClientDriver : public LockDriver {
   }
 
  protected:
+  // The watchdog's renewals of locks of type L (a reentrant lock or a fenced one, which share
+  // the watchdog) as DriverRenewals.
+  void ReportRenewals(L l, std::function<void(const DriverRenewal&)> callback) {
+    l.OnRenewed([callback = std::move(callback)](const LockRenewed& e) {
+      DriverRenewal r;
+      r.outcome = e.ok ? Outcome::kOk : e.error.empty() ? Outcome::kFail : Outcome::kUnknown;
+      r.lease_ms = e.lease_ms;
+      r.sent = e.sent;
+      r.error = e.ok ? "" : e.error.empty() ? "the lock was gone" : e.error;
+      callback(r);
+    });
+  }
+
+ protected:
   virtual L Make(const std::string& lock) = 0;
   L Get(const std::string& lock) {
     std::lock_guard hold(mu_);
@@ -88,6 +102,10 @@ class ReentrantDriver : public ClientDriver<ReentrantLock> {
   ReentrantDriver(const Config& config, const ReentrantOptions& options)
       : ClientDriver(config), options_(options) {}
   std::string kind() const override { return "reentrant"; }
+  void OnRenewed(const std::string& lock,
+                 std::function<void(const DriverRenewal&)> callback) override {
+    ReportRenewals(Get(lock), std::move(callback));
+  }
 
   DriverResult Acquire(const std::string& lock, Millis wait, Millis lease) override {
     return RunClientCall([&] {
@@ -117,6 +135,10 @@ class FencedDriver : public ClientDriver<FencedLock> {
  public:
   using ClientDriver::ClientDriver;
   std::string kind() const override { return "fenced"; }
+  void OnRenewed(const std::string& lock,
+                 std::function<void(const DriverRenewal&)> callback) override {
+    ReportRenewals(Get(lock), std::move(callback));
+  }
 
   DriverResult Acquire(const std::string& lock, Millis wait, Millis lease) override {
     return RunClientCall([&] {

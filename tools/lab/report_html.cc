@@ -110,6 +110,18 @@ class Timeline {
           kLane - 16, Escape(h.process), Escape(h.lock), h.possible ? " (possibly)" : "",
           h.from_us / 1000.0, h.to_us / 1000.0);
     }
+    // Watchdog renewals: a tick across the hold bar where each was sent, coloured by outcome.
+    for (const Op& op : r_.history) {
+      if (r_.history.size() > kMaxDrawnOps) break;
+      if (op.kind != OpKind::kRenew) continue;
+      int y = LaneY(Lane(op.process)) + 4;
+      s += fmt::format(
+          "<line class=\"renew-tick {}\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"><title>{} "
+          "renews {} ({}, lease {} ms) at {:.1f} ms</title></line>\n",
+          OutcomeName(op.outcome), X(op.invoke_us), y, X(op.invoke_us), y + kLane - 12,
+          Escape(op.process), Escape(op.lock), OutcomeName(op.outcome), op.lease_ms,
+          op.invoke_us / 1000.0);
+    }
     // Operations: a tick at the invocation, a dot at the completion coloured by outcome (not for
     // a soak's tens of thousands: its holds and violations say it).
     for (const Op& op : r_.history) {
@@ -187,6 +199,8 @@ section.run { margin-bottom: 28px; }
 .fault-mark line { stroke: #d35400; stroke-width: 2; } .fault-mark text { font-size: 10px; fill: #d35400; }
 .op line { stroke: #555; } .op.ok circle { fill: #2e8b57; } .op.fail circle { fill: #c0392b; }
 .op.unknown circle { fill: #999; stroke: #333; }
+.renew-tick { stroke: #0b3d75; stroke-width: 1.5; } .renew-tick.fail { stroke: #c0392b; stroke-width: 2; }
+.renew-tick.unknown { stroke: #999; stroke-dasharray: 2 2; }
 .violation { fill: #e01020; fill-opacity: 0.3; stroke: #e01020; stroke-width: 1.5; }
 .violation.possible { fill-opacity: 0.1; stroke-dasharray: 4 3; }
 .violation-mark line { stroke: #e01020; stroke-width: 3; } .violation-mark text { font-size: 10px; fill: #e01020; }

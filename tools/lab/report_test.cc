@@ -1,5 +1,5 @@
 // The reports of a hand-made run: the JSON document (schema, and its history read back gives the
-// same verdict), the verdict table, and the HTML page's lanes, bars and marks.
+// same verdict), the verdict table, and the HTML page's lanes, bars, marks and renewal ticks.
 #include "tools/lab/report.h"
 
 #include <gtest/gtest.h>
@@ -114,6 +114,40 @@ TEST(ReportTest, TheHtmlPageDrawsLanesHoldsFaultsAndTheViolation) {
   EXPECT_EQ(count("<rect class=\"fault-band\""), 1u);
   EXPECT_EQ(count("<g class=\"fault-mark\""), 1u);
   EXPECT_NE(html.find("A and B both hold L for 2.0 ms"), std::string::npos);
+}
+
+TEST(ReportTest, RenewalsAppearInTheJsonAndAsTicksOnTheHoldBar) {
+  RunResult r = TwoHolders();
+  Op renew = r.history[0];
+  renew.id = 5;
+  renew.kind = OpKind::kRenew;
+  renew.invoke_us = 3000;
+  renew.complete_us = 3500;
+  renew.lease_ms = 900;
+  Op failed = renew;
+  failed.id = 6;
+  failed.invoke_us = 7000;
+  failed.complete_us = 7500;
+  failed.outcome = Outcome::kFail;
+  failed.error = "the lock was gone";
+  r.history.push_back(renew);
+  r.history.push_back(failed);
+  nlohmann::json run = RunToJson(r);
+  ASSERT_EQ(run["history"].size(), 6u);
+  EXPECT_EQ(run["history"][4]["op"], "renew");
+  EXPECT_EQ(run["history"][4]["lease_ms"], 900);
+  EXPECT_EQ(run["history"][4]["invoke_ms"], 3.0);
+  EXPECT_EQ(run["history"][4]["complete_ms"], 3.5);
+  EXPECT_EQ(run["history"][5]["outcome"], "fail");
+  EXPECT_EQ(run["history"][5]["error"], "the lock was gone");
+  std::vector<Op> ops = OpsFromJson(nlohmann::json::parse(run.dump()));
+  ASSERT_EQ(ops.size(), 6u);
+  EXPECT_EQ(ops[4].kind, OpKind::kRenew);
+  EXPECT_EQ(ops[4].lease_ms, 900);
+  std::string html = RenderHtml({r});
+  EXPECT_NE(html.find("<line class=\"renew-tick ok\""), std::string::npos);
+  EXPECT_NE(html.find("<line class=\"renew-tick fail\""), std::string::npos);
+  EXPECT_NE(html.find("A renews L (ok, lease 900 ms) at 3.0 ms"), std::string::npos);
 }
 
 }  // namespace

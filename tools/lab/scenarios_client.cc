@@ -82,17 +82,23 @@ void ClientPartition(RunContext& ctx) {
   ca.timeout = Millis(150);
   auto a = ctx.ReentrantActor("A", ca);
   auto b = ctx.ReentrantActor("B", SingleServer(c.Url(c.Master())));
+  GuardedResource resource(kResourceName, false);
   a->WatchLost(kLockName);
   if (a->Acquire(kLockName, Millis(0), Millis(0)).outcome != Outcome::kOk) return;
+  int64_t seen = a->Read(resource);
   // A is cut from the server: its watchdog's renewals go nowhere and the lease runs out.
   proxy->Hold();
   n.BeginClientFault("partition", "A", "A cannot reach the server");
   DriverResult rb = b->Acquire(kLockName, Millis(3000), Millis(5000));
   int64_t b_took = ctx.history().NowUs();
-  // The network heals (after a seeded while): A's next renewal finds B's lock.
+  if (rb.outcome == Outcome::kOk) b->Update(resource, Millis(n.Uniform(2, 10)));
+  // The network heals (after a seeded while): A, not told yet, writes what it computed; its
+  // next renewal finds B's lock. (The history's renewals end A's hold at its last renewal plus
+  // the lease, so the unsafety shows in the resource: a lost update.)
   std::this_thread::sleep_for(Millis(n.Uniform(50, 250)));  // the partition's length
   proxy->Reset();
   n.EndClientFault("partition", "A");
+  a->Write(resource, seen, seen + 1);
   bool told = a->WaitLost(Millis(5000));
   if (rb.outcome == Outcome::kOk) {
     if (told) {
@@ -177,7 +183,8 @@ void AddClientScenarios(std::vector<Scenario>& out) {
                  Verdict::kSafe, true, [](RunContext& ctx) { ClientPauseWith(ctx, true); }});
   out.push_back({"client-partition", "",
                  "the holder is cut from the server while its watchdog keeps the lock: the lease "
-                 "runs out, a second client takes it before OnLost tells the first",
+                 "runs out, a second client takes it and writes, the first writes before OnLost "
+                 "tells it: a lost update",
                  Verdict::kUnsafe, true, ClientPartition});
   out.push_back({"lost-unlock-message", "",
                  "the unlock message to a waiter is lost: the waiter still gets the lock, later",

@@ -1,6 +1,8 @@
 // The workload's actors and the guarded resource.
 #include "tools/lab/workload.h"
 
+#include <algorithm>
+#include <chrono>
 #include <thread>
 
 namespace redlab::lab {
@@ -30,7 +32,26 @@ Op Actor::NewOp(OpKind kind, const std::string& lock) {
   return op;
 }
 
+void Actor::WatchRenewals(const std::string& lock) {
+  {
+    std::lock_guard hold(mu_);
+    if (!renewals_watched_.insert(lock).second) return;
+  }
+  Op op = NewOp(OpKind::kRenew, lock);
+  driver_->OnRenewed(lock, [this, op](const DriverRenewal& r) {
+    Op renew = op;
+    renew.lease_ms = r.lease_ms;
+    // The lab's clock and the client's are both steady_clock: the send time, on the lab's.
+    auto ago = std::chrono::duration_cast<std::chrono::microseconds>(
+        std::chrono::steady_clock::now() - r.sent);
+    renew.invoke_us = std::max<int64_t>(1, history_.NowUs() - ago.count());
+    int64_t id = history_.Invoke(renew);
+    history_.Complete(id, r.outcome, std::nullopt, std::nullopt, r.error);
+  });
+}
+
 DriverResult Actor::Acquire(const std::string& lock, Millis wait, Millis lease) {
+  WatchRenewals(lock);
   Op op = NewOp(OpKind::kAcquire, lock);
   op.lease_ms = lease.count();
   int64_t id = history_.Invoke(op);

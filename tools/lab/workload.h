@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "tools/lab/driver.h"
@@ -39,11 +40,15 @@ class Actor {
  public:
   Actor(std::string name, std::unique_ptr<LockDriver> driver, History& history)
       : name_(std::move(name)), driver_(std::move(driver)), history_(history) {}
+  // The driver (its client, whose callbacks record here) goes first.
+  ~Actor() { driver_.reset(); }
 
   const std::string& name() const { return name_; }
   LockDriver& driver() { return *driver_; }
 
-  // Each records its invocation and completion.
+  // Each records its invocation and completion. The first Acquire of a lock also records, from
+  // then on, each renewal the driver reports for it (kRenew: invoked when the renewal was sent,
+  // completed when its result came).
   DriverResult Acquire(const std::string& lock, Millis wait, Millis lease);
   DriverResult Release(const std::string& lock);
   // Reads the resource; records the value read.
@@ -64,6 +69,7 @@ class Actor {
 
  private:
   Op NewOp(OpKind kind, const std::string& lock);
+  void WatchRenewals(const std::string& lock);
 
   std::string name_;
   std::unique_ptr<LockDriver> driver_;
@@ -72,6 +78,7 @@ class Actor {
   std::mutex mu_;
   std::condition_variable lost_cv_;
   bool lost_ = false;
+  std::set<std::string> renewals_watched_;  // locks whose renewals are recorded (mu_)
 };
 
 }  // namespace redlab::lab
