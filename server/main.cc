@@ -48,11 +48,12 @@ std::optional<std::vector<std::string>> ExpandConfigFile(int argc, char** argv) 
 }
 
 // A parameter given again (in the file, then on the command line) takes the later value, as in
-// Redis; `user` directives each add a user, and `save` lines add their points to one another.
+// Redis; `user` (and a sentinel's `sentinel`) directives each add one, and `save` lines add
+// their points to one another.
 void AddSetting(std::vector<std::pair<std::string, std::string>>* settings, const std::string& name,
                 const std::string& value) {
   using redlab::server::EqualsIgnoreCase;
-  if (!EqualsIgnoreCase(name, "user")) {
+  if (!EqualsIgnoreCase(name, "user") && !EqualsIgnoreCase(name, "sentinel")) {
     for (auto& [existing, old_value] : *settings) {
       if (!EqualsIgnoreCase(existing, name)) continue;
       if (EqualsIgnoreCase(name, "save") && !old_value.empty() && !value.empty()) {
@@ -71,6 +72,19 @@ void AddSetting(std::vector<std::pair<std::string, std::string>>* settings, cons
 int main(int raw_argc, char** raw_argv) {
   std::optional<std::vector<std::string>> expanded = ExpandConfigFile(raw_argc, raw_argv);
   if (!expanded) return 1;
+  // `--sentinel` alone (redis-server --sentinel) runs a sentinel; `--sentinel WORDS` (a
+  // sentinel.conf's `sentinel monitor ...` lines) configures it.
+  bool sentinel = false;
+  for (size_t i = 1; i < expanded->size();) {
+    bool alone = (*expanded)[i] == "--sentinel" &&
+                 (i + 1 == expanded->size() || (*expanded)[i + 1].rfind("--", 0) == 0);
+    if (alone) {
+      sentinel = true;
+      expanded->erase(expanded->begin() + static_cast<long>(i));
+    } else {
+      ++i;
+    }
+  }
   std::vector<char*> arg_pointers;
   for (std::string& a : *expanded) arg_pointers.push_back(a.data());
   int argc = static_cast<int>(arg_pointers.size());
@@ -81,7 +95,8 @@ int main(int raw_argc, char** raw_argv) {
   int masters = 1;
   CLI::App app{
       "redlab-server: an in-memory, Redis 7.0-compatible server for testing distributed locks"};
-  app.add_option("--port", options.port, "TCP port to listen on (0 picks a free one)")
+  auto* port_opt =
+      app.add_option("--port", options.port, "TCP port to listen on (0 picks a free one)")
       ->capture_default_str()
       ->check(CLI::Range(0, 65535));
   app.add_option("--bind", options.bind, "address to listen on")->capture_default_str();
@@ -111,7 +126,9 @@ int main(int raw_argc, char** raw_argv) {
       "Any other Redis configuration parameter redlab honours may be given as --name value, as "
       "with redis-server (e.g. --maxclients 100 --hz 50). Every node of a topology gets them.\n"
       "A redis.conf file may come first: redlab-server /path/to/redis.conf [OPTIONS]; the "
-      "options given after it win.");
+      "options given after it win.\n"
+      "redlab-server /path/to/sentinel.conf --sentinel runs a Redis Sentinel (default port "
+      "26379) monitoring the masters its `sentinel monitor NAME HOST PORT QUORUM` lines name.");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -154,6 +171,14 @@ int main(int raw_argc, char** raw_argv) {
       return 1;
     }
     options.replicaof = words[0] + " " + words[1];
+  }
+  if (sentinel) {
+    options.sentinel = true;
+    if (port_opt->count() == 0) options.port = 26379;  // Sentinel's default port
+    if (replicas > 0 || masters > 1 || !replicaof.empty()) {
+      std::fprintf(stderr, "redlab-server: --sentinel runs a sentinel alone\n");
+      return 1;
+    }
   }
   if ((replicas > 0 || masters > 1) && options.port == 0) {
     std::fprintf(stderr, "redlab-server: --replicas and --masters need an explicit --port\n");
