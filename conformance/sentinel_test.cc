@@ -183,6 +183,49 @@ TEST_F(SentinelTest, StartsFromItsConfigurationFile) {
       seconds(20)));
 }
 
+// Two sentinels of one master find each other through the hello messages they publish on the
+// master's and the replica's __sentinel__:hello channel.
+TEST_F(SentinelTest, SentinelsDiscoverEachOtherThroughHelloMessages) {
+  std::vector<std::pair<std::string, std::string>> config = {
+      {"sentinel", "monitor mymaster 127.0.0.1 " + master_ + " 2"}};
+  StartSentinel(config);
+  ServerOptions o;
+  o.sentinel = true;
+  o.config = config;
+  std::unique_ptr<Server> other = StartServer(o);
+  Client b(other->port());
+  std::string b_id = b({"SENTINEL", "MYID"}).str;
+  ASSERT_EQ(b_id.size(), 40u);
+  EXPECT_EQ(Event("+sentinel"), "sentinel " + b_id + " 127.0.0.1 " + std::to_string(other->port()) +
+                                    " @ " + "mymaster 127.0.0.1 " + master_);
+  Client a = Connect();
+  Reply sentinels = a({"SENTINEL", "SENTINELS", "mymaster"});
+  ASSERT_EQ(sentinels.elements.size(), 1u);
+  auto s = Fields(sentinels.elements[0]);
+  EXPECT_EQ(s["name"], b_id);
+  EXPECT_EQ(s["runid"], b_id);
+  EXPECT_EQ(s["ip"], "127.0.0.1");
+  EXPECT_EQ(s["port"], std::to_string(other->port()));
+  EXPECT_EQ(s["voted-leader"], "?");
+  EXPECT_EQ(s["voted-leader-epoch"], "0");
+  EXPECT_EQ(s.count("last-hello-message"), 1u);
+  EXPECT_EQ(Fields(a({"SENTINEL", "MASTER", "mymaster"}))["num-other-sentinels"], "1");
+  ASSERT_TRUE(Eventually(
+      [&] {
+        return a({"SENTINEL", "CKQUORUM", "mymaster"}) ==
+               Status("OK 2 usable Sentinels. Quorum and failover authorization can be reached");
+      },
+      seconds(10)));
+  // And the other way round.
+  ASSERT_TRUE(Eventually(
+      [&] {
+        return b({"SENTINEL", "SENTINELS", "mymaster"}).elements.size() == 1;
+      },
+      seconds(20)));
+  EXPECT_EQ(Fields(b({"SENTINEL", "SENTINELS", "mymaster"}).elements[0])["runid"],
+            a({"SENTINEL", "MYID"}).str);
+}
+
 TEST_F(SentinelTest, CommandTableAndErrors) {
   StartSentinel();
   Client c = Connect();

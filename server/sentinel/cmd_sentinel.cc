@@ -124,6 +124,11 @@ void ReplyInstance(CommandContext& ctx, Sentinel& s, const Instance& ri) {
     f.emplace_back("slave-repl-offset", num(ri.slave_repl_offset));
     f.emplace_back("replica-announced", num(ri.replica_announced));
   }
+  if (ri.flags & kSentinel) {
+    f.emplace_back("last-hello-message", num(now - ri.last_hello_time));
+    f.emplace_back("voted-leader", "?");
+    f.emplace_back("voted-leader-epoch", "0");
+  }
   r.MapHeader(f.size());
   for (const auto& [k, v] : f) {
     r.Bulk(k);
@@ -434,6 +439,7 @@ void PublishCmd(CommandContext& ctx) {
     ctx.ReplyError("Only HELLO messages are accepted by Sentinel instances.");
     return;
   }
+  S(ctx).ProcessHello(ctx.arg(2));
   ctx.reply().Integer(1);
 }
 

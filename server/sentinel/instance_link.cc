@@ -195,6 +195,20 @@ void InstanceLink::Fail() {
   if (on_closed) on_closed();
 }
 
+std::string InstanceLink::LocalIp() const {
+  if (!connected_) return {};
+  sockaddr_storage addr{};
+  int len = sizeof(addr);
+  if (uv_tcp_getsockname(&tcp_, reinterpret_cast<sockaddr*>(&addr), &len) != 0) return {};
+  char ip[64] = {};
+  if (addr.ss_family == AF_INET6) {
+    uv_ip6_name(reinterpret_cast<sockaddr_in6*>(&addr), ip, sizeof(ip));
+  } else {
+    uv_ip4_name(reinterpret_cast<sockaddr_in*>(&addr), ip, sizeof(ip));
+  }
+  return ip;
+}
+
 void InstanceLink::Close() {
   if (closing_) return;
   closing_ = true;

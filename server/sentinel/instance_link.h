@@ -43,6 +43,8 @@ class InstanceLink {
   void Send(const std::vector<std::string>& args, ReplyFn done);
   size_t pending() const { return callbacks_.size(); }
   bool connected() const { return connected_; }
+  // The local address of the connection ("" before it is connected): a hello's own ip.
+  std::string LocalIp() const;
   // Closes the link; no callback runs after this.
   void Close();
 

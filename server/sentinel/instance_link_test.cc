@@ -21,7 +21,7 @@ TEST(InstanceLinkTest, ParsesEachReplyType) {
   EXPECT_EQ(r.str, "a\r\nbc");
   EXPECT_EQ(ParseReply("$-1\r\n", &r), 5);
   EXPECT_TRUE(r.null);
-  EXPECT_EQ(ParseReply("*3\r\n$7\r\nmessage\r\n$1\r\nc\r\n$2\r\nhi\r\n", &r), 33);
+  EXPECT_EQ(ParseReply("*3\r\n$7\r\nmessage\r\n$1\r\nc\r\n$2\r\nhi\r\n", &r), 32);
   ASSERT_EQ(r.elements.size(), 3u);
   EXPECT_EQ(r.elements[0].str, "message");
   EXPECT_EQ(r.elements[2].str, "hi");

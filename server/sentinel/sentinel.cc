@@ -14,6 +14,7 @@ namespace {
 
 constexpr int64_t kInfoPeriod = 10000;
 constexpr int64_t kPingPeriod = 1000;
+constexpr int64_t kPublishPeriod = 2000;
 constexpr int64_t kMinLinkReconnectPeriod = 15000;
 constexpr size_t kMaxPendingCommands = 100;
 
@@ -294,6 +295,12 @@ void Sentinel::Reconnect(Instance* ri) {
   if ((ri->flags & (kMaster | kSlave)) && ri->pc == nullptr) {
     InstanceLink::Events ev;
     ev.on_closed = [on_closed] { on_closed(false); };
+    ev.on_push = [this](const Reply& r) {
+      if (r.elements.size() == 3 && r.elements[0].str == "message" &&
+          r.elements[1].str == "__sentinel__:hello") {
+        ProcessHello(r.elements[2].str);
+      }
+    };
     ri->pc = InstanceLink::Start(loop_, ri->ip, ri->port, std::move(ev));
     if (ri->pc != nullptr) {
       send_auth(ri->pc);
@@ -340,6 +347,73 @@ void Sentinel::SendPeriodicCommands(Instance* ri) {
   if (now - ri->last_pong_time > ping_period && now - ri->last_ping_time > ping_period / 2) {
     SendPing(ri);
   }
+  if (now - ri->last_pub_time > kPublishPeriod) SendHello(ri);
+}
+
+// sentinelSendHello.
+void Sentinel::SendHello(Instance* ri) {
+  if (ri->disconnected || ri->cc == nullptr) return;
+  Instance* master = (ri->flags & kMaster) ? ri : ri->master;
+  std::string ip = settings.announce_ip.empty() ? ri->cc->LocalIp() : settings.announce_ip;
+  if (ip.empty()) return;
+  int64_t port = settings.announce_port ? settings.announce_port : engine_->config().port;
+  std::string payload = ip + "," + std::to_string(port) + "," + myid_ + "," +
+                        std::to_string(current_epoch_) + "," + master->name + "," + master->ip +
+                        "," + std::to_string(master->port) + "," +
+                        std::to_string(master->config_epoch);
+  ri->last_pub_time = Now();
+  ri->cc->Send({"PUBLISH", "__sentinel__:hello", payload}, nullptr);
+}
+
+// sentinelProcessHelloMessage: a sentinel not known yet is added (+sentinel); a newer epoch is
+// taken (+new-epoch).
+void Sentinel::ProcessHello(const std::string& hello) {
+  std::vector<std::string> t;
+  size_t start = 0;
+  while (true) {
+    size_t comma = hello.find(',', start);
+    t.push_back(
+        hello.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (t.size() != 8 || t[2] == myid_) return;
+  Instance* master = Master(t[4]);
+  if (master == nullptr) return;
+  int port = std::atoi(t[1].c_str());
+  Instance* si = nullptr;
+  auto it = master->sentinels.find(t[2]);
+  if (it != master->sentinels.end() && it->second->ip == t[0] && it->second->port == port) {
+    si = it->second.get();
+  }
+  if (si == nullptr) {
+    bool removed = it != master->sentinels.end();
+    if (removed) {
+      CloseLink(it->second.get());
+      master->sentinels.erase(it);
+      Event(2, "+sentinel-address-switch", master, true,
+            " ip " + t[0] + " port " + t[1] + " for " + t[2]);
+    }
+    auto s = std::make_unique<Instance>();
+    s->flags = kSentinel;
+    s->name = s->runid = t[2];
+    s->ip = t[0];
+    s->port = port;
+    s->quorum = master->quorum;
+    s->master = master;
+    s->down_after = master->down_after;
+    int64_t now = Now();
+    s->last_pong_time = s->last_avail_time = now;
+    si = s.get();
+    master->sentinels.emplace(t[2], std::move(s));
+    if (!removed) Event(2, "+sentinel", si, true);
+  }
+  uint64_t epoch = std::strtoull(t[3].c_str(), nullptr, 10);
+  if (epoch > current_epoch_) {
+    current_epoch_ = epoch;
+    Event(3, "+new-epoch", master, false, std::to_string(current_epoch_));
+  }
+  si->last_hello_time = Now();
 }
 
 void Sentinel::CheckSubjectivelyDown(Instance* ri) {

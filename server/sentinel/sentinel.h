@@ -51,6 +51,8 @@ struct Instance {
   int64_t last_avail_time = 0;
   int64_t s_down_since_time = 0;
   int64_t info_refresh = 0;
+  int64_t last_pub_time = 0;    // our last hello through this instance
+  int64_t last_hello_time = 0;  // a sentinel's last hello to us
   std::string info;
   int role_reported = 0;  // kMaster or kSlave
   int64_t role_reported_time = 0;
@@ -106,6 +108,9 @@ class Sentinel {
   int ResetMatching(std::string_view pattern);
   // Redis's sentinelEvent: publishes "<type> <msg>" (and logs it); `ri` may be null; with
   // `at` the message starts with the instance's "%@" description.
+  // A hello message ("ip,port,runid,current_epoch,master_name,master_ip,master_port,
+  // master_config_epoch"), from a monitored node's __sentinel__:hello or a sentinel's PUBLISH.
+  void ProcessHello(const std::string& hello);
   void Event(int level, const std::string& type, const Instance* ri, bool at,
              const std::string& rest = {});
 
@@ -115,6 +120,7 @@ class Sentinel {
   void CloseLink(Instance* ri);
   void SendPeriodicCommands(Instance* ri);
   void SendPing(Instance* ri);
+  void SendHello(Instance* ri);
   void CheckSubjectivelyDown(Instance* ri);
   void RefreshInfo(Instance* ri, const std::string& info);
   void ResetMaster(Instance* master);
