@@ -93,6 +93,10 @@ int main(int raw_argc, char** raw_argv) {
   std::vector<std::string> replicaof;
   int replicas = 0;
   int masters = 1;
+  int sentinels = 0;
+  int sentinel_port = 26379;
+  int64_t down_after_ms = 30000;
+  int64_t failover_timeout_ms = 180000;
   CLI::App app{
       "redlab-server: an in-memory, Redis 7.0-compatible server for testing distributed locks"};
   auto* port_opt =
@@ -118,6 +122,21 @@ int main(int raw_argc, char** raw_argv) {
       app.add_option("--masters", masters,
                      "start N independent masters on ports P..P+N-1 (RedLock), in this process")
           ->check(CLI::Range(1, 1000));
+  app.add_option("--sentinels", sentinels,
+                 "also start N sentinels in this process, monitoring the master as mymaster with "
+                 "a quorum of a majority of them")
+      ->check(CLI::Range(0, 100));
+  app.add_option("--sentinel-port", sentinel_port, "the first sentinel's port (then P+1...)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65535));
+  app.add_option("--down-after-ms", down_after_ms,
+                 "the sentinels' down-after-milliseconds for mymaster")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 40));
+  app.add_option("--failover-timeout-ms", failover_timeout_ms,
+                 "the sentinels' failover-timeout for mymaster")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 40));
   replicas_opt->excludes(replicaof_opt);
   masters_opt->excludes(replicaof_opt);
   masters_opt->excludes(replicas_opt);
@@ -175,7 +194,7 @@ int main(int raw_argc, char** raw_argv) {
   if (sentinel) {
     options.sentinel = true;
     if (port_opt->count() == 0) options.port = 26379;  // Sentinel's default port
-    if (replicas > 0 || masters > 1 || !replicaof.empty()) {
+    if (replicas > 0 || masters > 1 || sentinels > 0 || !replicaof.empty()) {
       std::fprintf(stderr, "redlab-server: --sentinel runs a sentinel alone\n");
       return 1;
     }
@@ -200,6 +219,10 @@ int main(int raw_argc, char** raw_argv) {
     t.port = options.port;
     t.replicas = replicas;
     t.masters = masters;
+    t.sentinels = sentinels;
+    t.sentinel_port = sentinel_port;
+    t.down_after_ms = down_after_ms;
+    t.failover_timeout_ms = failover_timeout_ms;
     // Even one node runs as a topology of one, so TOPOLOGY NODES and RESTART work the same way.
     topology = redlab::server::Topology::Start(t);
   } catch (const std::exception& e) {
@@ -208,6 +231,10 @@ int main(int raw_argc, char** raw_argv) {
   }
   for (redlab::server::Node* n : topology->nodes()) {
     std::fprintf(stderr, "redlab-server listening on %s:%d\n", options.bind.c_str(), n->port());
+  }
+  for (size_t i = 0; i < topology->num_sentinels(); ++i) {
+    std::fprintf(stderr, "redlab-server sentinel listening on %s:%d\n", options.bind.c_str(),
+                 topology->sentinel(i).port());
   }
   // FAULT CRASH of the last live node: nobody is left to run TOPOLOGY RESTART, so the process
   // dies too, as a crashed redis-server's would.
@@ -223,6 +250,7 @@ int main(int raw_argc, char** raw_argv) {
     std::fprintf(stderr, "Received %s scheduling shutdown...\n",
                  sig == SIGINT ? "SIGINT" : "SIGTERM");
     for (redlab::server::Node* n : topology->nodes()) n->RequestStop();
+    for (size_t i = 0; i < topology->num_sentinels(); ++i) topology->sentinel(i).RequestStop();
   }).detach();
 
   // The process ends when its first node (the master) stops, by signal or SHUTDOWN; the others
