@@ -226,6 +226,32 @@ TEST_F(SentinelTest, SentinelsDiscoverEachOtherThroughHelloMessages) {
             a({"SENTINEL", "MYID"}).str);
 }
 
+// What another sentinel asks when it sees the master down: this one's view, and its vote, one
+// per epoch.
+TEST_F(SentinelTest, IsMasterDownByAddrAnswersAndVotesOncePerEpoch) {
+  StartSentinel({{"sentinel", "monitor mymaster 127.0.0.1 " + master_ + " 2"},
+                 {"sentinel", "down-after-milliseconds mymaster 300"}});
+  Client c = Connect();
+  EXPECT_EQ(c({"SENTINEL", "IS-MASTER-DOWN-BY-ADDR", "127.0.0.1", master_, "0", "*"}),
+            Array({Int(0), Bulk("*"), Int(0)}));
+  EXPECT_EQ(c({"SENTINEL", "IS-MASTER-DOWN-BY-ADDR", "127.0.0.1", "1", "0", "*"}),
+            Array({Int(0), Bulk("*"), Int(0)}));
+  EXPECT_EQ(c({"SENTINEL", "IS-MASTER-DOWN-BY-ADDR", "127.0.0.1", "x", "0", "*"}),
+            Error("ERR value is not an integer or out of range"));
+  std::string a(40, 'a'), b(40, 'b');
+  EXPECT_EQ(c({"SENTINEL", "IS-MASTER-DOWN-BY-ADDR", "127.0.0.1", master_, "5", a}),
+            Array({Int(0), Bulk(a), Int(5)}));
+  EXPECT_EQ(Event("+new-epoch"), "5");
+  EXPECT_EQ(Event("+vote-for-leader"), a + " 5");
+  // One vote per epoch: b is told a was chosen.
+  EXPECT_EQ(c({"SENTINEL", "IS-MASTER-DOWN-BY-ADDR", "127.0.0.1", master_, "5", b}),
+            Array({Int(0), Bulk(a), Int(5)}));
+  topology_->CrashMaster();
+  EXPECT_EQ(Event("+sdown"), MasterDesc());
+  EXPECT_EQ(c({"SENTINEL", "IS-MASTER-DOWN-BY-ADDR", "127.0.0.1", master_, "6", b}),
+            Array({Int(1), Bulk(b), Int(6)}));
+}
+
 TEST_F(SentinelTest, CommandTableAndErrors) {
   StartSentinel();
   Client c = Connect();

@@ -164,6 +164,31 @@ void GetMasterAddrCmd(CommandContext& ctx) {
   ctx.reply().Bulk(ri->ip);
   ctx.reply().BulkInteger(ri->port);
 }
+// SENTINEL IS-MASTER-DOWN-BY-ADDR <ip> <port> <current-epoch> <runid>: whether this sentinel
+// sees that master SDOWN, and its vote for the epoch when a runid (not "*") asks for one.
+void IsMasterDownCmd(CommandContext& ctx) {
+  int64_t port = 0, epoch = 0;
+  if (!ParseInt64(ctx.arg(3), &port) || !ParseInt64(ctx.arg(4), &epoch)) {
+    ctx.ReplyError("value is not an integer or out of range");
+    return;
+  }
+  Sentinel& s = S(ctx);
+  Instance* ri = nullptr;
+  for (auto& [_, m] : s.masters()) {
+    if (m->ip == ctx.arg(2) && m->port == port) ri = m.get();
+  }
+  bool down = ri != nullptr && (ri->flags & kSDown);
+  std::string leader;
+  uint64_t leader_epoch = 0;
+  if (ri != nullptr && ctx.arg(5) != "*") {
+    leader = s.VoteLeader(ri, static_cast<uint64_t>(epoch), ctx.arg(5), &leader_epoch);
+  }
+  ctx.reply().ArrayHeader(3);
+  ctx.reply().Integer(down ? 1 : 0);
+  ctx.reply().Bulk(leader.empty() ? "*" : leader);
+  ctx.reply().Integer(static_cast<int64_t>(leader_epoch));
+}
+
 void ResetCmd(CommandContext& ctx) { ctx.reply().Integer(S(ctx).ResetMatching(ctx.arg(2))); }
 
 void CkquorumCmd(CommandContext& ctx) {
@@ -490,6 +515,7 @@ void RegisterSentinelCommands(CommandTable& table) {
                kCmdLoading | kCmdStale),
            Sub("info-cache", -3, InfoCacheCmd, "3.2.0",
                "Get cached INFO from the instances in the deployment"),
+           Sub("is-master-down-by-addr", 6, IsMasterDownCmd, "2.8.4", "Check if a master is down"),
            Sub("master", 3, MasterCmd, "2.8.4", "Shows the state of a master"),
            Sub("masters", 2, MastersCmd, "2.8.4", "List the monitored masters"),
            Sub("monitor", 6, MonitorCmd, "2.8.4", "Start monitoring"),

@@ -206,6 +206,24 @@ int Sentinel::ResetMatching(std::string_view pattern) {
   return reset;
 }
 
+std::string Sentinel::VoteLeader(Instance* master, uint64_t epoch, const std::string& runid,
+                                 uint64_t* leader_epoch) {
+  if (epoch > current_epoch_) {
+    current_epoch_ = epoch;
+    Event(3, "+new-epoch", master, false, std::to_string(current_epoch_));
+  }
+  if (master->leader_epoch < epoch && current_epoch_ <= epoch) {
+    master->leader = runid;
+    master->leader_epoch = current_epoch_;
+    Event(3, "+vote-for-leader", master, false,
+          master->leader + " " + std::to_string(master->leader_epoch));
+    // Voting for another delays this sentinel's own failover attempt.
+    if (master->leader != myid_) master->failover_start_time = Now() + std::rand() % 1000;
+  }
+  *leader_epoch = master->leader_epoch;
+  return master->leader;
+}
+
 void Sentinel::Event(int level, const std::string& type, const Instance* ri, bool at,
                      const std::string& rest) {
   std::string msg;

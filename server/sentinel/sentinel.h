@@ -39,6 +39,9 @@ struct Instance {
   int parallel_syncs = 1;
   std::string auth_pass, auth_user;
   uint64_t config_epoch = 0;
+  std::string leader;  // a master: whom this sentinel voted for in leader_epoch
+  uint64_t leader_epoch = 0;
+  int64_t failover_start_time = 0;
   // The links (instanceLink).
   InstanceLink* cc = nullptr;  // commands
   InstanceLink* pc = nullptr;  // pub/sub (masters and replicas)
@@ -111,6 +114,10 @@ class Sentinel {
   // A hello message ("ip,port,runid,current_epoch,master_name,master_ip,master_port,
   // master_config_epoch"), from a monitored node's __sentinel__:hello or a sentinel's PUBLISH.
   void ProcessHello(const std::string& hello);
+  // sentinelVoteLeader: votes for `runid` in `epoch` unless this sentinel already voted in it;
+  // returns the vote held for the master ("" when none) and its epoch.
+  std::string VoteLeader(Instance* master, uint64_t epoch, const std::string& runid,
+                         uint64_t* leader_epoch);
   void Event(int level, const std::string& type, const Instance* ri, bool at,
              const std::string& rest = {});
 
