@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <map>
+#include <optional>
 
 #include "conformance/harness/child_process.h"
 #include "conformance/harness/fixture.h"
@@ -127,8 +129,7 @@ TEST(RedlabServerCliTest, TheProcessExitsWhenItsLastLiveNodeCrashes) {
 // the file's directives, then the command line's options, which win.
 TEST(RedlabServerCliTest, AConfigFileComesFirstAndTheCommandLineWins) {
   // One file per process: ctest runs this test for both targets at once.
-  std::string path =
-      ::testing::TempDir() + "redlab_cli_test." + std::to_string(getpid()) + ".conf";
+  std::string path = ::testing::TempDir() + "redlab_cli_test." + std::to_string(getpid()) + ".conf";
   for (const std::string& program :
        {std::string(REDLAB_SERVER_PATH), std::string("redis-server")}) {
     int port = FreePort();
@@ -197,6 +198,47 @@ TEST(ProxyCliTest, ForwardsAndAnswersItsControlPortInRedisWords) {
   EXPECT_EQ((*ctl)({"PING"}), Status("PONG"));
   EXPECT_EQ((*ctl)({"DELAY", "0"}), Status("OK"));
   EXPECT_EQ(through({"ECHO", "still"}), Bulk("still"));
+}
+
+}  // namespace
+}  // namespace redlab::conformance
+
+namespace redlab::conformance {
+namespace {
+
+// `--sentinels N`: sentinels in the same process, monitoring the master as mymaster with a
+// quorum of a majority, on --sentinel-port upward, finding the replica and each other.
+TEST(RedlabServerCliTest, SentinelsStartBesideTheTopology) {
+  int port = ConsecutiveFreePorts(4);
+  std::string sentinel_port = std::to_string(port + 2);
+  ChildProcess server = RedlabServer({"--port", std::to_string(port), "--replicas", "1",
+                                      "--sentinels", "2", "--sentinel-port", sentinel_port,
+                                      "--down-after-ms", "500", "--failover-timeout-ms", "9000"});
+  std::optional<Client> s = ConnectWhenUp(port + 2);
+  ASSERT_TRUE(s.has_value()) << server.Stderr();
+  EXPECT_EQ((*s)({"ROLE"}), Array({Bulk("sentinel"), Array({Bulk("mymaster")})}));
+  EXPECT_EQ((*s)({"SENTINEL", "GET-MASTER-ADDR-BY-NAME", "mymaster"}),
+            Array({Bulk("127.0.0.1"), Bulk(std::to_string(port))}));
+  Reply master = (*s)({"SENTINEL", "MASTER", "mymaster"});
+  std::map<std::string, std::string> f;
+  for (size_t i = 0; i + 1 < master.elements.size(); i += 2) {
+    f[master.elements[i].str] = master.elements[i + 1].str;
+  }
+  EXPECT_EQ(f["quorum"], "2");
+  EXPECT_EQ(f["down-after-milliseconds"], "500");
+  EXPECT_EQ(f["failover-timeout"], "9000");
+  ASSERT_TRUE(Eventually(
+      [&] {
+        return (*s)({"SENTINEL", "REPLICAS", "mymaster"}).elements.size() == 1 &&
+               (*s)({"SENTINEL", "CKQUORUM", "mymaster"}) ==
+                   Status(
+                       "OK 2 usable Sentinels. Quorum and failover authorization can be "
+                       "reached");
+      },
+      std::chrono::seconds(20)));
+  std::optional<Client> other = ConnectWhenUp(port + 3);
+  ASSERT_TRUE(other.has_value());
+  EXPECT_EQ((*other)({"SENTINEL", "SENTINELS", "mymaster"}).elements.size(), 1u);
 }
 
 }  // namespace

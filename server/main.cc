@@ -114,11 +114,12 @@ std::optional<std::vector<std::string>> ExpandConfigFile(int argc, char** argv) 
 }
 
 // A parameter given again (in the file, then on the command line) takes the later value, as in
-// Redis; `user` directives each add a user, and `save` lines add their points to one another.
+// Redis; `user` (and a sentinel's `sentinel`) directives each add one, and `save` lines add
+// their points to one another.
 void AddSetting(std::vector<std::pair<std::string, std::string>>* settings, const std::string& name,
                 const std::string& value) {
   using redlab::server::EqualsIgnoreCase;
-  if (!EqualsIgnoreCase(name, "user")) {
+  if (!EqualsIgnoreCase(name, "user") && !EqualsIgnoreCase(name, "sentinel")) {
     for (auto& [existing, old_value] : *settings) {
       if (!EqualsIgnoreCase(existing, name)) continue;
       if (EqualsIgnoreCase(name, "save") && !old_value.empty() && !value.empty()) {
@@ -144,6 +145,19 @@ int main(int raw_argc, char** raw_argv) {
   }
   std::optional<std::vector<std::string>> expanded = ExpandConfigFile(raw_argc, raw_argv);
   if (!expanded) return 1;
+  // `--sentinel` alone (redis-server --sentinel) runs a sentinel; `--sentinel WORDS` (a
+  // sentinel.conf's `sentinel monitor ...` lines) configures it.
+  bool sentinel = false;
+  for (size_t i = 1; i < expanded->size();) {
+    bool alone = (*expanded)[i] == "--sentinel" &&
+                 (i + 1 == expanded->size() || (*expanded)[i + 1].rfind("--", 0) == 0);
+    if (alone) {
+      sentinel = true;
+      expanded->erase(expanded->begin() + static_cast<long>(i));
+    } else {
+      ++i;
+    }
+  }
   std::vector<char*> arg_pointers;
   for (std::string& a : *expanded) arg_pointers.push_back(a.data());
   int argc = static_cast<int>(arg_pointers.size());
@@ -152,9 +166,14 @@ int main(int raw_argc, char** raw_argv) {
   std::vector<std::string> replicaof;
   int replicas = 0;
   int masters = 1;
+  int sentinels = 0;
+  int sentinel_port = 26379;
+  int64_t down_after_ms = 30000;
+  int64_t failover_timeout_ms = 180000;
   CLI::App app{
       "redlab-server: an in-memory, Redis 7.0-compatible server for testing distributed locks"};
-  app.add_option("--port", options.port, "TCP port to listen on (0 picks a free one)")
+  auto* port_opt =
+      app.add_option("--port", options.port, "TCP port to listen on (0 picks a free one)")
       ->capture_default_str()
       ->check(CLI::Range(0, 65535));
   app.add_option("--bind", options.bind, "address to listen on")->capture_default_str();
@@ -176,6 +195,21 @@ int main(int raw_argc, char** raw_argv) {
       app.add_option("--masters", masters,
                      "start N independent masters on ports P..P+N-1 (RedLock), in this process")
           ->check(CLI::Range(1, 1000));
+  app.add_option("--sentinels", sentinels,
+                 "also start N sentinels in this process, monitoring the master as mymaster with "
+                 "a quorum of a majority of them")
+      ->check(CLI::Range(0, 100));
+  app.add_option("--sentinel-port", sentinel_port, "the first sentinel's port (then P+1...)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65535));
+  app.add_option("--down-after-ms", down_after_ms,
+                 "the sentinels' down-after-milliseconds for mymaster")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 40));
+  app.add_option("--failover-timeout-ms", failover_timeout_ms,
+                 "the sentinels' failover-timeout for mymaster")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 40));
   replicas_opt->excludes(replicaof_opt);
   masters_opt->excludes(replicaof_opt);
   masters_opt->excludes(replicas_opt);
@@ -184,7 +218,9 @@ int main(int raw_argc, char** raw_argv) {
       "Any other Redis configuration parameter redlab honours may be given as --name value, as "
       "with redis-server (e.g. --maxclients 100 --hz 50). Every node of a topology gets them.\n"
       "A redis.conf file may come first: redlab-server /path/to/redis.conf [OPTIONS]; the "
-      "options given after it win.");
+      "options given after it win.\n"
+      "redlab-server /path/to/sentinel.conf --sentinel runs a Redis Sentinel (default port "
+      "26379) monitoring the masters its `sentinel monitor NAME HOST PORT QUORUM` lines name.");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -228,6 +264,14 @@ int main(int raw_argc, char** raw_argv) {
     }
     options.replicaof = words[0] + " " + words[1];
   }
+  if (sentinel) {
+    options.sentinel = true;
+    if (port_opt->count() == 0) options.port = 26379;  // Sentinel's default port
+    if (replicas > 0 || masters > 1 || sentinels > 0 || !replicaof.empty()) {
+      std::fprintf(stderr, "redlab-server: --sentinel runs a sentinel alone\n");
+      return 1;
+    }
+  }
   if ((replicas > 0 || masters > 1) && options.port == 0) {
     std::fprintf(stderr, "redlab-server: --replicas and --masters need an explicit --port\n");
     return 1;
@@ -250,6 +294,10 @@ int main(int raw_argc, char** raw_argv) {
     t.port = options.port;
     t.replicas = replicas;
     t.masters = masters;
+    t.sentinels = sentinels;
+    t.sentinel_port = sentinel_port;
+    t.down_after_ms = down_after_ms;
+    t.failover_timeout_ms = failover_timeout_ms;
     // Even one node runs as a topology of one, so TOPOLOGY NODES and RESTART work the same way.
     topology = redlab::server::Topology::Start(t);
   } catch (const std::exception& e) {
@@ -258,6 +306,10 @@ int main(int raw_argc, char** raw_argv) {
   }
   for (redlab::server::Node* n : topology->nodes()) {
     std::fprintf(stderr, "redlab-server listening on %s:%d\n", options.bind.c_str(), n->port());
+  }
+  for (size_t i = 0; i < topology->num_sentinels(); ++i) {
+    std::fprintf(stderr, "redlab-server sentinel listening on %s:%d\n", options.bind.c_str(),
+                 topology->sentinel(i).port());
   }
   // FAULT CRASH of the last live node: nobody is left to run TOPOLOGY RESTART, so the process
   // dies too, as a crashed redis-server's would.
@@ -273,6 +325,7 @@ int main(int raw_argc, char** raw_argv) {
     std::fprintf(stderr, "Received %s scheduling shutdown...\n",
                  sig == SIGINT ? "SIGINT" : "SIGTERM");
     for (redlab::server::Node* n : topology->nodes()) n->RequestStop();
+    for (size_t i = 0; i < topology->num_sentinels(); ++i) topology->sentinel(i).RequestStop();
   }).detach();
 
   // The process ends when its first node (the master) stops, by signal or SHUTDOWN; the others

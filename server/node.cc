@@ -7,6 +7,7 @@
 #include <deque>
 #include <mutex>
 #include <stdexcept>
+#include <sstream>
 #include <thread>
 
 #include "server/base/numbers.h"
@@ -19,12 +20,13 @@
 #include "server/net/listener.h"
 #include "server/net/master_link.h"
 #include "server/replication/replication.h"
+#include "server/sentinel/sentinel.h"
 #include "server/topology.h"
 #include "server/topology_command.h"
 
 namespace redlab::server {
 
-class Node::Impl : public engine::EngineHost,
+class Node::Impl : public sentinel::SentinelHost,
                    public replication::ReplicationHost,
                    public fault::FaultTarget {
  public:
@@ -40,6 +42,14 @@ class Node::Impl : public engine::EngineHost,
       // `user` directives may repeat; each is a whole redis.conf line after "user".
       if (server::EqualsIgnoreCase(name, "user")) {
         config_.users.push_back(value);
+        continue;
+      }
+      // A sentinel's own directives go to the Sentinel once it exists.
+      if (options.sentinel && server::EqualsIgnoreCase(name, "sentinel")) {
+        std::vector<std::string> words;
+        std::istringstream split(value);
+        for (std::string w; split >> w;) words.push_back(w);
+        sentinel_directives_.push_back(std::move(words));
         continue;
       }
       settings.emplace_back(name, value);
@@ -64,6 +74,10 @@ class Node::Impl : public engine::EngineHost,
       replicaof_port_ = static_cast<int>(port);
     }
     registry_ = options.registry ? options.registry : std::make_shared<NodeRegistry>();
+    if (options.sentinel) {
+      config_.command_registrar = sentinel::RegisterSentinelCommands;
+      config_.sentinel_mode = true;
+    }
   }
 
   ~Impl() override {
@@ -128,6 +142,9 @@ class Node::Impl : public engine::EngineHost,
       return false;  // the task was dropped: the node stopped
     }
   }
+
+  // ---- SentinelHost ----
+  sentinel::Sentinel* sentinel() override { return sentinel_.get(); }
 
   // ---- EngineHost ----
   void RequestShutdown() override {
@@ -229,6 +246,8 @@ class Node::Impl : public engine::EngineHost,
     uv_timer_stop(&repl_timer_);
     uv_timer_stop(&stall_timer_);
     uv_timer_stop(&before_sleep_);
+    uv_timer_stop(&sentinel_timer_);
+    if (sentinel_) sentinel_->CloseLinks();
     // The port and every connection close at once; unsent replies are lost.
     listener_->CloseAll([] {});
     retired_listeners_.push_back(std::move(listener_));
@@ -260,6 +279,7 @@ class Node::Impl : public engine::EngineHost,
     crashed_ = false;
     replication::ReplicationOf(*engine_).Restart(keep_data);
     uv_timer_start(&cron_, OnCron, static_cast<uint64_t>(engine_->CronIntervalMs()), 0);
+    if (sentinel_) uv_timer_start(&sentinel_timer_, OnSentinelTimer, 100, 100);
     logger_.Notice(keep_data ? "TOPOLOGY RESTART: back with its data"
                              : "TOPOLOGY RESTART: back, empty");
     PublishState();
@@ -291,6 +311,18 @@ class Node::Impl : public engine::EngineHost,
     replication::ReplicationOf(*engine_).set_host(this);
     listener_ = std::make_unique<net::Listener>(&loop_, engine_.get(), &reply_faults_);
     std::optional<std::string> acl_error = engine_->LoadAclAtStartup();
+    if (options_.sentinel && !acl_error) {
+      sentinel_ = std::make_unique<sentinel::Sentinel>(engine_.get(), &loop_);
+      for (const std::vector<std::string>& words : sentinel_directives_) {
+        if (auto error = sentinel_->Configure(words)) {
+          std::string line = "sentinel";
+          for (const std::string& w : words) line += " " + w;
+          acl_error = "*** FATAL CONFIG FILE ERROR (Redis 7.0.15) ***\n>>> '" + line + "'\n" +
+                      *error;
+          break;
+        }
+      }
+    }
     int rc = acl_error ? 0
                        : listener_->Listen(config_.bind, static_cast<int>(config_.port),
                                            static_cast<int>(config_.tcp_backlog));
@@ -302,6 +334,7 @@ class Node::Impl : public engine::EngineHost,
       listener_->CloseAll([] {});
       uv_run(&loop_, UV_RUN_DEFAULT);
       listener_.reset();
+      sentinel_.reset();
       engine_.reset();
       uv_loop_close(&loop_);
       {
@@ -316,7 +349,8 @@ class Node::Impl : public engine::EngineHost,
     engine_->SetBoundPort(port_);  // an ephemeral port (0) is reported as the one bound
     uv_async_init(&loop_, &async_, OnAsync);
     async_.data = this;
-    for (uv_timer_t* t : {&cron_, &wakeup_, &repl_timer_, &stall_timer_, &before_sleep_}) {
+    for (uv_timer_t* t :
+         {&cron_, &wakeup_, &repl_timer_, &stall_timer_, &before_sleep_, &sentinel_timer_}) {
       uv_timer_init(&loop_, t);
       t->data = this;
     }
@@ -330,6 +364,10 @@ class Node::Impl : public engine::EngineHost,
       replication::ReplicationOf(*engine_).ReplicaOf(replicaof_host_, replicaof_port_,
                                                      /*fresh=*/true);
     }
+    if (sentinel_) {
+      sentinel_->Start();
+      uv_timer_start(&sentinel_timer_, OnSentinelTimer, 100, 100);
+    }
     engine_->MarkStartupMemory();
     // Redis's startup lines; with always-show-logo its banner carries the PID (test harnesses,
     // Redis's own among them, wait for " PID: <pid>").
@@ -338,7 +376,8 @@ class Node::Impl : public engine::EngineHost,
                      " compatible, 64 bit, standalone mode, port " + std::to_string(port_.load()) +
                      ", PID: " + std::to_string(getpid()));
     } else {
-      logger_.Notice("Running mode=standalone, port=" + std::to_string(port_.load()) + ".");
+      logger_.Notice(std::string("Running mode=") + (sentinel_ ? "sentinel" : "standalone") +
+                     ", port=" + std::to_string(port_.load()) + ".");
     }
     logger_.Warning("Server initialized");
     logger_.Notice("Ready to accept connections");
@@ -349,6 +388,7 @@ class Node::Impl : public engine::EngineHost,
     // Every handle is closed; run what is left and tear down.
     listener_.reset();
     retired_listeners_.clear();
+    sentinel_.reset();
     engine_.reset();
     uv_loop_close(&loop_);
     std::deque<std::function<void()>> dropped;
@@ -400,6 +440,10 @@ class Node::Impl : public engine::EngineHost,
     std::this_thread::sleep_for(std::chrono::milliseconds(self->stall_ms_));
   }
 
+  static void OnSentinelTimer(uv_timer_t* handle) {
+    static_cast<Impl*>(handle->data)->sentinel_->Timer();
+  }
+
   static void OnCron(uv_timer_t* handle) {
     auto* self = static_cast<Impl*>(handle->data);
     self->engine_->Cron();
@@ -417,7 +461,9 @@ class Node::Impl : public engine::EngineHost,
     logger_.Notice("User requested shutdown...");
     // The link to a master is a handle of this loop too: it must close with the others.
     replication::ReplicationOf(*engine_).Crash();
-    for (uv_timer_t* t : {&cron_, &wakeup_, &repl_timer_, &stall_timer_, &before_sleep_}) {
+    if (sentinel_) sentinel_->CloseLinks();
+    for (uv_timer_t* t :
+         {&cron_, &wakeup_, &repl_timer_, &stall_timer_, &before_sleep_, &sentinel_timer_}) {
       uv_timer_stop(t);
       uv_close(reinterpret_cast<uv_handle_t*>(t), nullptr);
     }
@@ -442,6 +488,9 @@ class Node::Impl : public engine::EngineHost,
   uv_timer_t repl_timer_;  // replication: held streams, GETACK (Replication::OnTimer)
   uv_timer_t stall_timer_;
   uv_timer_t before_sleep_;  // Engine::BeforeSleep (BCAST invalidations)
+  uv_timer_t sentinel_timer_;  // Sentinel::Timer every 100 ms (a sentinel node only)
+  std::vector<std::vector<std::string>> sentinel_directives_;
+  std::unique_ptr<sentinel::Sentinel> sentinel_;
   int64_t stall_ms_ = 0;
   std::unique_ptr<engine::Engine> engine_;
   std::unique_ptr<net::Listener> listener_;

@@ -38,6 +38,10 @@ struct NodeOptions {
   // The process's node registry (TOPOLOGY NODES, TOPOLOGY RESTART); a node started without one
   // gets its own, where it is alone.
   std::shared_ptr<NodeRegistry> registry;
+  // A sentinel (redis-server --sentinel): Sentinel's command table, and the `sentinel ...`
+  // directives of `settings` (("sentinel", "monitor mymaster 127.0.0.1 6379 2")) configure
+  // what it monitors.
+  bool sentinel = false;
 };
 
 class Node {

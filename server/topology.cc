@@ -35,6 +35,23 @@ std::unique_ptr<Topology> Topology::Start(const TopologyOptions& options) {
       o.settings.emplace_back("masterauth", options.base.requirepass);
     t->replicas_.push_back(Node::Start(o));
   }
+  for (int i = 0; i < options.sentinels; ++i) {
+    NodeOptions o;
+    o.bind = options.base.bind;
+    o.loglevel = options.base.loglevel;
+    o.sentinel = true;
+    o.port = options.sentinel_port == 0 ? 0 : options.sentinel_port + i;
+    std::string m = "mymaster";
+    o.settings = {
+        {"sentinel", "monitor " + m + " " + host + " " + std::to_string(t->masters_[0]->port()) +
+                         " " + std::to_string(options.sentinels / 2 + 1)},
+        {"sentinel", "down-after-milliseconds " + m + " " + std::to_string(options.down_after_ms)},
+        {"sentinel", "failover-timeout " + m + " " + std::to_string(options.failover_timeout_ms)}};
+    if (!options.base.requirepass.empty()) {
+      o.settings.emplace_back("sentinel", "auth-pass " + m + " " + options.base.requirepass);
+    }
+    t->sentinels_.push_back(Node::Start(o));
+  }
   return t;
 }
 
@@ -81,7 +98,9 @@ void Topology::WaitUntilStopped() {
 }
 
 void Topology::Stop() {
-  // Replicas first, so they do not spend their last moments reconnecting to a gone master.
+  // Sentinels and replicas first, so they do not spend their last moments reconnecting to a
+  // gone master.
+  for (auto& n : sentinels_) n->Stop();
   for (auto& n : replicas_) n->Stop();
   for (auto& n : masters_) n->Stop();
 }

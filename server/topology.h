@@ -67,6 +67,12 @@ struct TopologyOptions {
   int port = 0;
   int replicas = 0;  // replicas of the master (with masters == 1)
   int masters = 1;   // independent masters, for RedLock (each without replicas when > 1)
+  // Sentinels monitoring the (first) master as "mymaster" with a quorum of a majority of them,
+  // on sentinel_port upward (0: free ports each).
+  int sentinels = 0;
+  int sentinel_port = 26379;
+  int64_t down_after_ms = 30000;
+  int64_t failover_timeout_ms = 180000;
 };
 
 class Topology {
@@ -80,6 +86,8 @@ class Topology {
   Node& replica(size_t i) { return *replicas_.at(i); }
   size_t num_masters() const { return masters_.size(); }
   size_t num_replicas() const { return replicas_.size(); }
+  Node& sentinel(size_t i) { return *sentinels_.at(i); }
+  size_t num_sentinels() const { return sentinels_.size(); }
   // Every node: masters first, then replicas.
   std::vector<Node*> nodes();
   Node* FindByPort(int port);
@@ -96,6 +104,7 @@ class Topology {
   std::shared_ptr<NodeRegistry> registry_;
   std::vector<std::unique_ptr<Node>> masters_;
   std::vector<std::unique_ptr<Node>> replicas_;
+  std::vector<std::unique_ptr<Node>> sentinels_;  // not among nodes(): they hold no data
 };
 
 }  // namespace redlab::server

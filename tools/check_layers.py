@@ -9,7 +9,7 @@ usage: check_layers.py PROJECT_DIR     (exit 1 and one line per problem when any
 The order is the one server/CMakeLists.txt links (and the README's tour draws):
 
   base -> resp -> data, command -> rdb -> scripting, acl -> engine -> replication -> fault
-       -> net -> server (node, topology)
+       -> net -> sentinel -> server (node, topology)
 """
 import os
 import re
@@ -29,7 +29,8 @@ LAYERS = {
     "replication": ["engine"],
     "fault": ["replication"],
     "net": ["fault"],
-    "(root)": ["net"],  # server/*.cc: node, topology, config file, log, main
+    "sentinel": ["net"],
+    "(root)": ["sentinel"],  # server/*.cc: node, topology, config file, log, main
 }
 MAX_LINES = 800
 SOURCE_DIRS = ["server", "client", "tools", "conformance", "bench", "lua"]

@@ -6,6 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -27,6 +29,7 @@ class EmbeddedServer : public Server {
     node_options.requirepass = options.requirepass;
     node_options.loglevel = "warning";
     node_options.settings = options.config;
+    node_options.sentinel = options.sentinel;
     node_ = server::Node::Start(node_options);
   }
   int port() const override { return node_->port(); }
@@ -210,8 +213,45 @@ std::unique_ptr<Server> StartServer(const ServerOptions& options) {
   return StartServerOf(CurrentTarget(), options);
 }
 
+// A sentinel process, started from a sentinel.conf of its own (Sentinel needs a config file it
+// can write), which goes with it.
+class SentinelProcess : public Server {
+ public:
+  SentinelProcess(Target target, const ServerOptions& options) {
+    static std::atomic<int> next{0};
+    path_ = "/tmp/redlab-sentinel-" + std::to_string(getpid()) + "-" + std::to_string(next++) +
+            ".conf";
+    process_ = std::make_unique<ProcessServer>([&](int port) {
+      FILE* f = std::fopen(path_.c_str(), "w");
+      if (f == nullptr) throw std::runtime_error("cannot write " + path_);
+      std::fprintf(f, "port %d\nbind 127.0.0.1\nloglevel warning\n", port);
+      if (target == Target::kRedis) std::fprintf(f, "logfile /dev/null\n");
+      for (const auto& [name, value] : options.config) {
+        std::fprintf(f, "%s %s\n", name.c_str(), value.c_str());
+      }
+      std::fclose(f);
+      std::string program = target == Target::kSpawn ? REDLAB_SERVER_PATH : "redis-server";
+      return std::vector<std::string>{program, path_, "--sentinel"};
+    });
+  }
+  ~SentinelProcess() override {
+    process_->Stop();
+    std::remove(path_.c_str());
+  }
+  int port() const override { return process_->port(); }
+  void Stop() override { process_->Stop(); }
+  bool WaitExited(std::chrono::milliseconds timeout) override {
+    return process_->WaitExited(timeout);
+  }
+
+ private:
+  std::string path_;
+  std::unique_ptr<ProcessServer> process_;
+};
+
 std::unique_ptr<Server> StartServerOf(Target target, const ServerOptions& options) {
   if (target == Target::kEmbedded) return std::make_unique<EmbeddedServer>(options);
+  if (options.sentinel) return std::make_unique<SentinelProcess>(target, options);
   return std::make_unique<ProcessServer>([&](int port) {
     std::vector<std::string> argv;
     if (target == Target::kSpawn) {

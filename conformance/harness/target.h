@@ -25,6 +25,9 @@ struct ServerOptions {
   // Further settings as Redis config names and values, applied at startup. A ("user", "alice on
   // >pw +@all") setting is a `user` directive, its words separated by spaces; it may repeat.
   std::vector<std::pair<std::string, std::string>> config;
+  // A sentinel (redis-server sentinel.conf --sentinel): the ("sentinel", "monitor ...") entries
+  // of `config` become the lines of the sentinel.conf it is started with.
+  bool sentinel = false;
 };
 
 // A running server of the current target.

@@ -145,7 +145,8 @@ void HelloCommand(CommandContext& ctx) {
     ctx.reply().set_protocol(static_cast<int>(version));
   }
   resp::ReplyWriter& r = ctx.reply();
-  r.MapHeader(7);
+  bool sentinel = ctx.engine().config().sentinel_mode;
+  r.MapHeader(sentinel ? 6 : 7);
   r.Bulk("server");
   r.Bulk("redis");
   r.Bulk("version");
@@ -155,9 +156,11 @@ void HelloCommand(CommandContext& ctx) {
   r.Bulk("id");
   r.Integer(static_cast<int64_t>(ctx.client().id()));
   r.Bulk("mode");
-  r.Bulk("standalone");
-  r.Bulk("role");
-  r.Bulk(ctx.keyspace().replica() ? "replica" : "master");
+  r.Bulk(sentinel ? "sentinel" : "standalone");
+  if (!sentinel) {
+    r.Bulk("role");
+    r.Bulk(ctx.keyspace().replica() ? "replica" : "master");
+  }
   r.Bulk("modules");
   r.EmptyArray();
 }

@@ -9,9 +9,17 @@
 #include <utility>
 #include <vector>
 
+namespace redlab::server {
+class CommandTable;
+}
+
 namespace redlab::server::engine {
 
 struct ServerConfig {
+  // The commands this node serves: null for a Redis server's (RegisterCommands); a sentinel
+  // passes its own table's registrar (server/sentinel/).
+  void (*command_registrar)(CommandTable& table) = nullptr;
+  bool sentinel_mode = false;  // a sentinel: HELLO says mode "sentinel" and no role
   std::string bind = "127.0.0.1";
   int64_t port = 6379;
   std::string requirepass;  // empty: no password (the default user's password; see acl/acl.h)

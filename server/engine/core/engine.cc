@@ -35,6 +35,7 @@ Engine::Engine(ServerConfig config, EngineHost* host, ReplicationFactory make_re
       config_registry_(&config_),
       host_(host),
       keyspace_(&clock_, static_cast<int>(config_.databases)),
+      commands_(config_.command_registrar ? config_.command_registrar : RegisterCommands),
       run_id_(RandomHex(40)),
       start_time_ms_(clock_.NowMs()) {
   command_stats_.resize(commands_.total_ids());

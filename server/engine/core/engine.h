@@ -469,7 +469,7 @@ class Engine : private resp::ErrorListener, private ExpiryListener, private KeyE
   EngineHost* host_;
   Clock clock_;
   Keyspace keyspace_;
-  CommandTable commands_{RegisterCommands};
+  CommandTable commands_;
   acl::Acl acl_{commands_};
   std::vector<CommandStats> command_stats_;
   ServerStats stats_;
