@@ -11,6 +11,11 @@ namespace {
 
 const char* const kWrongType = "WRONGTYPE Operation against a key holding the wrong kind of value";
 const char* const kBadId = "ERR Invalid stream ID specified as stream command argument";
+const char* const kStreamDumpHex =
+    "1302100000000000000001000000000000000140424200000019000201010102018161028162020001020100010001"
+    "010181780205010301000101010201817902050100010101dfff020101816302f2e09304040601ff100000000000"
+    "0000050000000000000000c335405e115e000000130002010001020181610281620240090000200104dff902ad7a"
+    "e02300012e05203504040103010140490404010601ff040a000101010209000a00124c9d1e235e22ac";
 
 class StreamTest : public ConformanceTest {
  protected:
@@ -225,6 +230,48 @@ TEST_F(StreamTest, XSetId) {
   EXPECT_EQ(c()({"XADD", "s", "9-9", "f", "x"}),
             Error("ERR The ID specified in XADD is equal or smaller than the target stream top item"));
   EXPECT_EQ(c()({"XADD", "s", "*", "f", "x"}).type, Reply::Type::kBulk);
+}
+
+}  // namespace
+}  // namespace redlab::conformance
+
+namespace redlab::conformance {
+namespace {
+
+std::string Hex(const std::string& s) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char ch : s) {
+    out.push_back(kDigits[ch >> 4]);
+    out.push_back(kDigits[ch & 15]);
+  }
+  return out;
+}
+
+// DUMP writes RDB_TYPE_STREAM_LISTPACKS_2 as Redis 7.0 does, byte for byte: two nodes (the
+// node limit set to 3 entries), an entry of other fields, a deleted one, XSETID's fields.
+TEST_F(StreamTest, DumpWritesRedisBytesAndRestoreReadsThem) {
+  EXPECT_EQ(c()({"CONFIG", "SET", "stream-node-max-entries", "3"}), Status("OK"));
+  c()({"XADD", "s", "1-1", "a", "1", "b", "x"});
+  c()({"XADD", "s", "1-2", "a", "2", "b", "y"});
+  c()({"XADD", "s", "2-0", "c", "300000"});
+  c()({"XADD", "s", "5-0", "a", "-7", "b", "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"});
+  c()({"XADD", "s", "9-3", "a", "4"});
+  EXPECT_EQ(c()({"XDEL", "s", "1-2"}), Int(1));
+  EXPECT_EQ(c()({"XSETID", "s", "10-0", "ENTRIESADDED", "9"}), Status("OK"));
+  Reply dump = c()({"DUMP", "s"});
+  ASSERT_EQ(dump.type, Reply::Type::kBulk);
+  EXPECT_EQ(Hex(dump.str), kStreamDumpHex);
+  EXPECT_EQ(c()({"RESTORE", "t", "0", dump.str}), Status("OK"));
+  EXPECT_EQ(c()({"XRANGE", "t", "-", "+"}), c()({"XRANGE", "s", "-", "+"}));
+  EXPECT_EQ(c()({"DUMP", "t"}), dump);
+  EXPECT_EQ(c()({"XADD", "t", "10-0", "f", "v"}),
+            Error("ERR The ID specified in XADD is equal or smaller than the target stream top item"));
+  // The restored nodes are the originals: the second takes one more entry, then a third starts.
+  EXPECT_EQ(c()({"XADD", "t", "11-0", "f", "v"}), Bulk("11-0"));
+  EXPECT_EQ(c()({"XADD", "t", "12-0", "f", "v"}), Bulk("12-0"));
+  EXPECT_EQ(c()({"XTRIM", "t", "MAXLEN", "~", "1"}), Int(5));
+  EXPECT_EQ(c()({"XLEN", "t"}), Int(1));
 }
 
 }  // namespace

@@ -137,7 +137,6 @@ void StreamValue::Append(const StreamId& id, std::vector<std::string> fields,
       node = nullptr;
     }
   }
-  bool same_fields = false;
   if (node == nullptr) {
     Node fresh;
     fresh.master = id;
@@ -147,34 +146,60 @@ void StreamValue::Append(const StreamId& id, std::vector<std::string> fields,
       fresh.payload_bytes += StringEntrySize(fields[i * 2]);
     }
     node = &nodes_.emplace(id, std::move(fresh)).first->second;
-    same_fields = true;
-  } else if (numfields == node->master_fields.size()) {
-    same_fields = true;
-    for (size_t i = 0; i < numfields && same_fields; ++i) {
-      same_fields = fields[i * 2] == node->master_fields[i];
-    }
   }
-  // flags, ms and seq deltas, [num-fields, fields], values, lp-count.
-  size_t bytes = IntegerEntrySize(same_fields ? 2 : 0) +
-                 IntegerEntrySize(static_cast<int64_t>(id.ms - node->master.ms)) +
-                 IntegerEntrySize(static_cast<int64_t>(id.seq - node->master.seq));
-  int64_t lp_count = static_cast<int64_t>(numfields) + 3;
-  if (!same_fields) {
-    bytes += IntegerEntrySize(static_cast<int64_t>(numfields));
-    lp_count += static_cast<int64_t>(numfields) + 1;
-  }
-  for (size_t i = 0; i < numfields; ++i) {
-    if (!same_fields) bytes += StringEntrySize(fields[i * 2]);
-    bytes += StringEntrySize(fields[i * 2 + 1]);
-  }
-  bytes += IntegerEntrySize(lp_count);
-  node->payload_bytes += bytes;
   node->entries.push_back(Entry{id, std::move(fields), false});
+  node->payload_bytes += EntryBytes(*node, node->entries.back());
   ++node->live;
   ++length_;
   ++entries_added_;
   last_id_ = id;
   if (length_ == 1) first_id_ = id;
+}
+
+bool StreamValue::SameFields(const Node& node, const Entry& e) {
+  size_t numfields = e.fields.size() / 2;
+  if (numfields != node.master_fields.size()) return false;
+  for (size_t i = 0; i < numfields; ++i) {
+    if (e.fields[i * 2] != node.master_fields[i]) return false;
+  }
+  return true;
+}
+
+size_t StreamValue::EntryBytes(const Node& node, const Entry& e) {
+  // flags, ms and seq deltas, [num-fields, fields], values, lp-count.
+  const size_t numfields = e.fields.size() / 2;
+  bool same = SameFields(node, e);
+  size_t bytes = IntegerEntrySize(same ? 2 : 0) +
+                 IntegerEntrySize(static_cast<int64_t>(e.id.ms - node.master.ms)) +
+                 IntegerEntrySize(static_cast<int64_t>(e.id.seq - node.master.seq));
+  int64_t lp_count = static_cast<int64_t>(numfields) + 3;
+  if (!same) {
+    bytes += IntegerEntrySize(static_cast<int64_t>(numfields));
+    lp_count += static_cast<int64_t>(numfields) + 1;
+  }
+  for (size_t i = 0; i < numfields; ++i) {
+    if (!same) bytes += StringEntrySize(e.fields[i * 2]);
+    bytes += StringEntrySize(e.fields[i * 2 + 1]);
+  }
+  return bytes + IntegerEntrySize(lp_count);
+}
+
+void StreamValue::RestoreNode(Node node) {
+  node.payload_bytes =
+      IntegerEntrySize(static_cast<int64_t>(node.master_fields.size())) + IntegerEntrySize(0);
+  for (const std::string& f : node.master_fields) node.payload_bytes += StringEntrySize(f);
+  for (const Entry& e : node.entries) node.payload_bytes += EntryBytes(node, e);
+  StreamId master = node.master;
+  nodes_.emplace(master, std::move(node));
+}
+
+void StreamValue::RestoreMeta(uint64_t length, StreamId last, StreamId first,
+                              StreamId max_deleted, uint64_t entries_added) {
+  length_ = length;
+  last_id_ = last;
+  first_id_ = first;
+  max_deleted_id_ = max_deleted;
+  entries_added_ = entries_added;
 }
 
 int64_t StreamValue::Trim(const TrimArgs& args) {

@@ -85,7 +85,8 @@ class StreamValue {
   StreamId LastValidId() const;
   size_t MemoryBytes() const;
 
- private:
+  // A node as Redis's listpack holds it: the master entry's ID and fields, the entries (deleted
+  // ones too, flagged) and the live and deleted counts.
   struct Node {
     StreamId master;
     std::vector<std::string> master_fields;
@@ -95,6 +96,16 @@ class StreamValue {
     size_t payload_bytes = 0;  // the listpack's bytes but for the count and deleted fields
     size_t ListpackBytes() const;
   };
+  // Whether an entry's field names are its node's master fields (STREAM_ITEM_FLAG_SAMEFIELDS).
+  static bool SameFields(const Node& node, const Entry& e);
+  const std::map<StreamId, Node>& nodes() const { return nodes_; }
+  // Loading (RDB): nodes in order, then the stream's own fields.
+  void RestoreNode(Node node);
+  void RestoreMeta(uint64_t length, StreamId last, StreamId first, StreamId max_deleted,
+                   uint64_t entries_added);
+
+ private:
+  static size_t EntryBytes(const Node& node, const Entry& e);
   void UpdateFirstId();
 
   std::map<StreamId, Node> nodes_;  // by master ID, as Redis's radix tree keys them
