@@ -336,6 +336,10 @@ const StreamValue::Entry* StreamValue::Last() const {
   return nullptr;
 }
 
+StreamId StreamValue::FirstEdgeId() const {
+  return nodes_.empty() ? StreamId::Max() : nodes_.begin()->second.entries.front().id;
+}
+
 StreamId StreamValue::LastValidId() const {
   const Entry* e = Last();
   return e == nullptr ? StreamId{} : e->id;

@@ -81,6 +81,9 @@ class StreamValue {
   const Entry* First() const;
   const Entry* Last() const;
 
+  // streamGetEdgeID(first, skip_tombstones = 0): the first entry's ID, deleted or not, or
+  // UINT64_MAX-UINT64_MAX when there is none.
+  StreamId FirstEdgeId() const;
   // streamLastValidID: the last live entry's ID, 0-0 when empty.
   StreamId LastValidId() const;
   size_t MemoryBytes() const;

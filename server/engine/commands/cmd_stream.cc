@@ -142,7 +142,7 @@ void RewriteApproxTrim(const StreamValue& s, const AddTrimArgs& args,
   (*argv)[args.trim_arg_index - 1] = "=";
   (*argv)[args.trim_arg_index] = args.trim.strategy == Trim::kMaxLen
                                      ? std::to_string(s.length())
-                                     : (s.First() ? s.First()->id : StreamId{}).ToString();
+                                     : s.FirstEdgeId().ToString();
 }
 
 void XAddCommand(CommandContext& ctx) {
