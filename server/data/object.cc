@@ -33,6 +33,8 @@ std::string_view TypeName(ObjectType type) {
       return "zset";
     case ObjectType::kHash:
       return "hash";
+    case ObjectType::kStream:
+      return "stream";
   }
   return "none";
 }
@@ -56,6 +58,8 @@ std::string_view Object::EncodingName() const {
       return hash().encoding() == HashValue::Encoding::kListpack ? "listpack" : "hashtable";
     case ObjectType::kZset:
       return zset().encoding() == ZsetValue::Encoding::kListpack ? "listpack" : "skiplist";
+    case ObjectType::kStream:
+      return "stream";
     default:
       return "unknown";
   }
@@ -104,6 +108,8 @@ Object Object::Clone() const {
           [&](std::string_view f, std::string_view v) { copy.hash().Set(f, v, unbounded); });
       return copy;
     }
+    case ObjectType::kStream:
+      return Object(std::make_unique<StreamValue>(stream()));
   }
   return Object();
 }
@@ -122,6 +128,8 @@ size_t Object::MemoryBytes() const {
       return sizeof(Object) + hash().MemoryBytes();
     case ObjectType::kZset:
       return sizeof(Object) + zset().MemoryBytes();
+    case ObjectType::kStream:
+      return sizeof(Object) + stream().MemoryBytes();
     default:
       return sizeof(Object);
   }

@@ -11,13 +11,21 @@
 #include "server/data/hash_value.h"
 #include "server/data/list_value.h"
 #include "server/data/set_value.h"
+#include "server/data/stream.h"
 #include "server/data/zset_value.h"
 
 namespace redlab::server {
 
-enum class ObjectType : uint8_t { kString = 0, kList = 1, kSet = 2, kZset = 3, kHash = 4 };
+enum class ObjectType : uint8_t {
+  kString = 0,
+  kList = 1,
+  kSet = 2,
+  kZset = 3,
+  kHash = 4,
+  kStream = 6,  // 5 is OBJ_MODULE, which redlab has not
+};
 
-std::string_view TypeName(ObjectType type);  // "string", "list", "set", "zset", "hash"
+std::string_view TypeName(ObjectType type);  // "string", "list", "set", "zset", "hash", "stream"
 
 // Redis shares the objects of small integers (0..9999) unless maxmemory is set with an LRU/LFU
 // policy, which needs per-key access data; OBJECT REFCOUNT and DEBUG OBJECT show such a value
@@ -38,6 +46,8 @@ class Object {
     return Object(std::make_unique<ZsetValue>(encoding));
   }
 
+  static Object NewStream() { return Object(std::make_unique<StreamValue>()); }
+
   ObjectType type() const { return static_cast<ObjectType>(data_.index()); }
   bool is(ObjectType t) const { return type() == t; }
 
@@ -51,6 +61,8 @@ class Object {
   const SetValue& set() const { return *std::get<SetPtr>(data_); }
   ZsetValue& zset() { return *std::get<ZsetPtr>(data_); }
   const ZsetValue& zset() const { return *std::get<ZsetPtr>(data_); }
+  StreamValue& stream() { return *std::get<StreamPtr>(data_); }
+  const StreamValue& stream() const { return *std::get<StreamPtr>(data_); }
 
   // Whether a string value was last written by APPEND or SETRANGE: Redis keeps those "raw"
   // instead of trying the int or embstr encodings.
@@ -73,16 +85,19 @@ class Object {
   using ListPtr = std::unique_ptr<ListValue>;
   using SetPtr = std::unique_ptr<SetValue>;
   using ZsetPtr = std::unique_ptr<ZsetValue>;
+  using StreamPtr = std::unique_ptr<StreamValue>;
 
   explicit Object(std::string&& s) : data_(std::move(s)) {}
   explicit Object(HashValue&& h) : data_(std::move(h)) {}
   explicit Object(ListPtr l) : data_(std::move(l)) {}
   explicit Object(SetPtr s) : data_(std::move(s)) {}
   explicit Object(ZsetPtr z) : data_(std::move(z)) {}
+  explicit Object(StreamPtr s) : data_(std::move(s)) {}
 
   // The alternatives are in Redis's type order, so the index is the type number. A hash is held
-  // inline (it is two pointers): one allocation less per hash key.
-  std::variant<std::string, ListPtr, SetPtr, ZsetPtr, HashValue> data_;
+  // inline (it is two pointers): one allocation less per hash key. The monostate stands for
+  // OBJ_MODULE (5), never held.
+  std::variant<std::string, ListPtr, SetPtr, ZsetPtr, HashValue, std::monostate, StreamPtr> data_;
   bool raw_string_ = false;
   bool float_string_ = false;
 };

@@ -9,6 +9,7 @@
 
 #include "server/base/numbers.h"
 #include "server/rdb/packed.h"
+#include "server/rdb/stream_value.h"
 #include "server/resp/parser.h"
 
 namespace redlab::server::rdb {
@@ -313,6 +314,8 @@ uint8_t ValueType(const Object& value) {
     case ObjectType::kHash:
       return value.hash().encoding() == server::HashValue::Encoding::kListpack ? kTypeHashListpack
                                                                                : kTypeHash;
+    case ObjectType::kStream:
+      return kTypeStreamListpacks2;
   }
   return kTypeString;
 }
@@ -344,6 +347,9 @@ void EncodeValue(RdbWriter& w, const Object& value, const ValueOptions& options)
     }
     case ObjectType::kZset:
       EncodeZset(w, value.zset());
+      return;
+    case ObjectType::kStream:
+      EncodeStream(w, value.stream());
       return;
     case ObjectType::kHash: {
       const server::HashValue& hash = value.hash();
@@ -390,7 +396,7 @@ std::optional<Object> DecodeValue(uint8_t type, RdbReader& r, const ValueOptions
       return DecodeZset(type, r, options);
     case kTypeStreamListpacks:
     case kTypeStreamListpacks2:
-      throw RdbCorrupt{"streams are not supported by redlab"};
+      return DecodeStream(type, r);
     case kTypeModule:
     case kTypeModule2:
       throw RdbCorrupt{"module values are not supported by redlab"};

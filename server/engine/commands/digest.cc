@@ -80,6 +80,13 @@ void MixValue(Digest& digest, const DbEntry& entry) {
         XorDigest(digest, Bytes(element));
       });
       break;
+    case ObjectType::kStream:
+      value.stream().Range({}, StreamId::Max(), false, [&](const StreamValue::Entry& e) {
+        MixDigest(digest, std::to_string(e.id.ms) + "." + std::to_string(e.id.seq));
+        for (const std::string& f : e.fields) MixDigest(digest, f);
+        return true;
+      });
+      break;
   }
   if (entry.expire_ms != kNoExpire) XorDigest(digest, "!!expire!!");
 }

@@ -17,6 +17,7 @@ void RegisterCommands(CommandTable& table) {
   RegisterStringCommands(table);
   RegisterBitmapCommands(table);
   RegisterHashCommands(table);
+  RegisterStreamCommands(table);
   RegisterListCommands(table);
   RegisterListBlockingCommands(table);
   RegisterSetCommands(table);

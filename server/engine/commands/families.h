@@ -23,6 +23,7 @@ void RegisterExpireCommands(CommandTable& table);
 void RegisterStringCommands(CommandTable& table);
 void RegisterBitmapCommands(CommandTable& table);  // cmd_bitmap.cc, cmd_bitfield.cc
 void RegisterHashCommands(CommandTable& table);
+void RegisterStreamCommands(CommandTable& table);
 void RegisterListCommands(CommandTable& table);          // cmd_list.cc
 void RegisterListBlockingCommands(CommandTable& table);  // cmd_list_blocking.cc
 void RegisterSetCommands(CommandTable& table);

@@ -21,6 +21,8 @@ void BlockedKeys::Add(Client* client) {
   }
   if (client->block().kind == Client::BlockKind::kList) {
     ++list_clients_;
+  } else if (client->block().kind == Client::BlockKind::kStream) {
+    ++stream_clients_;
   } else {
     ++zset_clients_;
   }
@@ -39,17 +41,21 @@ void BlockedKeys::Remove(Client* client) {
   if (queues.empty()) keyspace_->db(db).set_report_additions(false);
   if (client->block().kind == Client::BlockKind::kList) {
     --list_clients_;
+  } else if (client->block().kind == Client::BlockKind::kStream) {
+    --stream_clients_;
   } else {
     --zset_clients_;
   }
 }
 
 void BlockedKeys::OnKeyAdded(Db& db, std::string_view key, ObjectType type) {
-  // Only lists and sorted sets serve anyone, and only when someone waits for that type.
+  // Only lists, sorted sets and streams serve anyone, and only when someone waits for that type.
   if (type == ObjectType::kList) {
     if (list_clients_ == 0) return;
   } else if (type == ObjectType::kZset) {
     if (zset_clients_ == 0) return;
+  } else if (type == ObjectType::kStream) {
+    if (stream_clients_ == 0) return;
   } else {
     return;
   }

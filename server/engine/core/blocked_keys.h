@@ -30,6 +30,9 @@ class BlockedKeys : public KeyAddedListener {
   // A key was added: it is ready when clients waiting for its type wait on it (signalKeyAsReady).
   void OnKeyAdded(Db& db, std::string_view key, ObjectType type) override;
 
+  // A stream got entries (XADD): ready when clients wait on it (signalKeyAsReady).
+  void SignalReady(Db& db, std::string_view key, ObjectType type) { OnKeyAdded(db, key, type); }
+
   // After SWAPDB: every key clients wait on in `db` that now holds a value is ready
   // (scanDatabaseForReadyKeys; logically expired keys too, which serving then deletes).
   void ScanDatabase(Db& db);
@@ -63,6 +66,7 @@ class BlockedKeys : public KeyAddedListener {
   std::vector<ReadyKey> ready_;
   size_t list_clients_ = 0;
   size_t zset_clients_ = 0;
+  size_t stream_clients_ = 0;
 };
 
 }  // namespace redlab::server::engine

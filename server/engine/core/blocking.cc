@@ -91,6 +91,7 @@ void Engine::ReplyTimedOut(Client& client) {
       break;
     case Client::BlockKind::kList:
     case Client::BlockKind::kZset:
+    case Client::BlockKind::kStream:
       reply.NullArray();
       break;
     default:
@@ -159,16 +160,30 @@ void Engine::ServeKey(int db, const std::string& key, std::vector<uint64_t>* ser
     kind = Client::BlockKind::kList;
   } else if (node->value.value.is(ObjectType::kZset)) {
     kind = Client::BlockKind::kZset;
+  } else if (node->value.value.is(ObjectType::kStream)) {
+    kind = Client::BlockKind::kStream;
   } else {
     return;
   }
   // First come, first served; clients waiting for the other type stay blocked.
   for (Client* c : blocked_keys_.Waiters(db, key)) {
     if (c->block().kind != kind) continue;
+    if (kind == Client::BlockKind::kStream && !StreamHasNewEntries(*c, node, key)) continue;
     ServeClient(*c, key);
     served->push_back(c->id());
     if (d.LookupQuiet(key) == nullptr) break;  // emptied and deleted
   }
+}
+
+bool Engine::StreamHasNewEntries(const Client& client, const Db::Node* node,
+                                 std::string_view key) {
+  // serveClientsBlockedOnStreamKey: served when the stream's last ID passed the client's.
+  const Client::BlockState& block = client.block();
+  for (size_t i = 0; i < block.keys.size(); ++i) {
+    if (block.keys[i].key != key) continue;
+    return node->value.value.stream().last_id() > block.stream_ids[i];
+  }
+  return false;
 }
 
 void Engine::ServeClient(Client& client, const std::string& key) {

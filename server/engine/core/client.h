@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "server/data/stream.h"
+
 namespace redlab::server {
 struct Command;
 }  // namespace redlab::server
@@ -152,7 +154,7 @@ class Client {
   // A blocked client waits for something (WAIT's acks, the end of CLIENT PAUSE, data in a list
   // or sorted set) and reads no input meanwhile; Engine::BlockClient / BlockForKeys /
   // UnblockClient manage this.
-  enum class BlockKind { kNone, kPostponed, kWait, kList, kZset };
+  enum class BlockKind { kNone, kPostponed, kWait, kList, kZset, kStream };
   // kList, kZset: one key waited for, and the client's place in that key's queue.
   struct KeyWait {
     std::string key;
@@ -173,6 +175,9 @@ class Client {
     int64_t count = -1;   // elements to pop; -1: the single-element form (BLPOP, BZPOPMIN)
     int from = 0;         // where to pop: a ListValue::End, or 1 for a sorted set's max
     int to = 0;           // BLMOVE, BRPOPLPUSH: the ListValue::End to push to
+    // kStream: for each of `keys`, the ID the entries served must be above (XREAD's, with $
+    // resolved when it blocked).
+    std::vector<StreamId> stream_ids;
     int64_t call_us = 0;  // how long the call that blocked took (Redis's c->duration)
     // The engine's bookkeeping: the client's place among the blocked clients, and in the
     // timeout table (ordered as Redis's: by the deadline as an unsigned number).
@@ -183,7 +188,8 @@ class Client {
   const BlockState& block() const { return block_; }
   bool blocked() const { return block_.kind != BlockKind::kNone; }
   bool blocked_on_keys() const {
-    return block_.kind == BlockKind::kList || block_.kind == BlockKind::kZset;
+    return block_.kind == BlockKind::kList || block_.kind == BlockKind::kZset ||
+           block_.kind == BlockKind::kStream;
   }
 
   // When the pending output first passed the soft client-output-buffer-limit (0: it has not).

@@ -308,6 +308,10 @@ class Engine : private resp::ErrorListener, private ExpiryListener, private KeyE
   // `user` directives and aclfile at startup (ACLLoadUsersAtStartup); the error that must stop
   // the node, if any.
   std::optional<std::string> LoadAclAtStartup();
+  // signalKeyAsReady for a stream that got entries: clients blocked in XREAD on it are served.
+  void SignalStreamReady(Db& db, std::string_view key) {
+    blocked_keys_.SignalReady(db, key, ObjectType::kStream);
+  }
   ListpackLimits hash_limits() const {
     return {static_cast<size_t>(config_.hash_max_listpack_entries),
             static_cast<size_t>(config_.hash_max_listpack_value)};
@@ -494,6 +498,7 @@ class Engine : private resp::ErrorListener, private ExpiryListener, private KeyE
   void HandleClientsBlockedOnKeys();
   void ServeKey(int db, const std::string& key, std::vector<uint64_t>* served);
   void ServeClient(Client& client, const std::string& key);
+  static bool StreamHasNewEntries(const Client& client, const Db::Node* node, std::string_view key);
   // The reply of a blocked client that times out (replyToBlockedClientTimedOut).
   void ReplyTimedOut(Client& client);
   // Forgets a blocked client's bookkeeping (queues, timeout table) and clears its block state.

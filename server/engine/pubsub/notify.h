@@ -22,7 +22,7 @@ enum NotifyClass : uint32_t {
   kNotifyZset = 1u << 7,      // z
   kNotifyExpired = 1u << 8,   // x: a key deleted because its TTL passed
   kNotifyEvicted = 1u << 9,   // e: a key deleted by maxmemory
-  kNotifyStream = 1u << 10,   // t (redlab has no streams: accepted, never emitted)
+  kNotifyStream = 1u << 10,   // t
   kNotifyKeyMiss = 1u << 11,  // m: a read found no key (not part of A, as it is costly)
   kNotifyModule = 1u << 13,   // d (redlab has no modules: accepted, never emitted)
   kNotifyNew = 1u << 14,      // n: a key came into being (not part of A: added in 7.0)

@@ -1,0 +1,122 @@
+// The stream value, as Redis 7.0's stream.h / t_stream.c: entries by ID in order, held in nodes
+// that fall as Redis's radix tree of listpacks falls (stream-node-max-bytes and
+// stream-node-max-entries), so that approximate (~) trimming removes the same whole nodes.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace redlab::server {
+
+struct StreamId {
+  uint64_t ms = 0;
+  uint64_t seq = 0;
+
+  auto operator<=>(const StreamId&) const = default;
+  bool zero() const { return ms == 0 && seq == 0; }
+  std::string ToString() const;  // "<ms>-<seq>"
+  // streamIncrID / streamDecrID: false (and wrapped) at the last / first possible ID.
+  bool Increment();
+  bool Decrement();
+  static constexpr StreamId Max() { return {UINT64_MAX, UINT64_MAX}; }
+};
+
+// How a user-given ID reads (streamGenericParseIDOrReply). `strict` refuses "-" and "+"; with
+// `seq_given` non-null "<ms>-*" is accepted (XADD) and reported as *seq_given = false.
+bool ParseStreamId(std::string_view s, uint64_t missing_seq, bool strict, StreamId* id,
+                   bool* seq_given = nullptr);
+
+// Node limits (stream-node-max-bytes, stream-node-max-entries); 0 means no limit.
+struct StreamNodeLimits {
+  size_t max_bytes = 4096;
+  int64_t max_entries = 100;
+};
+
+class StreamValue {
+ public:
+  // One entry: its ID and its field/value pairs flattened (f1, v1, f2, v2...).
+  struct Entry {
+    StreamId id;
+    std::vector<std::string> fields;
+    bool deleted = false;
+  };
+
+  enum class TrimStrategy { kNone, kMaxLen, kMinId };
+  struct TrimArgs {
+    TrimStrategy strategy = TrimStrategy::kNone;
+    bool approx = false;
+    int64_t limit = 0;  // 0: no limit
+    int64_t maxlen = 0;
+    StreamId minid;
+  };
+
+  uint64_t length() const { return length_; }
+  const StreamId& last_id() const { return last_id_; }
+  const StreamId& first_id() const { return first_id_; }
+  const StreamId& max_deleted_id() const { return max_deleted_id_; }
+  uint64_t entries_added() const { return entries_added_; }
+  size_t node_count() const { return nodes_.size(); }
+  void set_last_id(const StreamId& id) { last_id_ = id; }
+  void set_entries_added(uint64_t n) { entries_added_ = n; }
+  void set_max_deleted_id(const StreamId& id) { max_deleted_id_ = id; }
+
+  // streamAppendItem with an ID already decided (callers check it is above last_id): appends
+  // into the tail node or a new one, as Redis's node limits decide.
+  void Append(const StreamId& id, std::vector<std::string> fields, const StreamNodeLimits& limits);
+  // streamTrim: the number of entries removed.
+  int64_t Trim(const TrimArgs& args);
+  // streamDeleteItem: whether a live entry with that ID was deleted (max_deleted_id and
+  // first_id are kept up to date).
+  bool Delete(const StreamId& id);
+  bool Contains(const StreamId& id) const;
+
+  // Live entries with start <= ID <= end, in order (or reverse); `fn` returns false to stop.
+  void Range(const StreamId& start, const StreamId& end, bool rev,
+             const std::function<bool(const Entry&)>& fn) const;
+  const Entry* First() const;
+  const Entry* Last() const;
+
+  // streamGetEdgeID(first, skip_tombstones = 0): the first entry's ID, deleted or not, or
+  // UINT64_MAX-UINT64_MAX when there is none.
+  StreamId FirstEdgeId() const;
+  // streamLastValidID: the last live entry's ID, 0-0 when empty.
+  StreamId LastValidId() const;
+  size_t MemoryBytes() const;
+
+  // A node as Redis's listpack holds it: the master entry's ID and fields, the entries (deleted
+  // ones too, flagged) and the live and deleted counts.
+  struct Node {
+    StreamId master;
+    std::vector<std::string> master_fields;
+    std::vector<Entry> entries;
+    int64_t live = 0;
+    int64_t deleted = 0;
+    size_t payload_bytes = 0;  // the listpack's bytes but for the count and deleted fields
+    size_t ListpackBytes() const;
+  };
+  // Whether an entry's field names are its node's master fields (STREAM_ITEM_FLAG_SAMEFIELDS).
+  static bool SameFields(const Node& node, const Entry& e);
+  const std::map<StreamId, Node>& nodes() const { return nodes_; }
+  // Loading (RDB): nodes in order, then the stream's own fields.
+  void RestoreNode(Node node);
+  void RestoreMeta(uint64_t length, StreamId last, StreamId first, StreamId max_deleted,
+                   uint64_t entries_added);
+
+ private:
+  static size_t EntryBytes(const Node& node, const Entry& e);
+  void UpdateFirstId();
+
+  std::map<StreamId, Node> nodes_;  // by master ID, as Redis's radix tree keys them
+  uint64_t length_ = 0;
+  StreamId last_id_;
+  StreamId first_id_;
+  StreamId max_deleted_id_;
+  uint64_t entries_added_ = 0;
+};
+
+}  // namespace redlab::server

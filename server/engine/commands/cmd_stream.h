@@ -1,0 +1,30 @@
+// Redis 7.0's t_stream.c: what the stream command files share (ID arguments, entry replies).
+#pragma once
+
+#include <string_view>
+
+#include "server/command/command_table.h"
+#include "server/data/stream.h"
+#include "server/engine/core/context.h"
+
+namespace redlab::server::engine {
+
+inline constexpr std::string_view kStreamIdError =
+    "Invalid stream ID specified as stream command argument";
+
+// A stream ID argument, or false after replying kStreamIdError.
+bool StreamIdArg(CommandContext& ctx, std::string_view arg, uint64_t missing_seq, bool strict,
+                 StreamId* id, bool* seq_given);
+// One entry as [id, [field, value...]].
+void ReplyStreamEntry(CommandContext& ctx, const StreamValue::Entry& e);
+// streamReplyWithRange without a group: the entries start..end (at most count, 0: all) as an
+// array; how many.
+size_t ReplyStreamRange(CommandContext& ctx, const StreamValue& s, const StreamId& start,
+                        const StreamId& end, size_t count, bool rev);
+StreamNodeLimits StreamLimits(CommandContext& ctx);
+// signalKeyAsReady for a stream that got new entries (XADD): clients blocked in XREAD on it.
+void SignalStreamReady(CommandContext& ctx, std::string_view key);
+
+void RegisterStreamReadCommands(CommandTable& table);
+
+}  // namespace redlab::server::engine

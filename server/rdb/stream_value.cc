@@ -1,0 +1,154 @@
+// Redis 7.0's rdb.c (the OBJ_STREAM parts of rdbSaveObject and rdbLoadObject).
+#include "server/rdb/stream_value.h"
+
+#include "server/base/numbers.h"
+#include "server/rdb/packed.h"
+
+namespace redlab::server::rdb {
+namespace {
+
+using server::StreamId;
+using server::StreamValue;
+
+constexpr int64_t kFlagDeleted = 1;
+constexpr int64_t kFlagSameFields = 2;
+
+std::string RaxKey(const StreamId& id) {
+  std::string key(16, '\0');
+  for (int i = 0; i < 8; ++i) {
+    key[static_cast<size_t>(i)] = static_cast<char>(id.ms >> (56 - 8 * i));
+    key[static_cast<size_t>(8 + i)] = static_cast<char>(id.seq >> (56 - 8 * i));
+  }
+  return key;
+}
+
+StreamId FromRaxKey(std::string_view key) {
+  StreamId id;
+  for (int i = 0; i < 8; ++i) {
+    id.ms = (id.ms << 8) | static_cast<uint8_t>(key[static_cast<size_t>(i)]);
+    id.seq = (id.seq << 8) | static_cast<uint8_t>(key[static_cast<size_t>(8 + i)]);
+  }
+  return id;
+}
+
+std::string NodeListpack(const StreamValue::Node& node) {
+  ListpackBuilder lp;
+  lp.AppendInteger(node.live);
+  lp.AppendInteger(node.deleted);
+  lp.AppendInteger(static_cast<int64_t>(node.master_fields.size()));
+  for (const std::string& f : node.master_fields) lp.Append(f);
+  lp.AppendInteger(0);
+  for (const StreamValue::Entry& e : node.entries) {
+    bool same = StreamValue::SameFields(node, e);
+    int64_t numfields = static_cast<int64_t>(e.fields.size() / 2);
+    lp.AppendInteger((same ? kFlagSameFields : 0) | (e.deleted ? kFlagDeleted : 0));
+    lp.AppendInteger(static_cast<int64_t>(e.id.ms - node.master.ms));
+    lp.AppendInteger(static_cast<int64_t>(e.id.seq - node.master.seq));
+    if (!same) lp.AppendInteger(numfields);
+    for (size_t i = 0; i < e.fields.size(); i += 2) {
+      if (!same) lp.Append(e.fields[i]);
+      lp.Append(e.fields[i + 1]);
+    }
+    lp.AppendInteger(numfields + 3 + (same ? 0 : numfields + 1));
+  }
+  return lp.Build();
+}
+
+int64_t Int(const std::vector<std::string>& items, size_t i) {
+  int64_t v = 0;
+  if (i >= items.size() || !server::ParseInt64(items[i], &v)) {
+    throw RdbCorrupt{"bad stream listpack"};
+  }
+  return v;
+}
+
+StreamValue::Node ParseNode(const StreamId& master, std::string_view blob) {
+  std::vector<std::string> items = ParseListpack(blob);
+  if (items.empty()) throw RdbCorrupt{"Empty listpack inside stream"};
+  StreamValue::Node node;
+  node.master = master;
+  node.live = Int(items, 0);
+  node.deleted = Int(items, 1);
+  int64_t master_count = Int(items, 2);
+  if (master_count < 0 || static_cast<size_t>(master_count) + 4 > items.size()) {
+    throw RdbCorrupt{"bad stream listpack"};
+  }
+  size_t p = 3;
+  for (int64_t i = 0; i < master_count; ++i) node.master_fields.push_back(items[p++]);
+  ++p;  // the master entry's terminator
+  while (p < items.size()) {
+    int64_t flags = Int(items, p++);
+    StreamValue::Entry e;
+    e.id.ms = master.ms + static_cast<uint64_t>(Int(items, p++));
+    e.id.seq = master.seq + static_cast<uint64_t>(Int(items, p++));
+    e.deleted = (flags & kFlagDeleted) != 0;
+    if (flags & kFlagSameFields) {
+      for (const std::string& f : node.master_fields) {
+        if (p >= items.size()) throw RdbCorrupt{"bad stream listpack"};
+        e.fields.push_back(f);
+        e.fields.push_back(items[p++]);
+      }
+    } else {
+      int64_t n = Int(items, p++);
+      if (n < 0 || p + static_cast<size_t>(n) * 2 > items.size()) {
+        throw RdbCorrupt{"bad stream listpack"};
+      }
+      for (int64_t i = 0; i < n * 2; ++i) e.fields.push_back(items[p++]);
+    }
+    Int(items, p++);  // lp-count
+    node.entries.push_back(std::move(e));
+  }
+  return node;
+}
+
+}  // namespace
+
+void EncodeStream(RdbWriter& w, const StreamValue& s) {
+  w.Length(s.nodes().size());
+  for (const auto& [master, node] : s.nodes()) {
+    w.String(RaxKey(master));
+    w.String(NodeListpack(node));
+  }
+  w.Length(s.length());
+  w.Length(s.last_id().ms);
+  w.Length(s.last_id().seq);
+  w.Length(s.first_id().ms);
+  w.Length(s.first_id().seq);
+  w.Length(s.max_deleted_id().ms);
+  w.Length(s.max_deleted_id().seq);
+  w.Length(s.entries_added());
+  w.Length(0);  // consumer groups
+}
+
+server::Object DecodeStream(uint8_t type, RdbReader& r) {
+  server::Object o = server::Object::NewStream();
+  StreamValue& s = o.stream();
+  uint64_t nodes = r.Length();
+  for (uint64_t i = 0; i < nodes; ++i) {
+    std::string key = r.String();
+    if (key.size() != 16) throw RdbCorrupt{"Stream node key entry is not the size of a stream ID"};
+    std::string lp = r.String();
+    s.RestoreNode(ParseNode(FromRaxKey(key), lp));
+  }
+  uint64_t length = r.Length();
+  StreamId last{r.Length(), 0};
+  last.seq = r.Length();
+  StreamId first, max_deleted;
+  uint64_t entries_added = length;
+  if (type == kTypeStreamListpacks2) {
+    first.ms = r.Length();
+    first.seq = r.Length();
+    max_deleted.ms = r.Length();
+    max_deleted.seq = r.Length();
+    entries_added = r.Length();
+  }
+  s.RestoreMeta(length, last, first, max_deleted, entries_added);
+  if (type != kTypeStreamListpacks2 && s.First() != nullptr) {
+    s.RestoreMeta(length, last, s.First()->id, max_deleted, entries_added);
+  }
+  if (length != 0 && nodes == 0) throw RdbCorrupt{"Stream length inconsistent with rax entries"};
+  if (r.Length() != 0) throw RdbCorrupt{"stream consumer groups are not supported by redlab yet"};
+  return o;
+}
+
+}  // namespace redlab::server::rdb
