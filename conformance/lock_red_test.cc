@@ -154,7 +154,7 @@ TEST_F(RedLockTest, ContendingClientsNeverOverlap) {
     threads.emplace_back([&, i] {
       redlab::RedLock lock = clients[i]->GetRedLock("contended");
       for (int r = 0; r < kRounds; ++r) {
-        lock.Lock(milliseconds(10000));
+        lock.Lock(milliseconds(3000));
         {
           std::lock_guard<std::mutex> g(mu);
           if (++in_hold != 1) problems.push_back("two holders at once");
@@ -173,8 +173,11 @@ TEST_F(RedLockTest, ContendingClientsNeverOverlap) {
   for (auto& t : threads) t.join();
   EXPECT_EQ(problems, std::vector<std::string>{});
   EXPECT_EQ(holds, kClients * kRounds);
+  // Every hold was released everywhere; an attempt's acquisition that reached a master after
+  // the attempt was given up (a slow master under load) leaves a key only until its lease ends.
   for (size_t i = 0; i < kMasters; ++i) {
-    EXPECT_TRUE(Eventually([&] { return Master(i)({"EXISTS", "contended"}) == Int(0); }));
+    EXPECT_TRUE(Eventually([&] { return Master(i)({"EXISTS", "contended"}) == Int(0); },
+                           std::chrono::seconds(8)));
   }
 }
 
