@@ -1,21 +1,35 @@
 // Small string helpers shared by the engine (case-insensitive comparison, as strcasecmp).
 #pragma once
 
-#include <cctype>
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
 namespace redlab::server {
 
+// tolower/toupper of the C locale, the one Redis runs in (it never sets LC_CTYPE), inlined: only
+// ASCII letters change.
+constexpr char AsciiLower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
+constexpr char AsciiUpper(char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 32) : c; }
+
 inline bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
+    if (AsciiLower(a[i]) != AsciiLower(b[i])) return false;
   }
   return true;
+}
+
+// FNV-1a over the lower-cased bytes: with EqualsIgnoreCase, a hash table keyed without regard to
+// case (Redis's dictSdsCaseHash) that finds "GET", "get" and "Get" without building a string.
+inline size_t HashIgnoreCase(std::string_view s) {
+  uint64_t h = 14695981039346656037ull;
+  for (char c : s) {
+    h ^= static_cast<unsigned char>(AsciiLower(c));
+    h *= 1099511628211ull;
+  }
+  return static_cast<size_t>(h);
 }
 
 // What Redis sees of an argument it reads as a C string: the bytes before the first NUL.
@@ -23,13 +37,13 @@ inline std::string_view CStringPrefix(std::string_view s) { return s.substr(0, s
 
 inline std::string ToUpper(std::string_view s) {
   std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (char& c : out) c = AsciiUpper(c);
   return out;
 }
 
 inline std::string ToLower(std::string_view s) {
   std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : out) c = AsciiLower(c);
   return out;
 }
 

@@ -9,28 +9,10 @@
 namespace redlab::server {
 namespace {
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
+std::string Lower(std::string_view s) { return ToLower(s); }
 
-// Lower-cases into a fixed buffer to look a name up without allocating; names longer than any
-// command are simply not found.
-bool LowerInto(std::string_view s, char* buf, size_t cap, std::string_view* out) {
-  if (s.size() > cap) return false;
-  for (size_t i = 0; i < s.size(); ++i) {
-    buf[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(s[i])));
-  }
-  *out = std::string_view(buf, s.size());
-  return true;
-}
-
-const Command* FindLower(const NameIndex& map, std::string_view name) {
-  char buf[64];
-  std::string_view lower;
-  if (!LowerInto(name, buf, sizeof(buf), &lower)) return nullptr;
-  auto it = map.find(lower);
+const Command* FindIn(const NameIndex& map, std::string_view name) {
+  auto it = map.find(name);
   return it == map.end() ? nullptr : it->second;
 }
 
@@ -92,7 +74,7 @@ void DeriveLegacyRange(Command* cmd) {
 }  // namespace
 
 const Command* Command::FindSubcommand(std::string_view name) const {
-  return FindLower(subcommand_index, name);
+  return FindIn(subcommand_index, name);
 }
 
 CommandTable::CommandTable(Registrar register_all) { register_all(*this); }
@@ -124,7 +106,7 @@ void CommandTable::Add(CommandSpec spec) {
   commands_.push_back(std::move(cmd));
 }
 
-const Command* CommandTable::Find(std::string_view name) const { return FindLower(index_, name); }
+const Command* CommandTable::Find(std::string_view name) const { return FindIn(index_, name); }
 
 const Command* CommandTable::Resolve(std::span<const std::string> args) const {
   if (args.empty()) return nullptr;

@@ -12,18 +12,26 @@
 #include <unordered_map>
 #include <vector>
 
+#include "server/base/text.h"
 #include "server/command/command.h"
 
 namespace redlab::server {
 
-// Name -> command, looked up by string_view without building a std::string.
+// Name -> command, looked up by string_view in any case without building a std::string (Redis's
+// command dict hashes and compares case-insensitively too).
 struct Command;
 
 struct NameHash {
   using is_transparent = void;
-  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  size_t operator()(std::string_view s) const { return HashIgnoreCase(s); }
 };
-using NameIndex = std::unordered_map<std::string, const Command*, NameHash, std::equal_to<>>;
+struct NameEquals {
+  using is_transparent = void;
+  bool operator()(std::string_view a, std::string_view b) const {
+    return a == b || EqualsIgnoreCase(a, b);
+  }
+};
+using NameIndex = std::unordered_map<std::string, const Command*, NameHash, NameEquals>;
 
 struct Command {
   const CommandSpec* spec = nullptr;

@@ -1,5 +1,6 @@
 #include "server/scripting/interpreter.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -36,11 +37,18 @@ void PushArray(lua_State* lua, std::span<const std::string> values) {
   }
 }
 
-// Sets t[name] = the array of `values`, in the table on top of the stack.
-void SetArray(lua_State* lua, const char* name, std::span<const std::string> values) {
-  lua_pushstring(lua, name);
+// Sets t[name] = the array of `values`, in the table on top of the stack; `name_ref` is the
+// registry reference of the name string.
+void SetArray(lua_State* lua, int name_ref, std::span<const std::string> values) {
+  lua_rawgeti(lua, LUA_REGISTRYINDEX, name_ref);
   PushArray(lua, values);
   lua_rawset(lua, -3);
+}
+
+// A registry reference to the string `s`.
+int RefString(lua_State* lua, const char* s) {
+  lua_pushstring(lua, s);
+  return luaL_ref(lua, LUA_REGISTRYINDEX);
 }
 
 // The error reply of a failed run (the error value is on top of the stack).
@@ -97,6 +105,12 @@ int ConvertResult(lua_State* lua) {
   return 0;
 }
 
+// luaL_newstate's panic function: an error outside any protected call ends the process.
+int Panic(lua_State* lua) {
+  std::fprintf(stderr, "PANIC: unprotected error in call to Lua API (%s)\n", lua_tostring(lua, -1));
+  return 0;
+}
+
 }  // namespace
 
 Interpreter::Interpreter(Mode mode, Rand48* rand)
@@ -107,11 +121,19 @@ Interpreter::Interpreter(Mode mode, Rand48* rand)
 Interpreter::~Interpreter() { Close(); }
 
 void Interpreter::Open() {
-  lua_ = luaL_newstate();
+  lua_ = lua_newstate(&LuaAllocator::Alloc, &allocator_);
   if (lua_ == nullptr) std::abort();
+  lua_atpanic(lua_, Panic);
   OpenSandboxLibraries(lua_);
-  RegisterRedisApi(lua_);
+  BindRunSlot(lua_, &run_slot_);
+  RegisterRedisApi(lua_, &run_slot_);
   InstallErrorHandler(lua_);
+  lua_getglobal(lua_, "__redis__err__handler");
+  error_handler_ref_ = luaL_ref(lua_, LUA_REGISTRYINDEX);
+  keys_name_ref_ = RefString(lua_, "KEYS");
+  argv_name_ref_ = RefString(lua_, "ARGV");
+  lua_pushcfunction(lua_, ConvertResult);
+  convert_result_ref_ = luaL_ref(lua_, LUA_REGISTRYINDEX);
   if (mode_ == Mode::kFunctions) {
     // Functions find the handler in the registry, not among their globals.
     lua_getglobal(lua_, "__redis__err__handler");
@@ -160,18 +182,19 @@ void Interpreter::Execute(const Run& run, ScriptHost& host, resp::ReplyWriter& r
   RunState state;
   state.host = &host;
   state.rand = rand_;
+  state.buffers = &call_buffers_;
   // Set before the hook: any instruction may run the hook, and it needs the run state.
-  SetRunState(lua, &state);
+  run_slot_ = &state;
   if (run.interrupt_hook) lua_sethook(lua, CountHook, LUA_MASKCOUNT, kHookInstructions);
 
   int err;
   if (mode_ == Mode::kEval) {
     PushRawGlobals(lua);
-    SetArray(lua, "KEYS", run.keys);
-    SetArray(lua, "ARGV", run.args);
-    lua_pushstring(lua, "__redis__err__handler");
-    lua_rawget(lua, -2);
-    lua_remove(lua, -2);
+    SetArray(lua, keys_name_ref_, run.keys);
+    SetArray(lua, argv_name_ref_, run.args);
+    lua_pop(lua, 1);
+    // The global __redis__err__handler, which the locked globals keep as it was at Open().
+    lua_rawgeti(lua, LUA_REGISTRYINDEX, error_handler_ref_);
     PushString(lua, run.function);
     lua_rawget(lua, LUA_REGISTRYINDEX);
     err = lua_pcall(lua, 0, 1, -2);
@@ -191,7 +214,7 @@ void Interpreter::Execute(const Run& run, ScriptHost& host, resp::ReplyWriter& r
   // The reply is read from Lua values whose metamethods may fail: read them in protected mode.
   size_t reply_start = reply.buffer()->size();
   Conversion conversion{err != 0, run.sha, state.resp, &reply};
-  lua_pushcfunction(lua, ConvertResult);
+  lua_rawgeti(lua, LUA_REGISTRYINDEX, convert_result_ref_);
   lua_pushlightuserdata(lua, &conversion);
   lua_pushvalue(lua, -3);  // the result, or the error
   if (lua_pcall(lua, 2, 0, 0) != 0) {
@@ -204,7 +227,7 @@ void Interpreter::Execute(const Run& run, ScriptHost& host, resp::ReplyWriter& r
                         true);
   }
   if (run.interrupt_hook) lua_sethook(lua, nullptr, 0, 0);
-  SetRunState(lua, nullptr);
+  run_slot_ = nullptr;
   lua_settop(lua, base);
 }
 

@@ -13,8 +13,10 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "server/resp/writer.h"
+#include "server/scripting/lua_allocator.h"
 #include "server/scripting/rand48.h"
 
 struct lua_State;
@@ -48,6 +50,16 @@ class ScriptHost {
   // redis.log, with a level already checked to be a LogLevel.
   virtual void Log(int level, std::string_view message) = 0;
 };
+
+// Buffers redis.call reuses from call to call (and run to run), so a call allocates nothing for
+// its arguments and reply once they have grown to size.
+struct CallBuffers {
+  std::vector<std::string> args;
+  std::string reply;
+  std::string error;
+};
+
+struct RunState;
 
 class Interpreter {
  public:
@@ -120,10 +132,19 @@ class Interpreter {
   void OpenLibraryApi();
 
   Mode mode_;
+  LuaAllocator allocator_;  // outlives lua_, which Close() ends in the destructor's body
   lua_State* lua_ = nullptr;
   Rand48 own_rand_;
   Rand48* rand_;
   int gc_count_ = 0;
+  CallBuffers call_buffers_;
+  RunState* run_slot_ = nullptr;  // the running script's state (see BindRunSlot)
+  // Registry references to what every run pushes: the error handler of eval mode, the names
+  // KEYS and ARGV, the function converting the result.
+  int error_handler_ref_ = 0;
+  int keys_name_ref_ = 0;
+  int argv_name_ref_ = 0;
+  int convert_result_ref_ = 0;
 };
 
 }  // namespace redlab::server::scripting

@@ -1,5 +1,6 @@
 #include "server/scripting/redis_api.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -33,23 +34,37 @@ RunState* RequireRunState(lua_State* lua, const char* function) {
   return state;
 }
 
-// luaArgsToRedisArgv: the call's arguments as strings. Numbers are formatted with %.17g (Lua's
-// own conversion would lose precision). On failure pushes Redis's error table and returns false.
+// %.17g of a number Lua passes to redis.call. An integral value below 1e17 prints as its
+// digits, so it takes the integer path (most numbers scripts pass are counts); -0 and the rest
+// go through printf.
+std::string_view FormatNumber(lua_Number value, char (&buf)[64]) {
+  double d = static_cast<double>(value);
+  if (d > -1e17 && d < 1e17 && d == std::trunc(d) && !(d == 0 && std::signbit(d))) {
+    auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), static_cast<int64_t>(d));
+    return std::string_view(buf, static_cast<size_t>(end - buf));
+  }
+  int n = std::snprintf(buf, sizeof(buf), "%.17g", d);
+  return std::string_view(buf, static_cast<size_t>(n));
+}
+
+// luaArgsToRedisArgv: the call's arguments as strings, into *args (whose strings keep their
+// capacity from call to call). Numbers are formatted with %.17g (Lua's own conversion would
+// lose precision). On failure pushes Redis's error table and returns false.
 bool ArgsToStrings(lua_State* lua, std::vector<std::string>* args) {
   int argc = lua_gettop(lua);
   if (argc == 0) {
     PushErrorTable(lua, "Please specify at least one argument for this redis lib call");
     return false;
   }
-  args->reserve(static_cast<size_t>(argc));
+  args->resize(static_cast<size_t>(argc));
   bool ok = true;
   for (int j = 1; j <= argc; ++j) {
+    std::string& arg = (*args)[static_cast<size_t>(j - 1)];
     if (lua_type(lua, j) == LUA_TNUMBER) {
       char buf[64];
-      int n = std::snprintf(buf, sizeof(buf), "%.17g", static_cast<double>(lua_tonumber(lua, j)));
-      args->emplace_back(buf, static_cast<size_t>(n));
+      arg.assign(FormatNumber(lua_tonumber(lua, j), buf));
     } else if (lua_isstring(lua, j)) {
-      args->emplace_back(ToStringView(lua, j));
+      arg.assign(ToStringView(lua, j));
     } else {
       ok = false;
       break;
@@ -60,17 +75,22 @@ bool ArgsToStrings(lua_State* lua, std::vector<std::string>* args) {
   return ok;
 }
 
-// redis.call (raise_error) and redis.pcall.
+// redis.call (raise_error) and redis.pcall; their upvalue is the run slot.
 int GenericCall(lua_State* lua, bool raise_error) {
-  RunState* state = RequireRunState(lua, "redis.call/pcall");
-  std::vector<std::string> args;
-  if (!ArgsToStrings(lua, &args)) {
+  RunState* state = *static_cast<RunState**>(lua_touserdata(lua, lua_upvalueindex(1)));
+  if (state == nullptr) {
+    RaiseErrorTable(lua, "redis.call/pcall can only be called inside a script invocation");
+  }
+  CallBuffers& buffers = *state->buffers;
+  if (!ArgsToStrings(lua, &buffers.args)) {
     if (raise_error) lua_error(lua);
     return 1;
   }
-  std::string reply;
-  std::string error;
-  if (!state->host->Call(args, state->resp, &reply, &error)) {
+  std::string& reply = buffers.reply;
+  std::string& error = buffers.error;
+  reply.clear();
+  error.clear();
+  if (!state->host->Call(buffers.args, state->resp, &reply, &error)) {
     PushErrorTable(lua, error);
     // The refusal was already counted in the error statistics.
     lua_pushstring(lua, "ignore_error_stats_update");
@@ -266,22 +286,18 @@ void SetNumber(lua_State* lua, const char* name, lua_Number value) {
 
 }  // namespace
 
-void SetRunState(lua_State* lua, RunState* state) {
+void BindRunSlot(lua_State* lua, RunState** slot) {
   lua_pushlightuserdata(lua, &kRunStateKey);
-  if (state != nullptr) {
-    lua_pushlightuserdata(lua, state);
-  } else {
-    lua_pushnil(lua);
-  }
+  lua_pushlightuserdata(lua, slot);
   lua_rawset(lua, LUA_REGISTRYINDEX);
 }
 
 RunState* GetRunState(lua_State* lua) {
   lua_pushlightuserdata(lua, &kRunStateKey);
   lua_rawget(lua, LUA_REGISTRYINDEX);
-  auto* state = static_cast<RunState*>(lua_touserdata(lua, -1));
+  auto* slot = static_cast<RunState**>(lua_touserdata(lua, -1));
   lua_pop(lua, 1);
-  return state;
+  return slot == nullptr ? nullptr : *slot;
 }
 
 void RegisterLogAndVersion(lua_State* lua) {
@@ -296,13 +312,21 @@ void RegisterLogAndVersion(lua_State* lua) {
   lua_settable(lua, -3);
 }
 
-void RegisterRedisApi(lua_State* lua) {
+void RegisterRedisApi(lua_State* lua, RunState** slot) {
   lua_pushcfunction(lua, Pcall);
   lua_setglobal(lua, "pcall");
 
   lua_newtable(lua);
-  SetFunction(lua, "call", RedisCall);
-  SetFunction(lua, "pcall", RedisPcall);
+  struct {
+    const char* name;
+    lua_CFunction function;
+  } const calls[] = {{"call", RedisCall}, {"pcall", RedisPcall}};
+  for (const auto& call : calls) {
+    lua_pushstring(lua, call.name);
+    lua_pushlightuserdata(lua, slot);
+    lua_pushcclosure(lua, call.function, 1);
+    lua_settable(lua, -3);
+  }
   RegisterLogAndVersion(lua);
   SetFunction(lua, "setresp", SetRespCommand);
   SetFunction(lua, "sha1hex", Sha1hexCommand);

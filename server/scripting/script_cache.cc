@@ -63,7 +63,7 @@ bool ParseShebang(std::string_view body, uint64_t* flags, size_t* shebang_length
 }
 
 const Script* ScriptCache::Find(std::string_view sha) const {
-  auto it = scripts_.find(std::string(sha));
+  auto it = scripts_.find(sha);
   return it == scripts_.end() ? nullptr : &it->second;
 }
 
@@ -79,6 +79,8 @@ const Script* ScriptCache::Load(std::string_view body, std::string* sha, std::st
   Script& script = scripts_[*sha];
   script.body.assign(body);
   script.flags = flags;
+  script.sha = *sha;
+  script.function = FunctionName(*sha);
   return &script;
 }
 

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "server/base/text.h"
 #include "server/scripting/interpreter.h"
 
 namespace redlab::server::scripting {
@@ -39,6 +40,8 @@ inline constexpr ScriptFlagName kScriptFlagNames[] = {
 struct Script {
   std::string body;
   uint64_t flags = 0;
+  std::string sha;       // lower case
+  std::string function;  // its name in the interpreter, FunctionName(sha)
 };
 
 // Parses the shebang of `body` (evalExtractShebangFlags): its flags, and the length of the
@@ -50,7 +53,7 @@ class ScriptCache {
  public:
   explicit ScriptCache(Interpreter* interpreter) : interpreter_(interpreter) {}
 
-  // The script with this sha (lower case), or nullptr.
+  // The script with this sha (in any case, as EVALSHA takes it), or nullptr.
   const Script* Find(std::string_view sha) const;
 
   // Adds `body` (compiling it) unless it is known already; *sha receives its SHA1. Returns
@@ -69,7 +72,19 @@ class ScriptCache {
 
  private:
   Interpreter* interpreter_;
-  std::unordered_map<std::string, Script> scripts_;
+  struct ShaHash {
+    using is_transparent = void;
+    // A SHA1's first 16 hex digits are as random as all of it.
+    size_t operator()(std::string_view s) const { return HashIgnoreCase(s.substr(0, 16)); }
+  };
+  struct ShaEquals {
+    using is_transparent = void;
+    // Clients mostly send the lower-case digest the cache holds: try the plain comparison first.
+    bool operator()(std::string_view a, std::string_view b) const {
+      return a == b || EqualsIgnoreCase(a, b);
+    }
+  };
+  std::unordered_map<std::string, Script, ShaHash, ShaEquals> scripts_;
   size_t memory_ = 0;
 };
 

@@ -144,8 +144,7 @@ void ScriptRunner::Eval(CommandContext& ctx, bool evalsha, bool read_only) {
     ctx.ReplyError(kNoScript);
     return;
   }
-  std::string sha = evalsha ? ToLower(source) : std::string();
-  const Script* script = evalsha ? cache_.Find(sha) : nullptr;
+  const Script* script = evalsha ? cache_.Find(source) : nullptr;
 
   // Computed once per script, before it runs (server.script_oom), so memory used by the script
   // itself does not count. (A script whose shebang does not allow running over maxmemory was
@@ -162,6 +161,7 @@ void ScriptRunner::Eval(CommandContext& ctx, bool evalsha, bool read_only) {
       return;
     }
   } else {
+    std::string sha;
     std::string error;
     script = cache_.Load(source, &sha, &error);
     if (script == nullptr) {
@@ -173,13 +173,12 @@ void ScriptRunner::Eval(CommandContext& ctx, bool evalsha, bool read_only) {
   Run run;
   if (!Prepare(ctx, script->flags, read_only, oom, &run)) return;
   run.eval = true;
-  run.name = sha;
+  run.name = script->sha;
   size_t keys = static_cast<size_t>(numkeys);
   std::span<std::string> args = ctx.args();
-  std::string function = ScriptCache::FunctionName(sha);
   scripting::Interpreter::Run lua_run{
-      .function = function,
-      .sha = sha,
+      .function = script->function,
+      .sha = script->sha,
       .keys = args.subspan(3, keys),
       .args = args.subspan(3 + keys),
   };
@@ -369,7 +368,7 @@ uint32_t ScriptRunner::EvalFlags(std::span<const std::string> args, bool evalsha
   uint64_t flags = 0;
   if (evalsha) {
     if (args[1].size() != 40) return command_flags;
-    const Script* script = cache_.Find(ToLower(args[1]));
+    const Script* script = cache_.Find(args[1]);
     if (script == nullptr) return command_flags;
     flags = script->flags;
   } else {
