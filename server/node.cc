@@ -19,6 +19,7 @@
 #include "server/log.h"
 #include "server/net/listener.h"
 #include "server/net/master_link.h"
+#include "server/net/sync_link.h"
 #include "server/replication/replication.h"
 #include "server/sentinel/sentinel.h"
 #include "server/topology.h"
@@ -182,6 +183,10 @@ class Node::Impl : public sentinel::SentinelHost,
   void LogWarning(std::string_view message) override { logger_.Warning(message); }
   void Log(int level, std::string_view message) override {
     logger_.Log(static_cast<LogLevel>(level), message);
+  }
+  std::unique_ptr<engine::SyncLink> ConnectSync(const std::string& host, int port,
+                                                int64_t timeout_ms) override {
+    return net::ConnectSync(host, port, timeout_ms);
   }
   bool ExecuteNodeCommand(engine::Client& client, std::span<std::string> args,
                           resp::ReplyWriter& reply) override {

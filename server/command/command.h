@@ -56,6 +56,7 @@ enum CommandFlag : uint32_t {
   // may lazily expire keys it was not given (SCAN, RANDOMKEY): run directly, its DELs are not
   // wrapped in MULTI/EXEC (not printed, as in Redis)
   kCmdTouchesArbitraryKeys = 1u << 19,
+  kCmdAsking = 1u << 26,  // accepted after ASKING in cluster mode (RESTORE-ASKING)
 
   // redlab's names for what Redis's processCommand and call() decide by comparing command
   // procs (c->cmd->proc == execCommand...). Never printed.

@@ -179,6 +179,7 @@ std::vector<std::string_view> CommandFlagNames(const Command& cmd) {
       {kCmdStale, "stale"},
       {kCmdSkipMonitor, "skip_monitor"},
       {kCmdSkipSlowlog, "skip_slowlog"},
+      {kCmdAsking, "asking"},
       {kCmdFast, "fast"},
       {kCmdNoAuth, "no_auth"},
       {kCmdNoMandatoryKeys, "no_mandatory_keys"},

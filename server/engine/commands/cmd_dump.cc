@@ -138,6 +138,24 @@ void RegisterDumpCommands(CommandTable& table) {
                     "However for sorted set values the complexity is O(N*M*log(N)) "
                     "because inserting values into sorted sets is O(log(N)).",
   });
+  // RESTORE under the name a cluster node's MIGRATE sends (RESTORE-ASKING, a SYSCMD).
+  table.Add({
+      .name = "restore-asking",
+      .arity = -4,
+      .flags = kCmdWrite | kCmdDenyOom | kCmdAsking,
+      .acl = kAclKeyspace | kAclDangerous,
+      .keys = {KeyAt(1, kKeyOW | kKeyUpdate)},
+      .proc = RestoreCommand,
+      .group = "server",
+      .since = "3.0.0",
+      .summary = "An internal command for migrating keys in a cluster",
+      .complexity = "O(1) to create the new key and additional O(N*M) to reconstruct the "
+                    "serialized value, where N is the number of Redis objects composing "
+                    "the value and M their average size. For small string values the time "
+                    "complexity is thus O(1)+O(1*M) where M is small, so simply O(1). "
+                    "However for sorted set values the complexity is O(N*M*log(N)) "
+                    "because inserting values into sorted sets is O(log(N)).",
+  });
 }
 
 }  // namespace redlab::server::engine

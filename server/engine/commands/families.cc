@@ -11,6 +11,7 @@ void RegisterCommands(CommandTable& table) {
   RegisterKeyCommands(table);
   RegisterCopyCommands(table);
   RegisterDumpCommands(table);
+  RegisterMigrateCommands(table);
   RegisterSortCommands(table);
   RegisterPersistenceCommands(table);
   RegisterExpireCommands(table);

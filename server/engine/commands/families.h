@@ -16,7 +16,8 @@ void RegisterServerCommands(CommandTable& table);
 void RegisterAclCommands(CommandTable& table);  // cmd_acl.cc
 void RegisterKeyCommands(CommandTable& table);
 void RegisterCopyCommands(CommandTable& table);         // cmd_copy.cc: COPY MOVE SWAPDB
-void RegisterDumpCommands(CommandTable& table);         // cmd_dump.cc: DUMP RESTORE
+void RegisterDumpCommands(CommandTable& table);  // cmd_dump.cc: DUMP RESTORE RESTORE-ASKING
+void RegisterMigrateCommands(CommandTable& table);  // cmd_migrate.cc: MIGRATE
 void RegisterSortCommands(CommandTable& table);         // cmd_sort.cc: SORT SORT_RO
 void RegisterPersistenceCommands(CommandTable& table);  // cmd_persistence.cc
 void RegisterExpireCommands(CommandTable& table);

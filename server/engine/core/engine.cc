@@ -241,6 +241,7 @@ void Engine::Cron() {
   if (blocked_keys_.has_ready() && call_depth_ == 0) HandleClientsBlockedOnKeys();
   replication_->Cron();
   persistence_->Cron();
+  migrate_sockets_.CloseTimedOut(clock_.NowMs() / 1000);
   // Even when idle, get under a tracking-table-max-keys lowered by CONFIG SET.
   if (tracking_.clients() > 0) tracking_.LimitUsedSlots();
   CloseIdleClients();

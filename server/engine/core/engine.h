@@ -23,8 +23,10 @@
 #include "server/engine/core/blocked_keys.h"
 #include "server/engine/core/client.h"
 #include "server/engine/core/context.h"
+#include "server/engine/core/migrate_sockets.h"
 #include "server/engine/core/effects.h"
 #include "server/engine/core/replication_role.h"
+#include "server/engine/core/sync_link.h"
 #include "server/engine/core/watch.h"
 #include "server/engine/pubsub/notify.h"
 #include "server/engine/pubsub/pubsub.h"
@@ -71,6 +73,12 @@ class EngineHost {
   virtual bool ExecuteNodeCommand(Client& /*client*/, std::span<std::string> /*args*/,
                                   resp::ReplyWriter& /*reply*/) {
     return false;
+  }
+  // MIGRATE: a blocking connection to host:port made within timeout_ms, or nullptr (a host
+  // without network, such as a unit test's, never connects).
+  virtual std::unique_ptr<SyncLink> ConnectSync(const std::string& /*host*/, int /*port*/,
+                                                int64_t /*timeout_ms*/) {
+    return nullptr;
   }
 };
 
@@ -400,6 +408,8 @@ class Engine : private resp::ErrorListener, private ExpiryListener, private KeyE
   rdb::RdbWriteOptions rdb_write_options() const;
   // Snapshot files: SAVE, BGSAVE, DEBUG RELOAD, LASTSAVE, INFO persistence.
   Persistence& persistence() { return *persistence_; }
+  MigrateSockets& migrate_sockets() { return migrate_sockets_; }
+  const MigrateSockets& migrate_sockets() const { return migrate_sockets_; }
 
   // Whether a client with `pending` bytes of replies not yet sent has passed its class's
   // client-output-buffer-limit and must be disconnected (Redis's checkClientOutputBufferLimits).
@@ -520,6 +530,7 @@ class Engine : private resp::ErrorListener, private ExpiryListener, private KeyE
   std::string_view StaleRefusal(const Client& client, const Command& cmd, uint32_t flags) const;
   std::unique_ptr<ReplicationRole> replication_;
   std::unique_ptr<Persistence> persistence_;
+  MigrateSockets migrate_sockets_;
   DebugSettings debug_settings_;
   uint64_t next_client_id_ = 1;
   std::string run_id_;

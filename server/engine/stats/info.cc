@@ -251,7 +251,8 @@ void StatsSection(Engine& e, std::string& out) {
   out += fmt::format("pubsub_channels:{}\r\npubsub_patterns:{}\r\npubsubshard_channels:{}\r\n",
                      e.pubsub().NumChannels(PubSubKind::kChannel), e.pubsub().NumPatterns(),
                      e.pubsub().NumChannels(PubSubKind::kShard));
-  out += "latest_fork_usec:0\r\ntotal_forks:0\r\nmigrate_cached_sockets:0\r\n";
+  out += fmt::format("latest_fork_usec:0\r\ntotal_forks:0\r\nmigrate_cached_sockets:{}\r\n",
+                     e.migrate_sockets().size());
   // Keys with a TTL written on a writable replica, which Redis tracks to expire them: redlab's
   // replicas expire such keys as any other, so none is tracked apart.
   out += "slave_expires_tracked_keys:0\r\n";
