@@ -44,6 +44,31 @@ TEST(NodeCommandTest, ThrowsOnACrashedNode) {
   EXPECT_EQ(s.master().Command({"PING"}), "+PONG\r\n");
 }
 
+TEST(ServerTest, SentinelsMonitorTheMasterAndResetBringsThemBack) {
+  Server s({.sentinels = 1});
+  std::string port = std::to_string(s.port());
+  EXPECT_EQ(s.sentinel(0).Command({"SENTINEL", "GET-MASTER-ADDR-BY-NAME", "mymaster"}),
+            "*2\r\n$9\r\n127.0.0.1\r\n$" + std::to_string(port.size()) + "\r\n" + port + "\r\n");
+  s.Crash(s.sentinel(0));
+  s.JumpClock(std::chrono::seconds(5));
+  s.Reset();
+  EXPECT_FALSE(s.sentinel(0).crashed());
+  EXPECT_EQ(s.sentinel(0).Command({"PING"}), "+PONG\r\n");
+  EXPECT_EQ(s.master().ListFaults(), std::vector<std::string>());
+}
+
+TEST(ServerTest, IndependentMastersEachHaveTheirUrl) {
+  Server s({.masters = 3});
+  std::vector<std::string> urls = s.urls();
+  ASSERT_EQ(urls.size(), 3u);
+  for (size_t i = 0; i < urls.size(); ++i) {
+    EXPECT_EQ(urls[i], "redis://127.0.0.1:" + std::to_string(s.master(i).port()));
+    EXPECT_EQ(s.master(i).Command({"SET", "k", std::to_string(i)}), "+OK\r\n");
+  }
+  s.Reset();
+  for (size_t i = 0; i < urls.size(); ++i) EXPECT_EQ(s.master(i).Command({"DBSIZE"}), ":0\r\n");
+}
+
 // One node of its own per test: the URL reaches it, and the data of one test is gone in the next.
 class OwnNodeTest : public Test {};
 
