@@ -5,7 +5,7 @@ BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
 PORT ?= 6379
 
-.PHONY: all deps configure build test run bench lab clean
+.PHONY: all deps configure build test run bench lab deb clean
 
 all: build
 
@@ -32,6 +32,11 @@ bench: build
 lab: configure
 	cmake --build $(BUILD_DIR) -j$(JOBS) --target redlab
 	$(BUILD_DIR)/bin/redlab lab run
+
+# Debian packages in $(BUILD_DIR)/deb/: redlab (the binaries, man pages) and redlab-dev (headers,
+# libraries, the CMake package); `apt install ./build/deb/redlab_*.deb`.
+deb: build
+	cd $(BUILD_DIR) && cpack -G DEB
 
 clean:
 	rm -rf $(BUILD_DIR)

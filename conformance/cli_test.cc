@@ -243,3 +243,58 @@ TEST(RedlabServerCliTest, SentinelsStartBesideTheTopology) {
 
 }  // namespace
 }  // namespace redlab::conformance
+
+namespace redlab::conformance {
+namespace {
+
+// How another language's test suite starts redlab-server: --port 0 binds free ports, and
+// --port-file FILE (written whole, once listening) says which; stderr's lines say the same.
+std::vector<int> ReadPortFile(const std::string& path) {
+  std::vector<int> ports;
+  std::ifstream in(path);
+  for (int port; in >> port;) ports.push_back(port);
+  return ports;
+}
+
+TEST(RedlabServerCliTest, PortZeroBindsFreePortsAndThePortFileNamesThem) {
+  std::string path =
+      ::testing::TempDir() + "redlab_port_file." + std::to_string(getpid()) + ".txt";
+  std::remove(path.c_str());
+  {
+    ChildProcess server = RedlabServer({"--port", "0", "--port-file", path});
+    ASSERT_TRUE(Eventually([&] { return !ReadPortFile(path).empty(); })) << server.Stderr();
+    std::vector<int> ports = ReadPortFile(path);
+    ASSERT_EQ(ports.size(), 1u);
+    EXPECT_NE(ports[0], 0);
+    std::optional<Client> c = ConnectWhenUp(ports[0]);
+    ASSERT_TRUE(c.has_value()) << server.Stderr();
+    EXPECT_EQ((*c)({"CONFIG", "GET", "port"}),
+              Array({Bulk("port"), Bulk(std::to_string(ports[0]))}));
+    EXPECT_TRUE(Eventually([&] {
+      return server.Stderr().find("redlab-server listening on 127.0.0.1:" +
+                                  std::to_string(ports[0]) + "\n") != std::string::npos;
+    }));
+  }
+  std::remove(path.c_str());
+  // A master and a replica on free ports: the master's first.
+  ChildProcess server = RedlabServer({"--port", "0", "--replicas", "1", "--port-file", path});
+  ASSERT_TRUE(Eventually([&] { return !ReadPortFile(path).empty(); })) << server.Stderr();
+  std::vector<int> ports = ReadPortFile(path);
+  ASSERT_EQ(ports.size(), 2u);
+  std::optional<Client> r = ConnectWhenUp(ports[1]);
+  ASSERT_TRUE(r.has_value()) << server.Stderr();
+  EXPECT_EQ(InfoField(*r, "role"), "slave");
+  EXPECT_EQ(InfoField(*r, "master_port"), std::to_string(ports[0]));
+  std::remove(path.c_str());
+}
+
+TEST(RedlabServerCliTest, AnUnwritablePortFileIsAnError) {
+  ChildProcess server = RedlabServer({"--port", "0", "--port-file", "/nonexistent/dir/port"});
+  EXPECT_EQ(server.Wait(), 1);
+  EXPECT_NE(server.Stderr().find("cannot write the port file /nonexistent/dir/port"),
+            std::string::npos)
+      << server.Stderr();
+}
+
+}  // namespace
+}  // namespace redlab::conformance

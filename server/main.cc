@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cctype>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -47,7 +48,7 @@ void AddDirectives(const std::vector<redlab::server::ConfigDirective>& directive
 bool IsSingleValued(std::string name) {
   for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   static const char* const kNames[] = {"port", "bind", "requirepass", "loglevel", "replicaof",
-                                       "slaveof", "replicas", "masters"};
+                                       "slaveof", "replicas", "masters", "port-file"};
   for (const char* n : kNames) {
     if (name == n) return true;
   }
@@ -133,6 +134,20 @@ void AddSetting(std::vector<std::pair<std::string, std::string>>* settings, cons
   settings->emplace_back(name, value);
 }
 
+// --port-file: the ports bound, one per line (masters, replicas, then sentinels), written to a
+// temporary name and renamed, so a test suite that sees the file sees all of it.
+bool WritePortFile(const std::string& path, redlab::server::Topology& topology) {
+  std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::trunc);
+    for (redlab::server::Node* n : topology.nodes()) out << n->port() << "\n";
+    for (size_t i = 0; i < topology.num_sentinels(); ++i)
+      out << topology.sentinel(i).port() << "\n";
+    if (!out.flush()) return false;
+  }
+  return std::rename(temporary.c_str(), path.c_str()) == 0;
+}
+
 }  // namespace
 
 int main(int raw_argc, char** raw_argv) {
@@ -170,12 +185,17 @@ int main(int raw_argc, char** raw_argv) {
   int sentinel_port = 26379;
   int64_t down_after_ms = 30000;
   int64_t failover_timeout_ms = 180000;
+  std::string port_file;
   CLI::App app{
       "redlab-server: an in-memory, Redis 7.0-compatible server for testing distributed locks"};
   auto* port_opt =
       app.add_option("--port", options.port, "TCP port to listen on (0 picks a free one)")
       ->capture_default_str()
       ->check(CLI::Range(0, 65535));
+  app.add_option("--port-file", port_file,
+                 "once listening, write the ports bound to FILE, one per line (the master first, "
+                 "then replicas, then sentinels): with --port 0, how a test suite learns them")
+      ->type_name("FILE");
   app.add_option("--bind", options.bind, "address to listen on")->capture_default_str();
   app.add_option("--requirepass", options.requirepass,
                  "password clients must send with AUTH before other commands");
@@ -188,12 +208,16 @@ int main(int raw_argc, char** raw_argv) {
           ->expected(1, 2)
           ->type_name("HOST PORT");
   auto* replicas_opt =
-      app.add_option("--replicas", replicas,
-                     "also start N replicas of this node, on ports P+1..P+N, in this process")
+      app.add_option(
+             "--replicas", replicas,
+             "also start N replicas of this node, on ports P+1..P+N (free ones with --port 0), in "
+             "this process")
           ->check(CLI::Range(0, 1000));
   auto* masters_opt =
-      app.add_option("--masters", masters,
-                     "start N independent masters on ports P..P+N-1 (RedLock), in this process")
+      app.add_option(
+             "--masters", masters,
+             "start N independent masters on ports P..P+N-1 (free ones with --port 0; RedLock), "
+             "in this process")
           ->check(CLI::Range(1, 1000));
   app.add_option("--sentinels", sentinels,
                  "also start N sentinels in this process, monitoring the master as mymaster with "
@@ -272,11 +296,6 @@ int main(int raw_argc, char** raw_argv) {
       return 1;
     }
   }
-  if ((replicas > 0 || masters > 1) && options.port == 0) {
-    std::fprintf(stderr, "redlab-server: --replicas and --masters need an explicit --port\n");
-    return 1;
-  }
-
   redlab::server::Logger::SetPortTags(replicas > 0 || masters > 1);
 
   // SIGINT and SIGTERM are taken by a dedicated thread (blocked everywhere else, including the
@@ -310,6 +329,11 @@ int main(int raw_argc, char** raw_argv) {
   for (size_t i = 0; i < topology->num_sentinels(); ++i) {
     std::fprintf(stderr, "redlab-server sentinel listening on %s:%d\n", options.bind.c_str(),
                  topology->sentinel(i).port());
+  }
+  if (!port_file.empty() && !WritePortFile(port_file, *topology)) {
+    std::fprintf(stderr, "redlab-server: cannot write the port file %s\n", port_file.c_str());
+    topology->Stop();
+    return 1;
   }
   // FAULT CRASH of the last live node: nobody is left to run TOPOLOGY RESTART, so the process
   // dies too, as a crashed redis-server's would.

@@ -15,8 +15,6 @@
 #include <utility>
 #include <vector>
 
-#include "server/engine/config/config.h"
-
 namespace redlab::server {
 
 namespace engine {
@@ -76,6 +74,15 @@ class Node {
   // persistence) or with its data (`keep_data`). Throws std::runtime_error when it cannot.
   void Restart(bool keep_data);
   bool crashed() const;
+
+  // Runs one command on the node's loop as a client of its own would (the default user,
+  // authenticated, RESP2, db 0; replicated and counted as any client's command) and returns the
+  // reply's bytes, e.g.
+  // "+OK\r\n". For setting up and resetting state in tests (FLUSHALL, REPLICAOF, CONFIG SET);
+  // a command that would block (BLPOP, WAIT with replicas behind) is answered
+  // "-ERR the command blocked: Node::Command runs only commands that answer at once\r\n".
+  // Throws std::runtime_error when the node has stopped or crashed.
+  std::string Command(std::vector<std::string> args);
 
   // Runs `fn(engine)` on the node's loop thread and returns its result: the way tests and
   // tools reach a node's internals safely. Must not be called from the node's own thread.
