@@ -21,7 +21,7 @@ bool ParseHostPort(const std::string& text, std::string* host, int* port, std::s
   size_t colon = text.rfind(':');
   bool bracketed = !text.empty() && text[0] == '[';
   if (colon == std::string::npos || colon == 0 ||
-      (bracketed && (colon < 2 || text[colon - 1] != ']')) ||
+      (bracketed && (colon < 3 || text[colon - 1] != ']')) ||
       (!bracketed && text.find(':') != colon)) {
     *error = "must be HOST:PORT or [IPv6]:PORT, got '" + text + "'";
     return false;
