@@ -14,6 +14,7 @@
 
 #include "conformance/harness/child_process.h"
 #include "conformance/harness/fixture.h"
+#include "tools/proxy/fault_proxy.h"
 
 namespace redlab::conformance {
 namespace {
@@ -192,6 +193,47 @@ TEST_F(OutputBufferTest, InfoReportsTheRecentLargestOutputBuffer) {
     return InfoField(c(), "clients", "client_recent_max_output_buffer") > 1024 * 1024;
   })) << c()({"INFO", "clients"}).str;
   EXPECT_GE(InfoField(c(), "clients", "client_recent_max_input_buffer"), 0);
+}
+
+// A replica behind a held link (the fault proxy, which stops reading once its buffer is full)
+// stops taking the stream: the master's output to it passes the replica class's limit and the
+// master drops it and serves on; once the link is released the replica comes back.
+TEST(ReplicaOutputLimitTest, AReplicaBehindAHeldLinkIsDroppedAndComesBack) {
+  auto master = StartServer({.config = {{"repl-diskless-sync-delay", "0"},
+                                        {"dir", "/tmp"},
+                                        {"repl-backlog-size", "1mb"},
+                                        {"client-output-buffer-limit", "replica 1mb 0 0"}}});
+  auto replica = StartServer({.config = {{"repl-diskless-load", "on-empty-db"}, {"dir", "/tmp"}}});
+  tools::ProxyOptions po;
+  po.target_port = master->port();
+  po.buffer_limit = 64 * 1024;
+  auto proxy = tools::FaultProxy::Start(po);
+  Client m(master->port());
+  Client r(replica->port());
+  ASSERT_EQ(r({"REPLICAOF", "127.0.0.1", std::to_string(proxy->port())}), Status("OK"));
+  ASSERT_TRUE(Eventually(
+      [&] {
+        return m({"INFO", "replication"}).str.find("state=online") != std::string::npos &&
+               r({"INFO", "replication"}).str.find("master_link_status:up") != std::string::npos;
+      },
+      std::chrono::seconds(10)));
+  proxy->Hold();
+  std::string value(100 * 1024, 'r');
+  for (int i = 0; i < 200; ++i) {
+    ASSERT_EQ(m({"SET", "k" + std::to_string(i), value}), Status("OK"));
+  }
+  EXPECT_TRUE(Eventually([&] { return InfoField(m, "replication", "connected_slaves") == 0; }))
+      << m({"INFO", "replication"}).str;
+  EXPECT_EQ(m({"PING"}), Status("PONG"));
+  EXPECT_EQ(m({"DBSIZE"}), Int(200));
+  proxy->Release();
+  EXPECT_TRUE(Eventually(
+      [&] {
+        return r({"INFO", "replication"}).str.find("master_link_status:up") != std::string::npos &&
+               r({"DBSIZE"}) == Int(200);
+      },
+      std::chrono::seconds(20)))
+      << r({"INFO", "replication"}).str;
 }
 
 // Raises this process's descriptor limit to `n`; false when it cannot.
