@@ -241,6 +241,25 @@ TEST(ReplicaOutputLimitTest, AReplicaBehindAHeldLinkIsDroppedAndComesBack) {
       << r({"INFO", "replication"}).str;
 }
 
+class MaxclientsConfigTest : public ConformanceTest {};
+
+// updateMaxclients: a maxclients the open-file limit cannot serve is refused with the number it
+// can, and nothing changes; that number is then accepted.
+TEST_F(MaxclientsConfigTest, ConfigSetRaisesTheLimitOrSaysWhatTheSystemCanServe) {
+  Reply r = c()({"CONFIG", "SET", "maxclients", "2000000"});
+  ASSERT_TRUE(r.is_error()) << r.str;
+  const std::string prefix =
+      "ERR CONFIG SET failed (possibly related to argument 'maxclients') - The operating system "
+      "is not able to handle the specified number of clients, try with ";
+  ASSERT_EQ(r.str.rfind(prefix, 0), 0u) << r.str;
+  int64_t possible = std::stoll(r.str.substr(prefix.size()));
+  EXPECT_GT(possible, 10000);
+  EXPECT_LT(possible, 2000000);
+  EXPECT_EQ(c()({"CONFIG", "GET", "maxclients"}), Array({Bulk("maxclients"), Bulk("10000")}));
+  EXPECT_EQ(c()({"CONFIG", "SET", "maxclients", std::to_string(possible)}), Status("OK"));
+  EXPECT_EQ(c()({"CONFIG", "SET", "maxclients", "10000"}), Status("OK"));
+}
+
 // Raises this process's descriptor limit to `n`; false when it cannot.
 bool RaiseFileLimit(rlim_t n) {
   rlimit limit{};

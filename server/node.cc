@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "server/base/numbers.h"
+#include "server/base/open_files.h"
 #include "server/base/text.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/errors.h"
@@ -19,7 +20,6 @@
 #include "server/log.h"
 #include "server/net/listener.h"
 #include "server/net/master_link.h"
-#include "server/open_files.h"
 #include "server/replication/replication.h"
 #include "server/sentinel/sentinel.h"
 #include "server/topology.h"

@@ -1,6 +1,6 @@
 // The process's open-file limit raised for maxclients, as redis-server 7.0.15's
-// adjustOpenFilesLimit (server.c) does at startup: the limit it could get, and the log lines
-// Redis writes about it.
+// adjustOpenFilesLimit (server.c) does at startup and on CONFIG SET maxclients: the limit it
+// could get, and the log lines Redis writes about it.
 #pragma once
 
 #include <cstdint>

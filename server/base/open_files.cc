@@ -1,5 +1,5 @@
 // adjustOpenFilesLimit, as Redis 7.0.15's server.c.
-#include "server/open_files.h"
+#include "server/base/open_files.h"
 
 #include <sys/resource.h>
 
