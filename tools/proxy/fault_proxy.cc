@@ -279,6 +279,10 @@ void FaultProxy::Impl::OnAccept(uv_stream_t* server, int status) {
   p->id = self->next_id_++;
   p->up.queue = StreamQueue(p->id * 2 + 1);
   p->down.queue = StreamQueue(p->id * 2 + 2);
+  std::uniform_real_distribution<double> draw(0.0, 1.0);
+  for (auto& draws : p->draws) {
+    for (double& d : draws) d = draw(self->rng_);
+  }
   uv_tcp_init(&self->loop_, &p->client);
   uv_tcp_init(&self->loop_, &p->server);
   p->client.data = p->server.data = p->connect_req.data = p;
@@ -348,7 +352,7 @@ void FaultProxy::Impl::OnRead(uv_stream_t* stream, ssize_t n, const uv_buf_t* bu
 
 Toxics FaultProxy::Impl::Effective(const Pipe* p, Direction d) const {
   int i = static_cast<int>(d);
-  return Toxics::Merge(toxics_[i], p->toxics[i]);
+  return Toxics::Merge(toxics_[i].ForDraws(p->draws[i]), p->toxics[i]);
 }
 
 void FaultProxy::Impl::Received(Pipe* p, Stream& s, std::string_view bytes) {

@@ -193,7 +193,9 @@ TEST(FaultProxyTest, HoldKeepsABoundedBufferAndStopsReading) {
   std::string chunk = Pattern(64 * 1024);
   size_t written = 0;
   while (written < kCap) {
-    ssize_t n = send(client.fd, chunk.data(), chunk.size(), MSG_NOSIGNAL);
+    // A partial send goes on where it stopped, so the stream is the chunk repeated exactly.
+    size_t at = written % chunk.size();
+    ssize_t n = send(client.fd, chunk.data() + at, chunk.size() - at, MSG_NOSIGNAL);
     if (n > 0) {
       written += static_cast<size_t>(n);
       continue;
@@ -368,6 +370,26 @@ TEST(FaultProxyTest, SlowCloseDelaysTheHalfClose) {
   EXPECT_TRUE(WaitForStatus(*proxy, "upstream_eof=1")) << proxy->Status();
   bool eof = false;
   EXPECT_EQ(ReadToEof(server, nullptr, &eof), "");
+  EXPECT_TRUE(eof);
+}
+
+TEST(FaultProxyTest, ToxicityZeroSparesEveryConnection) {
+  Upstream up;
+  auto proxy = StartProxy(up.port);
+  EXPECT_EQ(
+      proxy->Command({"TOXIC", "ADD", "downstream", "limit_data", "bytes", "2", "toxicity", "0"}),
+      "+OK\r\n");
+  EXPECT_NE(proxy->Status().find("toxic:all downstream limit_data bytes=2 toxicity=0\n"),
+            std::string::npos);
+  Fd client = Connect(proxy->port());
+  Fd server = up.Accept();
+  Send(server, "abcdef");
+  EXPECT_EQ(Read(client, 6), "abcdef");
+  // Toxicity 1 (the default) acts on every connection.
+  EXPECT_EQ(proxy->Command({"TOXIC", "ADD", "downstream", "limit_data", "bytes", "2"}), "+OK\r\n");
+  Send(server, "ghij");
+  bool eof = false;
+  EXPECT_EQ(ReadToEof(client, nullptr, &eof), "");  // 6 bytes already passed: over the limit
   EXPECT_TRUE(eof);
 }
 

@@ -24,7 +24,8 @@ constexpr std::string_view kHelp[] = {
     "HEAL - accept connections again",
     "DROP - close connections now, losing held bytes",
     "BUFFER <bytes> - what one direction of a connection holds before reading stops",
-    "TOXIC ADD <upstream|downstream|both> <type> [<attribute> <value>]... [CONN <id>]",
+    "TOXIC ADD <upstream|downstream|both> <type> [<attribute> <value>]... [toxicity <0..1>]"
+    " [CONN <id>]",
     "    latency latency <ms> jitter <ms> | bandwidth rate <KB/s> |",
     "    slicer average_size <bytes> size_variation <bytes> delay <us> | timeout timeout <ms> |",
     "    reset_peer timeout <ms> | limit_data bytes <n> | slow_close delay <ms>",

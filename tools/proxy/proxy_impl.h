@@ -5,11 +5,13 @@
 #include <sys/socket.h>
 #include <uv.h>
 
+#include <array>
 #include <deque>
 #include <functional>
 #include <future>
 #include <map>
 #include <mutex>
+#include <random>
 #include <string>
 #include <thread>
 #include <unordered_set>
@@ -84,7 +86,9 @@ class FaultProxy::Impl {
     int open_handles = 0;
     Stream up{Direction::kUpstream, 0};
     Stream down{Direction::kDownstream, 0};
-    Toxics toxics[2];            // this connection's own, by Direction
+    Toxics toxics[2];  // this connection's own, by Direction
+    // Its draws against the proxy-wide toxics' toxicity, by Direction and toxic type.
+    std::array<double, Toxics::kTypes> draws[2];
     std::string before_connect;  // client bytes due before the target connection is up
     char buf[64 * 1024];
     Stream& stream(Direction d) { return d == Direction::kUpstream ? up : down; }
@@ -158,6 +162,7 @@ class FaultProxy::Impl {
   bool cut_ = false;
   Toxics toxics_[2];  // every connection's, by Direction
   uint64_t next_id_ = 1;
+  std::mt19937_64 rng_{0x70c1c17};  // the connections' toxicity draws
   std::map<uint64_t, Pipe*> pipes_;
   std::unordered_set<Control*> controls_;
   bool shutting_down_ = false;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdlib>
 
 #include "server/base/numbers.h"
 #include "server/base/text.h"
@@ -47,6 +48,8 @@ std::string ParseAttributes(std::string_view type, const std::vector<std::string
 
 }  // namespace
 
+std::vector<std::string> DescribeAttributes(const Toxics& t);
+
 std::string_view DirectionName(Direction d) {
   return d == Direction::kUpstream ? "upstream" : "downstream";
 }
@@ -54,6 +57,21 @@ std::string_view DirectionName(Direction d) {
 bool Toxics::empty() const {
   return !latency && !bandwidth_kbps && !slicer && !timeout_ms && !reset_peer_ms && !limit_data &&
          !slow_close_ms;
+}
+
+Toxics Toxics::ForDraws(const std::array<double, kTypes>& draws) const {
+  Toxics t = *this;
+  auto keep = [&](auto& field, int type) {
+    if (!(draws[type] < toxicity[type])) field.reset();
+  };
+  keep(t.latency, 0);
+  keep(t.bandwidth_kbps, 1);
+  keep(t.slicer, 2);
+  keep(t.timeout_ms, 3);
+  keep(t.reset_peer_ms, 4);
+  keep(t.limit_data, 5);
+  keep(t.slow_close_ms, 6);
+  return t;
 }
 
 Toxics Toxics::Merge(const Toxics& base, const Toxics& over) {
@@ -68,9 +86,25 @@ Toxics Toxics::Merge(const Toxics& base, const Toxics& over) {
   return t;
 }
 
-std::string AddToxic(Toxics* toxics, const std::vector<std::string_view>& words) {
+std::string AddToxic(Toxics* toxics, const std::vector<std::string_view>& words_in) {
   using server::EqualsIgnoreCase;
-  if (words.empty()) return "a toxic type is needed";
+  if (words_in.empty()) return "a toxic type is needed";
+  // toxicity is every toxic's: taken out before the type's own attributes are read.
+  std::vector<std::string_view> words = {words_in[0]};
+  double toxicity = 1;
+  for (size_t i = 1; i < words_in.size(); ++i) {
+    if (i % 2 == 1 && i + 1 < words_in.size() && EqualsIgnoreCase(words_in[i], "toxicity")) {
+      std::string text(words_in[i + 1]);
+      char* end = nullptr;
+      toxicity = std::strtod(text.c_str(), &end);
+      if (text.empty() || *end != '\0' || !(toxicity >= 0 && toxicity <= 1)) {
+        return "toxicity must be a number from 0 to 1";
+      }
+      ++i;
+      continue;
+    }
+    words.push_back(words_in[i]);
+  }
   std::string_view type = words[0];
   std::string error;
   if (EqualsIgnoreCase(type, "latency")) {
@@ -115,6 +149,13 @@ std::string AddToxic(Toxics* toxics, const std::vector<std::string_view>& words)
         "slow_close)",
         type);
   }
+  if (error.empty()) {
+    static constexpr std::string_view kNames[] = {
+        "latency", "bandwidth", "slicer", "timeout", "reset_peer", "limit_data", "slow_close"};
+    for (int i = 0; i < Toxics::kTypes; ++i) {
+      if (EqualsIgnoreCase(type, kNames[i])) toxics->toxicity[i] = toxicity;
+    }
+  }
   return error;
 }
 
@@ -136,6 +177,21 @@ bool RemoveToxic(Toxics* toxics, std::string_view type) {
 }
 
 std::vector<std::string> DescribeToxics(const Toxics& t) {
+  std::vector<std::string> out = DescribeAttributes(t);
+  size_t at = 0;  // DescribeAttributes lists the active types in type order
+  for (int type = 0; type < Toxics::kTypes; ++type) {
+    bool active = (type == 0 && t.latency) || (type == 1 && t.bandwidth_kbps) ||
+                  (type == 2 && t.slicer) || (type == 3 && t.timeout_ms) ||
+                  (type == 4 && t.reset_peer_ms) || (type == 5 && t.limit_data) ||
+                  (type == 6 && t.slow_close_ms);
+    if (!active) continue;
+    if (t.toxicity[type] < 1) out[at] += fmt::format(" toxicity={}", t.toxicity[type]);
+    ++at;
+  }
+  return out;
+}
+
+std::vector<std::string> DescribeAttributes(const Toxics& t) {
   std::vector<std::string> out;
   if (t.latency) {
     out.push_back(

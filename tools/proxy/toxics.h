@@ -3,6 +3,7 @@
 // Pure logic with time passed in, so it is tested without sockets; the proxy applies it.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -37,13 +38,22 @@ struct Toxics {
   std::optional<int64_t> limit_data;     // bytes forwarded before the connection closes
   std::optional<int64_t> slow_close_ms;  // an EOF is passed on this much later
 
+  // toxiproxy's toxicity, by type in the order above: the share of connections a proxy-wide
+  // toxic acts on (each connection draws once per type and direction).
+  static constexpr int kTypes = 7;
+  std::array<double, kTypes> toxicity = {1, 1, 1, 1, 1, 1, 1};
+
   bool empty() const;
+  // These toxics as one connection has them: a type whose toxicity is not above the
+  // connection's draw for it (in [0, 1)) is left out.
+  Toxics ForDraws(const std::array<double, kTypes>& draws) const;
   // The toxics of `over` win over those of `base` (a connection's own over the proxy's).
   static Toxics Merge(const Toxics& base, const Toxics& over);
 };
 
 // Adds (or replaces) one toxic from words "<type> [<attribute> <value>]...", attributes named as
-// toxiproxy names them. Returns an error text (without "ERR ") or an empty string.
+// toxiproxy names them, plus "toxicity <0..1>". Returns an error text (without "ERR ") or an
+// empty string.
 std::string AddToxic(Toxics* toxics, const std::vector<std::string_view>& words);
 // Removes a toxic by type; false when it was not there or the type is unknown.
 bool RemoveToxic(Toxics* toxics, std::string_view type);

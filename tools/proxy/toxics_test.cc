@@ -55,6 +55,23 @@ TEST(ToxicsTest, ConnectionToxicsWinTypeByType) {
   EXPECT_EQ(*t.limit_data, 7);
 }
 
+TEST(ToxicsTest, ToxicityChoosesTheConnectionsAToxicActsOn) {
+  Toxics t;
+  EXPECT_EQ(Add(&t, {"latency", "latency", "5", "toxicity", "0.25"}), "");
+  EXPECT_EQ(Add(&t, {"limit_data", "toxicity", "1", "bytes", "9"}), "");
+  EXPECT_EQ(DescribeToxics(t), (std::vector<std::string>{"latency latency=5 jitter=0 toxicity=0.25",
+                                                         "limit_data bytes=9"}));
+  std::array<double, Toxics::kTypes> draws;
+  draws.fill(0.3);
+  Toxics one = t.ForDraws(draws);
+  EXPECT_FALSE(one.latency.has_value());  // 0.3 is not below 0.25
+  EXPECT_EQ(*one.limit_data, 9);
+  draws.fill(0.2);
+  EXPECT_TRUE(t.ForDraws(draws).latency.has_value());
+  EXPECT_EQ(Add(&t, {"latency", "toxicity", "2"}), "toxicity must be a number from 0 to 1");
+  EXPECT_EQ(Add(&t, {"latency", "toxicity", "x"}), "toxicity must be a number from 0 to 1");
+}
+
 TEST(StreamQueueTest, LatencyDelaysAndKeepsOrder) {
   Toxics t;
   Add(&t, {"latency", "latency", "100", "jitter", "90"});
