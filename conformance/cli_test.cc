@@ -167,12 +167,38 @@ TEST(RedlabServerCliTest, AConfigFileComesFirstAndTheCommandLineWins) {
 }
 
 TEST(ProxyCliTest, ABadTargetIsAUsageError) {
-  for (std::string to : {"127.0.0.1:abc", "127.0.0.1", "127.0.0.1:70000", "127.0.0.1:"}) {
+  for (std::string to : {"127.0.0.1:abc", "127.0.0.1", "127.0.0.1:70000", "127.0.0.1:", "::1:6379",
+                         "[::1]6379", "[]:6379"}) {
     ChildProcess proxy(REDLAB_CLI_PATH,
                        {"proxy", "--listen", std::to_string(FreePort()), "--to", to});
     EXPECT_EQ(proxy.Wait(), 64) << to << ": " << proxy.Stderr();
     EXPECT_NE(proxy.Stderr().find("--to"), std::string::npos) << proxy.Stderr();
   }
+}
+
+TEST(ProxyCliTest, ResolvesHostNamesAndRefusesWhatDoesNotResolve) {
+  ChildProcess bad(REDLAB_CLI_PATH, {"proxy", "--listen", std::to_string(FreePort()), "--to",
+                                     "no-such-host.invalid:6379"});
+  EXPECT_EQ(bad.Wait(), 1) << bad.Stderr();
+  EXPECT_EQ(bad.Stderr().rfind("fault proxy: cannot resolve 'no-such-host.invalid': ", 0), 0u)
+      << bad.Stderr();
+
+  std::unique_ptr<Server> server = StartServer();
+  int listen = FreePort();
+  int control = FreePort();
+  ChildProcess proxy(
+      REDLAB_CLI_PATH,
+      {"proxy", "--bind", "localhost", "--listen", std::to_string(listen), "--to",
+       "localhost:" + std::to_string(server->port()), "--control", std::to_string(control)});
+  std::optional<Client> ctl = ConnectWhenUp(control);
+  ASSERT_TRUE(ctl.has_value()) << proxy.Stderr();
+  Client through(listen);
+  EXPECT_EQ(through({"ECHO", "hi"}), Bulk("hi"));
+  EXPECT_EQ((*ctl)({"TOXIC", "ADD", "downstream", "latency", "latency", "1"}), Status("OK"));
+  Reply status = (*ctl)({"STATUS"});
+  EXPECT_NE(status.str.find("toxic:all downstream latency latency=1 jitter=0\n"), std::string::npos)
+      << status.str;
+  EXPECT_EQ(through({"ECHO", "late"}), Bulk("late"));
 }
 
 TEST(ProxyCliTest, ForwardsAndAnswersItsControlPortInRedisWords) {

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "server/base/numbers.h"
+#include "server/base/open_files.h"
 #include "server/base/text.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/errors.h"
@@ -305,6 +306,9 @@ class Node::Impl : public sentinel::SentinelHost,
 
   void Run(std::promise<std::string>& ready) {
     uv_loop_init(&loop_);
+    // initServer's adjustOpenFilesLimit: its lines follow "Configuration loaded".
+    std::vector<OpenFilesLine> open_files_log;
+    config_.maxclients = AdjustOpenFilesLimit(config_.maxclients, &open_files_log);
     engine_ = std::make_unique<engine::Engine>(config_, this, replication::MakeReplication);
     logger_.set_file(engine_->config().logfile);
     // redis-server 7.0.15's first lines, which harnesses may wait for.
@@ -313,6 +317,9 @@ class Node::Impl : public sentinel::SentinelHost,
                     ", bits=64, commit=00000000, modified=0, pid=" + std::to_string(getpid()) +
                     ", just started");
     logger_.Warning("Configuration loaded");
+    for (const OpenFilesLine& line : open_files_log) {
+      logger_.Log(line.warning ? LogLevel::kWarning : LogLevel::kNotice, line.text);
+    }
     replication::ReplicationOf(*engine_).set_host(this);
     listener_ = std::make_unique<net::Listener>(&loop_, engine_.get(), &reply_faults_);
     std::optional<std::string> acl_error = engine_->LoadAclAtStartup();

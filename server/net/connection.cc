@@ -45,7 +45,9 @@ Connection::Connection(Listener* listener, engine::Engine* engine, fault::ReplyF
 }
 
 size_t Connection::PendingOutputBytes() const {
-  size_t n = writing_.size() + ready_.size();
+  // What waits in the reply buffer while a write is in flight counts too (omem, the limits).
+  size_t n =
+      writing_.size() + ready_.size() + (client_ != nullptr ? client_->reply_buffer().size() : 0);
   for (const DelayedReply& d : delayed_) n += d.bytes.size();
   return n;
 }

@@ -1,6 +1,6 @@
 // redlab proxy: forwards TCP from a local port to HOST:PORT with injectable network faults
-// (delay, hold/release, cut/heal, drop), driven through a RESP control port. Put it on a real
-// replica's link to its master to reproduce replication lag and the failover race.
+// (delay, hold/release, cut/heal, drop, toxiproxy's toxics), driven through a RESP control port.
+// Put it on a real replica's link to its master to reproduce replication lag and the failover race.
 #include <pthread.h>
 #include <signal.h>
 
@@ -15,11 +15,15 @@
 namespace redlab::tools {
 namespace {
 
-// HOST:PORT with a port in 1..65535; false (and *error says why) otherwise.
+// HOST:PORT (an IPv6 address in brackets: [::1]:6379) with a port in 1..65535; false (and
+// *error says why) otherwise. The host is resolved when the proxy starts.
 bool ParseHostPort(const std::string& text, std::string* host, int* port, std::string* error) {
   size_t colon = text.rfind(':');
-  if (colon == std::string::npos || colon == 0) {
-    *error = "must be HOST:PORT, got '" + text + "'";
+  bool bracketed = !text.empty() && text[0] == '[';
+  if (colon == std::string::npos || colon == 0 ||
+      (bracketed && (colon < 3 || text[colon - 1] != ']')) ||
+      (!bracketed && text.find(':') != colon)) {
+    *error = "must be HOST:PORT or [IPv6]:PORT, got '" + text + "'";
     return false;
   }
   std::string_view digits = std::string_view(text).substr(colon + 1);
@@ -30,7 +34,7 @@ bool ParseHostPort(const std::string& text, std::string* host, int* port, std::s
     *error = "invalid port '" + std::string(digits) + "' (HOST:PORT, port 1-65535)";
     return false;
   }
-  *host = text.substr(0, colon);
+  *host = bracketed ? text.substr(1, colon - 2) : text.substr(0, colon);
   *port = value;
   return true;
 }
@@ -56,10 +60,16 @@ SubcommandRun AddProxyCommand(CLI::App& app) {
           },
           "HOST:PORT"));
   sub->add_option("--control", options->control_port,
-                  "control port (RESP: DELAY ms, HOLD, RELEASE, CUT, HEAL, DROP, RESET, STATUS); "
+                  "control port (RESP: DELAY ms, HOLD, RELEASE, CUT, HEAL, DROP, TOXIC ADD|REMOVE, "
+                  "BUFFER, RESET, STATUS, HELP); "
                   "default: the listen port + 1")
       ->check(CLI::Range(0, 65535));
-  sub->add_option("--bind", options->listen_host, "address to listen on")->capture_default_str();
+  sub->add_option("--bind", options->listen_host, "address or host name to listen on")
+      ->capture_default_str();
+  sub->add_option("--buffer", options->buffer_limit,
+                  "bytes one direction of a connection holds before the proxy stops reading")
+      ->capture_default_str()
+      ->check(CLI::Range(size_t{1}, size_t{1} << 40));
   sub->footer(
       "Example: redlab proxy --listen 7001 --to 127.0.0.1:6379 --control 7002, then\n"
       "redis-server --port 6380 --replicaof 127.0.0.1 7001 and redis-cli -p 7002 HOLD.");

@@ -12,6 +12,7 @@
 
 #include "server/base/glob.h"
 #include "server/base/numbers.h"
+#include "server/base/open_files.h"
 #include "server/base/text.h"
 #include "server/engine/config/config_params.h"
 
@@ -270,6 +271,17 @@ std::optional<std::string> ConfigRegistry::Set(
         return "CONFIG SET failed (possibly related to argument '" + std::string(p->name) +
                "') - Unable to update TLS configuration. Check server logs.";
       }
+    }
+  }
+  // updateMaxclients: a larger maxclients raises the open-file limit, or is refused with the
+  // number the system can serve (at startup adjustOpenFilesLimit reduces it instead).
+  if (!startup && updated.maxclients != config_->maxclients) {
+    std::vector<OpenFilesLine> log;
+    int64_t possible = AdjustOpenFilesLimit(updated.maxclients, &log);
+    if (possible != updated.maxclients) {
+      return "CONFIG SET failed (possibly related to argument 'maxclients') - The operating "
+             "system is not able to handle the specified number of clients, try with " +
+             std::to_string(possible);
     }
   }
   *config_ = std::move(updated);

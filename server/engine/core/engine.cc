@@ -245,6 +245,7 @@ void Engine::Cron() {
   // Even when idle, get under a tracking-table-max-keys lowered by CONFIG SET.
   if (tracking_.clients() > 0) tracking_.LimitUsedSlots();
   CloseIdleClients();
+  TrackExpensiveClients();
   SampleOps();
 }
 
@@ -266,23 +267,6 @@ void Engine::SampleOps() {
   stats_.net_output.Track(stats_.total_net_output_bytes, now);
   stats_.net_repl_input.Track(repl.net_repl_input_bytes, now);
   stats_.net_repl_output.Track(repl.net_repl_output_bytes, now);
-}
-
-bool Engine::OutputBufferLimitReached(Client& client, size_t pending) {
-  const auto& limit = config_.output_limits[client.subscribed() ? ServerConfig::kPubsubClass
-                                                                : ServerConfig::kNormalClass];
-  int64_t bytes = static_cast<int64_t>(pending);
-  if (limit.hard > 0 && bytes >= limit.hard) return true;
-  if (limit.soft > 0 && bytes >= limit.soft) {
-    int64_t now = clock_.NowMs();
-    if (client.output_soft_limit_since_ms == 0) {
-      client.output_soft_limit_since_ms = now;
-      return false;
-    }
-    return now - client.output_soft_limit_since_ms > limit.soft_seconds * 1000;
-  }
-  client.output_soft_limit_since_ms = 0;
-  return false;
 }
 
 void Engine::ResetStats() {

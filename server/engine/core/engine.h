@@ -412,8 +412,13 @@ class Engine : private resp::ErrorListener, private ExpiryListener, private KeyE
   const MigrateSockets& migrate_sockets() const { return migrate_sockets_; }
 
   // Whether a client with `pending` bytes of replies not yet sent has passed its class's
-  // client-output-buffer-limit and must be disconnected (Redis's checkClientOutputBufferLimits).
+  // client-output-buffer-limit and must be disconnected (Redis's checkClientOutputBufferLimits,
+  // with its log line when it is; in output_limits.cc).
   bool OutputBufferLimitReached(Client& client, size_t pending);
+  // INFO's client_recent_max_input_buffer / _output_buffer: the largest query and output
+  // buffers of the last seconds (Redis's ClientsPeakMemInput/Output).
+  size_t RecentMaxInputBuffer() const;
+  size_t RecentMaxOutputBuffer() const;
 
   // Bytes the node uses: what its thread allocated and has not freed (see memory.h).
   size_t UsedMemory() const;
@@ -473,6 +478,10 @@ class Engine : private resp::ErrorListener, private ExpiryListener, private KeyE
             resp::ReplyWriter& reply, bool propagate = true);
   void CloseIdleClients();
   void SampleOps();
+  void TrackExpensiveClients();  // clientsCronTrackExpansiveClients, for every client
+  static constexpr int kPeakSlots = 8;  // CLIENTS_PEAK_MEM_USAGE_SLOTS: one per second
+  size_t peak_input_[kPeakSlots] = {};
+  size_t peak_output_[kPeakSlots] = {};
   // Client-side caching around Call: the keys a tracking client read, and the end of a
   // CLIENT CACHING's reach.
   void RememberTrackedKeys(Client& client, const Command& cmd, std::span<const std::string> args);

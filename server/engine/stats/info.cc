@@ -88,7 +88,8 @@ void ClientsSection(Engine& e, std::string& out) {
                      e.clients().size() - e.replication().connected_replicas());
   out += "cluster_connections:0\r\n";
   out += fmt::format("maxclients:{}\r\n", e.config().maxclients);
-  out += "client_recent_max_input_buffer:0\r\nclient_recent_max_output_buffer:0\r\n";
+  out += fmt::format("client_recent_max_input_buffer:{}\r\nclient_recent_max_output_buffer:{}\r\n",
+                     e.RecentMaxInputBuffer(), e.RecentMaxOutputBuffer());
   // Every blocked client counts, postponed ones included, as Redis's server.blocked_clients.
   out += fmt::format("blocked_clients:{}\r\ntracking_clients:{}\r\nclients_in_timeout_table:{}\r\n",
                      e.blocked_clients(), e.tracking().clients(), e.clients_in_timeout_table());
