@@ -4,8 +4,10 @@ BUILD_DIR ?= build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
 PORT ?= 6379
+# `make fuzz`: seconds per fuzz target (make test runs each for 20).
+FUZZ_SECONDS ?= 600
 
-.PHONY: all deps configure build test run bench lab deb clean
+.PHONY: all deps configure build test run bench lab deb fuzz clean
 
 all: build
 
@@ -18,8 +20,11 @@ configure: deps
 build: configure
 	cmake --build $(BUILD_DIR) -j$(JOBS)
 
+# Every test, then the sanitizer runs (tools/sanitizers.sh: the server's tests under ASan+UBSan
+# and a bounded run of each fuzz target when clang is there, the client's under TSan).
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j$(JOBS)
+	JOBS=$(JOBS) ./tools/sanitizers.sh
 
 run: build
 	$(BUILD_DIR)/bin/redlab-server --port $(PORT)
@@ -37,6 +42,13 @@ lab: configure
 # libraries, the CMake package); `apt install ./build/deb/redlab_*.deb`.
 deb: build
 	cd $(BUILD_DIR) && cpack -G DEB
+
+# The libFuzzer targets (tools/fuzz/), FUZZ_SECONDS each; needs clang.
+fuzz: deps
+	cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
+	  -DCMAKE_CXX_COMPILER=clang++ -DREDLAB_FUZZ=ON
+	cmake --build build-fuzz -j$(JOBS) --target fuzz_targets
+	./tools/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
 
 clean:
 	rm -rf $(BUILD_DIR)

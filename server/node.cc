@@ -56,6 +56,9 @@ class Node::Impl : public sentinel::SentinelHost,
       }
       settings.emplace_back(name, value);
     }
+    // A Sentinel must be reachable: protected mode is off unless its configuration turns it on
+    // (initSentinelConfig).
+    if (options.sentinel) config_.protected_mode = false;
     if (auto error = engine::ConfigRegistry(&config_).Set(settings, /*startup=*/true)) {
       throw std::runtime_error(*error);
     }

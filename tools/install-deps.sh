@@ -12,6 +12,7 @@ PACKAGES=(
   redis-server redis-tools
   libhdrhistogram-java default-jre-headless  # HdrHistogram's own log reader, run on `redlab bench --hdr`'s files
   chromium  # the lab's HTML report is tested in a real headless browser
+  clang libclang-rt-14-dev ccache  # the fuzz targets (libFuzzer) and the ASan+UBSan build of the tests
 )
 
 missing=()

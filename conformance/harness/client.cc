@@ -13,13 +13,18 @@
 
 namespace redlab::conformance {
 
-Client::Client(int port, std::chrono::milliseconds timeout) : timeout_(timeout) {
-  fd_ = socket(AF_INET, SOCK_STREAM, 0);
-  if (fd_ < 0) throw std::runtime_error("socket: " + std::string(strerror(errno)));
+Client::Client(int port, std::chrono::milliseconds timeout) : Client("127.0.0.1", port, timeout) {}
+
+Client::Client(const std::string& ipv4, int port, std::chrono::milliseconds timeout)
+    : timeout_(timeout) {
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_port = htons(static_cast<uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (inet_pton(AF_INET, ipv4.c_str(), &addr.sin_addr) != 1) {
+    throw std::runtime_error("not an IPv4 address: " + ipv4);
+  }
+  fd_ = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd_ < 0) throw std::runtime_error("socket: " + std::string(strerror(errno)));
   if (connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
     int e = errno;
     close(fd_);

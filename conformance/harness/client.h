@@ -15,6 +15,9 @@ namespace redlab::conformance {
 class Client {
  public:
   explicit Client(int port, std::chrono::milliseconds timeout = std::chrono::seconds(10));
+  // A connection to `ipv4`:`port` (the one-port form connects to 127.0.0.1).
+  Client(const std::string& ipv4, int port,
+         std::chrono::milliseconds timeout = std::chrono::seconds(10));
   ~Client();
   Client(const Client&) = delete;
   Client& operator=(const Client&) = delete;

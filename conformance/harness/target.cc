@@ -30,6 +30,10 @@ class EmbeddedServer : public Server {
     node_options.loglevel = "warning";
     node_options.settings = options.config;
     node_options.sentinel = options.sentinel;
+    // A `bind` setting replaces the node's default address, as it does redis-server's.
+    for (const auto& [name, value] : options.config) {
+      if (name == "bind") node_options.bind = value;
+    }
     node_ = server::Node::Start(node_options);
   }
   int port() const override { return node_->port(); }

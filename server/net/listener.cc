@@ -4,6 +4,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cstring>
+#include <string_view>
 #include <vector>
 
 #include "server/engine/core/errors.h"
@@ -16,6 +18,43 @@ void CloseAndFree(uv_handle_t* handle) { delete reinterpret_cast<uv_tcp_t*>(hand
 
 // What a client refused past maxclients reads before the connection closes.
 const std::string kMaxClientsReply = "-ERR " + std::string(engine::err::kMaxClients) + "\r\n";
+
+// What a client refused by protected mode reads before the connection closes (Redis 7.0.15's
+// clientAcceptHandler, byte for byte).
+constexpr std::string_view kProtectedModeReply =
+    "-DENIED Redis is running in protected mode because protected "
+    "mode is enabled and no password is set for the default user. "
+    "In this mode connections are only accepted from the loopback interface. "
+    "If you want to connect from external computers to Redis you "
+    "may adopt one of the following solutions: "
+    "1) Just disable protected mode sending the command "
+    "'CONFIG SET protected-mode no' from the loopback interface "
+    "by connecting to Redis from the same host the server is "
+    "running, however MAKE SURE Redis is not publicly accessible "
+    "from internet if you do so. Use CONFIG REWRITE to make this "
+    "change permanent. "
+    "2) Alternatively you can just disable the protected mode by "
+    "editing the Redis configuration file, and setting the protected "
+    "mode option to 'no', and then restarting the server. "
+    "3) If you started the server manually just for testing, restart "
+    "it with the '--protected-mode no' option. "
+    "4) Setup a an authentication password for the default user. "
+    "NOTE: You only need to do one of the above things in order for "
+    "the server to start accepting connections from the outside.\r\n";
+
+// Redis's islocalClient: the peer's address is exactly 127.0.0.1 or ::1 (not the rest of
+// 127.0.0.0/8, nor an IPv4-mapped loopback).
+bool IsLoopbackPeer(const sockaddr_storage& peer) {
+  char ip[INET6_ADDRSTRLEN] = {0};
+  if (peer.ss_family == AF_INET) {
+    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(&peer)->sin_addr, ip, sizeof(ip));
+  } else if (peer.ss_family == AF_INET6) {
+    inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(&peer)->sin6_addr, ip, sizeof(ip));
+  } else {
+    return true;  // a Unix socket
+  }
+  return std::strcmp(ip, "127.0.0.1") == 0 || std::strcmp(ip, "::1") == 0;
+}
 
 }  // namespace
 
@@ -121,6 +160,12 @@ void Listener::OnConnection(uv_stream_t* server, int status) {
     conn->Close();
     return;
   }
+  uv_os_fd_t fd = -1;
+  if (uv_fileno(reinterpret_cast<uv_handle_t*>(conn->handle()), &fd) == 0 &&
+      self->DeniedByProtectedMode(fd)) {
+    conn->Close();
+    return;
+  }
   conn->Start();
 }
 
@@ -133,6 +178,10 @@ void Listener::AdoptSocket(int fd) {
     close(fd);
     return;
   }
+  if (DeniedByProtectedMode(fd)) {
+    close(fd);
+    return;
+  }
   auto* conn = new Connection(this, engine_, reply_faults_);
   uv_tcp_init(loop_, conn->handle());
   connections_.insert(conn);
@@ -142,6 +191,19 @@ void Listener::AdoptSocket(int fd) {
     return;
   }
   conn->Start();
+}
+
+bool Listener::DeniedByProtectedMode(int fd) {
+  if (!engine_->config().protected_mode || !engine_->acl().default_user().nopass()) return false;
+  sockaddr_storage peer{};
+  socklen_t len = sizeof(peer);
+  if (getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &len) != 0) return false;
+  if (IsLoopbackPeer(peer)) return false;
+  ssize_t ignored = send(fd, kProtectedModeReply.data(), kProtectedModeReply.size(),
+                         MSG_DONTWAIT | MSG_NOSIGNAL);
+  (void)ignored;
+  engine_->CountRejectedConnection();
+  return true;
 }
 
 void Listener::ProcessEventsWhileBlocked() {

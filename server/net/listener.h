@@ -1,5 +1,5 @@
 // A node's listening sockets (one per `bind` address): accept connections (refusing them past
-// maxclients, as Redis does) and keep track of the live ones so the node can close them all on
+// maxclients, and non-loopback ones in protected mode, as Redis does) and keep track of the live ones so the node can close them all on
 // shutdown or crash.
 #pragma once
 
@@ -48,6 +48,10 @@ class Listener {
   // Takes a socket accepted outside libuv (while the loop is blocked): refuses it past
   // maxclients, else starts a Connection on it.
   void AdoptSocket(int fd);
+  // protected-mode (Redis's clientAcceptHandler): with it on and the default user without a
+  // password, a client whose address is not the loopback's is sent Redis's DENIED error and
+  // refused (counted in rejected_connections). Returns whether socket `fd` was refused.
+  bool DeniedByProtectedMode(int fd);
   static void OnSocketClosed(uv_handle_t* handle);
   int ListenOn(std::string address, int port, int backlog);
   void CloseSockets();

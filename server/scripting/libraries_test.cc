@@ -298,6 +298,12 @@ TEST(LibrariesTest, Bit) {
        "-ERR user_script:1: bad argument #1 to 'band' (number expected, got string) script: "
        "d35c9a1d4f4825ae2c0656c3cb8c9f397ca6d9b1, on @user_script:1.\r\n"},
       {false, "return bit.tohex(65535, 2)", "$2\r\nff\r\n"},
+      // A count of -2^31 (stock lua-bitop crashes on it): eight upper-case digits, as Redis.
+      {false, "return {bit.tohex(255, 2^31), bit.tohex(255, -2^31), bit.tohex(-1, -9)}",
+       "*3\r\n$8\r\n000000FF\r\n$8\r\n000000FF\r\n$8\r\nFFFFFFFF\r\n"},
+      {false, "return bit.tohex('x')",
+       "-ERR user_script:1: bad argument #1 to 'tohex' (number expected, got string) script: "
+       "df48a49b4a462b1327d5fad577e7cc1fae9a2ee2, on @user_script:1.\r\n"},
   });
 }
 

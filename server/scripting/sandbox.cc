@@ -9,7 +9,9 @@
 // getmetatable/setmetatable, table.insert, #) behaves as in Redis, error texts included.
 #include "server/scripting/sandbox.h"
 
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "server/scripting/lua_cmsgpack.h"
@@ -46,6 +48,54 @@ void LoadModule(lua_State* lua, const char* name, lua_CFunction open) {
   lua_pushstring(lua, name);
   lua_call(lua, 1, 1);
   lua_setglobal(lua, name);
+}
+
+// Lua BitOp's argument conversion (barg): the number's low 32 bits, by the 2^52+2^51 trick.
+uint32_t BitArgument(lua_State* lua, int index) {
+  double n = lua_tonumber(lua, index) + 6755399441055744.0;
+  uint64_t bits = 0;
+  std::memcpy(&bits, &n, sizeof(bits));
+  auto b = static_cast<uint32_t>(bits);
+  if (b == 0 && !lua_isnumber(lua, index)) luaL_typerror(lua, index, "number");
+  return b;
+}
+
+// bit.tohex as Redis 7.0.15 answers it. Debian's lua-bitop negates a count of -2^31 into a
+// negative length and crashes in lua_pushlstring; Redis's build gives 8 upper-case digits, as
+// its later fix (n = INT32_MIN + 1) makes explicit.
+int BitTohex(lua_State* lua) {
+  uint32_t b = BitArgument(lua, 1);
+  int64_t n = lua_isnone(lua, 2) ? 8 : static_cast<int32_t>(BitArgument(lua, 2));
+  const char* digits = "0123456789abcdef";
+  if (n < 0) {
+    n = -n;
+    digits = "0123456789ABCDEF";
+  }
+  if (n > 8) n = 8;
+  char buf[8];
+  for (int64_t i = n; --i >= 0;) {
+    buf[i] = digits[b & 15];
+    b >>= 4;
+  }
+  lua_pushlstring(lua, buf, static_cast<size_t>(n));
+  return 1;
+}
+
+// unpack (luaB_unpack) with its count computed in 64 bits. Stock Lua 5.1 tests e - i + 1 <= 0
+// to catch the overflow of a range like (-2^31, 2^31 - 1); an optimising compiler drops that test
+// (signed overflow cannot happen) and the stock library then pushes billions of values and
+// crashes. Redis's build answers "too many results to unpack", as this does.
+int Unpack(lua_State* lua) {
+  luaL_checktype(lua, 1, LUA_TTABLE);
+  int first = luaL_optint(lua, 2, 1);
+  int last = luaL_opt(lua, luaL_checkint, 3, luaL_getn(lua, 1));
+  if (first > last) return 0;
+  int64_t n = static_cast<int64_t>(last) - first + 1;
+  if (n >= INT32_MAX || !lua_checkstack(lua, static_cast<int>(n))) {
+    return luaL_error(lua, "too many results to unpack");
+  }
+  for (int64_t i = first; i <= last; ++i) lua_rawgeti(lua, 1, static_cast<int>(i));
+  return static_cast<int>(n);
 }
 
 bool IsProxy(lua_State* lua, int index) {
@@ -339,6 +389,10 @@ void OpenSandboxLibraries(lua_State* lua) {
   LoadModule(lua, "struct", OpenStructLibrary);
   LoadModule(lua, "cmsgpack", OpenCmsgpackLibrary);
   LoadModule(lua, "bit", luaopen_bit);
+  lua_getglobal(lua, "bit");
+  lua_pushcfunction(lua, BitTohex);
+  lua_setfield(lua, -2, "tohex");
+  lua_pop(lua, 1);
 
   // Redis 7.0's globals allow list leaves these out.
   for (const char* name : {"dofile", "loadfile", "print", "getfenv", "setfenv", "newproxy"}) {
@@ -347,6 +401,7 @@ void OpenSandboxLibraries(lua_State* lua) {
   }
 
   SetGlobalFunction(lua, "rawget", Rawget);
+  SetGlobalFunction(lua, "unpack", Unpack);
   SetGlobalFunction(lua, "rawset", Rawset);
   SetGlobalFunction(lua, "next", Next);
   lua_pushcfunction(lua, Next);
