@@ -46,8 +46,8 @@ void AddDirectives(const std::vector<redlab::server::ConfigDirective>& directive
 // command line both give one, only the last is kept, as redis-server's later line wins.
 bool IsSingleValued(std::string name) {
   for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  static const char* const kNames[] = {"port", "bind", "requirepass", "loglevel", "replicaof",
-                                       "slaveof", "replicas", "masters"};
+  static const char* const kNames[] = {"port",      "bind",    "requirepass", "loglevel",
+                                       "replicaof", "slaveof", "replicas",    "masters"};
   for (const char* n : kNames) {
     if (name == n) return true;
   }
@@ -136,8 +136,8 @@ void AddSetting(std::vector<std::pair<std::string, std::string>>* settings, cons
 }  // namespace
 
 int main(int raw_argc, char** raw_argv) {
-  if (raw_argc >= 2 && (std::string_view(raw_argv[1]) == "-v" ||
-                        std::string_view(raw_argv[1]) == "--version")) {
+  if (raw_argc >= 2 &&
+      (std::string_view(raw_argv[1]) == "-v" || std::string_view(raw_argv[1]) == "--version")) {
     // redis-server's version line (its build id is a hash of the build; redlab has none).
     std::printf("Redis server v=%s sha=00000000:0 malloc=libc bits=64 build=0\n",
                 std::string(redlab::server::engine::kRedisVersion).c_str());
@@ -174,8 +174,8 @@ int main(int raw_argc, char** raw_argv) {
       "redlab-server: an in-memory, Redis 7.0-compatible server for testing distributed locks"};
   auto* port_opt =
       app.add_option("--port", options.port, "TCP port to listen on (0 picks a free one)")
-      ->capture_default_str()
-      ->check(CLI::Range(0, 65535));
+          ->capture_default_str()
+          ->check(CLI::Range(0, 65535));
   app.add_option("--bind", options.bind, "address to listen on")->capture_default_str();
   app.add_option("--requirepass", options.requirepass,
                  "password clients must send with AUTH before other commands");
@@ -220,7 +220,11 @@ int main(int raw_argc, char** raw_argv) {
       "A redis.conf file may come first: redlab-server /path/to/redis.conf [OPTIONS]; the "
       "options given after it win.\n"
       "redlab-server /path/to/sentinel.conf --sentinel runs a Redis Sentinel (default port "
-      "26379) monitoring the masters its `sentinel monitor NAME HOST PORT QUORUM` lines name.");
+      "26379) monitoring the masters its `sentinel monitor NAME HOST PORT QUORUM` lines name.\n"
+      "Every node also takes FAULT (FAULT HELP: replication lag, pauses and cuts, clock jumps, "
+      "drift and freezes, stalls, late or lost replies and pushes per client, partitions "
+      "between the nodes, crashes) and TOPOLOGY (NODES; RESTART <port> [EMPTY|KEEP|LOSE <ms>] "
+      "brings a crashed node back).");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
