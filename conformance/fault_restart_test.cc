@@ -3,8 +3,10 @@
 // so RedLock's persistence argument can be played: a lock granted just before its master's
 // crash is gone after the restart and another client gets it. Clocks are frozen and moved by
 // FAULT CLOCK ADVANCE, which makes the node's history exact. Real Redis has no TOPOLOGY.
+#include "client/client.h"
 #include "conformance/harness/fixture.h"
 #include "conformance/harness/topology.h"
+#include "server/topology.h"
 
 namespace redlab::conformance {
 namespace {
@@ -83,6 +85,87 @@ TEST_F(RestartLoseTest, LoseZeroKeepsEveryWriteAndTheHistoryHasAnEnd) {
   EXPECT_EQ(RestartMaster({"LOSE", "0"}), Status("OK"));
   Client m = topology_->ConnectMaster();
   EXPECT_EQ(m({"MGET", "k", "last"}), Array({Bulk("1"), Bulk("1")}));
+}
+
+// RedLock's persistence argument, played with the lock client on five masters of one process:
+// client A holds a RedLock on all five; a majority of them crash and come back with what
+// `appendfsync everysec` would have kept. If A's lock was written in the last second it is
+// gone and client B is granted the same lock while A still holds it; written earlier, it
+// survives and B is refused. (Hence the RedLock page's delayed restart.)
+class RedLockPersistenceTest : public ::testing::Test {
+ protected:
+  static constexpr size_t kMasters = 5;
+  void SetUp() override {
+    REDLAB_ONLY(kRedlabOnly);
+    server::TopologyOptions options;
+    options.base.loglevel = "warning";
+    options.masters = kMasters;
+    topology_ = server::Topology::Start(options);
+    for (size_t i = 0; i < kMasters; ++i) {
+      topology_->master(i).Fault({"CLOCK", "MANUAL"});
+      // Five frozen seconds of history before anything is locked.
+      topology_->master(i).Fault({"CLOCK", "ADVANCE", "5000"});
+    }
+  }
+  std::unique_ptr<redlab::Client> NewClient() {
+    std::vector<std::string> urls;
+    for (size_t i = 0; i < kMasters; ++i) {
+      urls.push_back("redis://127.0.0.1:" + std::to_string(topology_->master(i).port()));
+    }
+    redlab::Config config = redlab::Config::IndependentMasters(urls);
+    config.red_lock_node_timeout = std::chrono::milliseconds(500);
+    config.red_lock_retry_delay = std::chrono::milliseconds(20);
+    return std::make_unique<redlab::Client>(config);
+  }
+  // Every master has A's lock hash (TryLock returns once a majority answered).
+  bool HeldEverywhere(const std::string& name) {
+    return Eventually([&] {
+      for (size_t i = 0; i < kMasters; ++i) {
+        if (Client(topology_->master(i).port())({"EXISTS", name}) != Int(1)) return false;
+      }
+      return true;
+    });
+  }
+  // Masters 0..2 (a majority) crash `since_lock_ms` of node time after the lock was written
+  // and restart with what they had one second before the crash.
+  void CrashMajorityLosingASecond(int64_t since_lock_ms) {
+    for (size_t i = 0; i < 3; ++i) {
+      server::Node& n = topology_->master(i);
+      if (since_lock_ms > 0) n.Fault({"CLOCK", "ADVANCE", std::to_string(since_lock_ms)});
+      n.Crash();
+      n.Restart(/*keep_data=*/false, /*lose_ms=*/1000);
+    }
+  }
+  std::unique_ptr<server::Topology> topology_;
+};
+
+TEST_F(RedLockPersistenceTest, ALockWrittenInTheLastSecondIsLostAndGrantedTwice) {
+  auto a = NewClient();
+  redlab::RedLock lock_a = a->GetRedLock("payments");
+  ASSERT_TRUE(lock_a.TryLock(std::chrono::milliseconds(2000), std::chrono::milliseconds(60000)));
+  ASSERT_TRUE(HeldEverywhere("payments"));
+  CrashMajorityLosingASecond(500);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(Client(topology_->master(i).port())({"EXISTS", "payments"}), Int(0)) << i;
+  }
+  auto b = NewClient();
+  redlab::RedLock lock_b = b->GetRedLock("payments");
+  EXPECT_TRUE(lock_b.TryLock(std::chrono::milliseconds(1000), std::chrono::milliseconds(60000)));
+  EXPECT_TRUE(lock_a.IsHeldByCurrentThread());  // A still believes it holds it: two holders
+}
+
+TEST_F(RedLockPersistenceTest, ALockWrittenEarlierSurvivesAndIsRefused) {
+  auto a = NewClient();
+  redlab::RedLock lock_a = a->GetRedLock("payments");
+  ASSERT_TRUE(lock_a.TryLock(std::chrono::milliseconds(2000), std::chrono::milliseconds(60000)));
+  ASSERT_TRUE(HeldEverywhere("payments"));
+  CrashMajorityLosingASecond(2000);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(Client(topology_->master(i).port())({"EXISTS", "payments"}), Int(1)) << i;
+  }
+  auto b = NewClient();
+  redlab::RedLock lock_b = b->GetRedLock("payments");
+  EXPECT_FALSE(lock_b.TryLock(std::chrono::milliseconds(0), std::chrono::milliseconds(60000)));
 }
 
 }  // namespace
