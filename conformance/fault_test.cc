@@ -51,8 +51,8 @@ TEST_F(FaultTest, ArgumentErrorsHelpAndList) {
             Error("ERR REPL DELAY takes a number of milliseconds"));
   EXPECT_EQ(c()({"FAULT", "REPLY", "DROP", "2"}),
             Error("ERR REPLY DROP takes a probability between 0 and 1"));
-  EXPECT_EQ(c()({"FAULT", "CLOCK", "RATE", "-1"}), Error("ERR CLOCK RATE takes a factor >= 0"));
-  EXPECT_EQ(c()({"FAULT", "STALL", "-5"}), Error("ERR STALL takes a number of milliseconds"));
+  EXPECT_EQ(c()({"FAULT", "CLOCK", "RATE", "x"}), Error("ERR CLOCK RATE takes a factor >= 0"));
+  EXPECT_EQ(c()({"FAULT", "STALL", "x"}), Error("ERR STALL takes a number of milliseconds"));
   EXPECT_GT(c()({"FAULT", "HELP"}).elements.size(), 10u);
   EXPECT_EQ(c()({"FAULT", "LIST"}), Array({}));
 

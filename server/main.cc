@@ -151,8 +151,8 @@ bool WritePortFile(const std::string& path, redlab::server::Topology& topology) 
 }  // namespace
 
 int main(int raw_argc, char** raw_argv) {
-  if (raw_argc >= 2 && (std::string_view(raw_argv[1]) == "-v" ||
-                        std::string_view(raw_argv[1]) == "--version")) {
+  if (raw_argc >= 2 &&
+      (std::string_view(raw_argv[1]) == "-v" || std::string_view(raw_argv[1]) == "--version")) {
     // redis-server's version line (its build id is a hash of the build; redlab has none).
     std::printf("Redis server v=%s sha=00000000:0 malloc=libc bits=64 build=0\n",
                 std::string(redlab::server::engine::kRedisVersion).c_str());
@@ -244,7 +244,11 @@ int main(int raw_argc, char** raw_argv) {
       "A redis.conf file may come first: redlab-server /path/to/redis.conf [OPTIONS]; the "
       "options given after it win.\n"
       "redlab-server /path/to/sentinel.conf --sentinel runs a Redis Sentinel (default port "
-      "26379) monitoring the masters its `sentinel monitor NAME HOST PORT QUORUM` lines name.");
+      "26379) monitoring the masters its `sentinel monitor NAME HOST PORT QUORUM` lines name.\n"
+      "Every node also takes FAULT (FAULT HELP: replication lag, pauses and cuts, clock jumps, "
+      "drift and freezes, stalls, late or lost replies and pushes per client, partitions "
+      "between the nodes, crashes) and TOPOLOGY (NODES; RESTART <port> [EMPTY|KEEP|LOSE <ms>] "
+      "brings a crashed node back).");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -6,8 +6,8 @@
 #include <atomic>
 #include <deque>
 #include <mutex>
-#include <stdexcept>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
 #include "server/base/numbers.h"
@@ -17,9 +17,12 @@
 #include "server/engine/core/errors.h"
 #include "server/engine/core/help.h"
 #include "server/fault/fault.h"
+#include "server/fault/history.h"
 #include "server/log.h"
 #include "server/net/listener.h"
 #include "server/net/master_link.h"
+#include "server/net/partition.h"
+#include "server/net/stall.h"
 #include "server/net/sync_link.h"
 #include "server/replication/replication.h"
 #include "server/sentinel/sentinel.h"
@@ -109,11 +112,13 @@ class Node::Impl : public sentinel::SentinelHost,
       return;
     }
     PostRaw([this] { BeginShutdown(); });
+    stall_.Wake();  // a stalled loop would take the task only once the stall is over
     thread_.join();
   }
 
   void RequestStop() {
     PostRaw([this] { BeginShutdown(); });
+    stall_.Wake();
   }
 
   void WaitUntilStopped() {
@@ -175,7 +180,15 @@ class Node::Impl : public sentinel::SentinelHost,
   }
   void ScheduleTimer(int64_t delay_ms) override {
     if (crashed_) return;
-    uv_timer_start(&wakeup_, OnWakeup, static_cast<uint64_t>(delay_ms), 0);
+    // `delay_ms` is node time: under CLOCK RATE it passes faster or slower than real time, and
+    // a frozen clock reaches it only through CLOCK ADVANCE (which runs the engine's timer).
+    // Every clock fault runs Engine::OnTimer, which re-arms this with the new rate.
+    int64_t real_ms = engine_->clock().RealMsFor(delay_ms);
+    if (real_ms < 0) {
+      uv_timer_stop(&wakeup_);
+      return;
+    }
+    uv_timer_start(&wakeup_, OnWakeup, static_cast<uint64_t>(real_ms), 0);
   }
   void ScheduleBeforeSleep() override {
     if (crashed_ || shutting_down_) return;
@@ -219,7 +232,7 @@ class Node::Impl : public sentinel::SentinelHost,
   // ---- ReplicationHost ----
   replication::LinkIo* ConnectToMaster(const std::string& host, int port,
                                        replication::LinkHandler* handler) override {
-    return net::MasterLink::Start(&loop_, host, port, handler);
+    return net::MasterLink::Start(&loop_, host, port, handler, port_.load());
   }
   void ScheduleReplicationTimer(int64_t delay_ms) override {
     if (crashed_ || shutting_down_) return;
@@ -240,13 +253,23 @@ class Node::Impl : public sentinel::SentinelHost,
   engine::Engine& engine() override { return *engine_; }
   fault::ReplyFaults& reply_faults() override { return reply_faults_; }
   void Stall(int64_t ms) override {
-    // After this loop iteration has sent the reply, the loop sleeps: nothing is read, written,
-    // expired or replicated meanwhile.
+    // After this loop iteration has sent the reply, the loop waits (net::StallWaiter): nothing
+    // is read, written, expired or replicated meanwhile, until the end, FAULT RESET, SHUTDOWN or
+    // Stop().
     stall_ms_ = ms;
     uv_timer_start(&stall_timer_, OnStall, 0, 0);
   }
+  void CancelStall() override { uv_timer_stop(&stall_timer_); }
+  void SetPartition(std::vector<int> ports) override { net::SetPartition(std::move(ports)); }
+  std::vector<int> PartitionedPorts() override { return net::PartitionedPorts(); }
+  void BeforeClockMove() override {
+    if (keep_history_ && !crashed_) history_.Tick(*engine_, /*force=*/true);
+  }
   void Crash() override {
     if (crashed_) return;
+    // The last moment of the history: LOSE 0 keeps every write, as KEEP does.
+    if (keep_history_) history_.Tick(*engine_, /*force=*/true);
+    crash_ms_ = engine_->clock().NowMs();
     crashed_ = true;
     logger_.Warning("FAULT CRASH: the node dies now");
     replication::ReplicationOf(*engine_).Crash();
@@ -263,9 +286,22 @@ class Node::Impl : public sentinel::SentinelHost,
     PublishState();
   }
 
-  // On the loop thread: brings a crashed node back on its port.
-  std::string RestartOnLoop(bool keep_data) {
+  // On the loop thread: brings a crashed node back on its port, empty, with its data, or (with
+  // `lose_ms` >= 0) with its data as it was `lose_ms` before the crash.
+  std::string RestartOnLoop(bool keep_data, int64_t lose_ms = -1) {
     if (!crashed_) return "the node on port " + std::to_string(port_.load()) + " is running";
+    std::optional<std::string_view> past;
+    if (lose_ms >= 0) {
+      if (keep_history_) past = history_.At(crash_ms_ - lose_ms);
+      if (!past) {
+        std::string why = !keep_history_                        ? "it keeps no history"
+                          : !history_.disabled_reason().empty() ? history_.disabled_reason()
+                                                                : "its history does not reach back";
+        return "the node on port " + std::to_string(port_.load()) +
+               " cannot restart with its data of " + std::to_string(lose_ms) +
+               " ms before its crash: " + why;
+      }
+    }
     auto listener = std::make_unique<net::Listener>(&loop_, engine_.get(), &reply_faults_);
     const std::string& bind = engine_->config().bind;
     int rc = listener->Listen(bind, port_.load(), static_cast<int>(config_.tcp_backlog));
@@ -281,16 +317,25 @@ class Node::Impl : public sentinel::SentinelHost,
     reply_faults_ = fault::ReplyFaults{};
     engine_->clock().SetReal();
     engine_->Unpause();
-    if (!keep_data) {
+    if (past) {
+      if (auto error = fault::DataHistory::Load(*engine_, *past)) {
+        logger_.Warning("TOPOLOGY RESTART LOSE: the snapshot did not load: " + *error);
+      }
+    } else if (!keep_data) {
       engine_->SignalFlushed(-1);
       engine_->keyspace().FlushAll();
     }
     crashed_ = false;
-    replication::ReplicationOf(*engine_).Restart(keep_data);
+    // Data from the past is not the history the replication offsets describe: a new one.
+    replication::ReplicationOf(*engine_).Restart(keep_data && !past);
+    // What was written after the moment restored never happened, as far as the node knows.
+    if (keep_history_ && (past || !keep_data)) history_.Restart(*engine_);
     uv_timer_start(&cron_, OnCron, static_cast<uint64_t>(engine_->CronIntervalMs()), 0);
     if (sentinel_) uv_timer_start(&sentinel_timer_, OnSentinelTimer, 100, 100);
-    logger_.Notice(keep_data ? "TOPOLOGY RESTART: back with its data"
-                             : "TOPOLOGY RESTART: back, empty");
+    logger_.Notice(past ? "TOPOLOGY RESTART: back with its data of " + std::to_string(lose_ms) +
+                              " ms before the crash"
+                   : keep_data ? "TOPOLOGY RESTART: back with its data"
+                               : "TOPOLOGY RESTART: back, empty");
     PublishState();
     return {};
   }
@@ -332,8 +377,8 @@ class Node::Impl : public sentinel::SentinelHost,
         if (auto error = sentinel_->Configure(words)) {
           std::string line = "sentinel";
           for (const std::string& w : words) line += " " + w;
-          acl_error = "*** FATAL CONFIG FILE ERROR (Redis 7.0.15) ***\n>>> '" + line + "'\n" +
-                      *error;
+          acl_error =
+              "*** FATAL CONFIG FILE ERROR (Redis 7.0.15) ***\n>>> '" + line + "'\n" + *error;
           break;
         }
       }
@@ -375,6 +420,13 @@ class Node::Impl : public sentinel::SentinelHost,
       accepting_tasks_ = true;
     }
     registry_->Add(this, State());
+    // FAULT PARTITION set on any node: this node's links re-check, on its own loop.
+    partition_watch_ = net::WatchPartition([this] {
+      PostRaw([this] {
+        if (listener_) listener_->RecheckPartition();
+        net::MasterLink::RecheckPartition(&loop_);
+      });
+    });
     if (!replicaof_host_.empty()) {
       replication::ReplicationOf(*engine_).ReplicaOf(replicaof_host_, replicaof_port_,
                                                      /*fresh=*/true);
@@ -383,6 +435,8 @@ class Node::Impl : public sentinel::SentinelHost,
       sentinel_->Start();
       uv_timer_start(&sentinel_timer_, OnSentinelTimer, 100, 100);
     }
+    keep_history_ = options_.keep_history && !options_.sentinel;
+    if (keep_history_) history_.Restart(*engine_);
     engine_->MarkStartupMemory();
     // Redis's startup lines; with always-show-logo its banner carries the PID (test harnesses,
     // Redis's own among them, wait for " PID: <pid>").
@@ -401,6 +455,7 @@ class Node::Impl : public sentinel::SentinelHost,
     uv_run(&loop_, UV_RUN_DEFAULT);
 
     // Every handle is closed; run what is left and tear down.
+    net::UnwatchPartition(partition_watch_);
     listener_.reset();
     retired_listeners_.clear();
     sentinel_.reset();
@@ -452,7 +507,12 @@ class Node::Impl : public sentinel::SentinelHost,
   }
   static void OnStall(uv_timer_t* handle) {
     auto* self = static_cast<Impl*>(handle->data);
-    std::this_thread::sleep_for(std::chrono::milliseconds(self->stall_ms_));
+    if (!self->listener_ || self->shutting_down_) return;
+    net::StallWaiter::End end =
+        self->stall_.Wait(*self->listener_, self->stall_ms_, self->engine_->auth_required());
+    if (end != net::StallWaiter::End::kElapsed) {
+      self->logger_.Notice("FAULT STALL broken before its end");
+    }
   }
 
   static void OnSentinelTimer(uv_timer_t* handle) {
@@ -462,6 +522,7 @@ class Node::Impl : public sentinel::SentinelHost,
   static void OnCron(uv_timer_t* handle) {
     auto* self = static_cast<Impl*>(handle->data);
     self->engine_->Cron();
+    if (self->keep_history_) self->history_.Tick(*self->engine_);
     self->PublishState();
     uv_timer_start(&self->cron_, OnCron, static_cast<uint64_t>(self->engine_->CronIntervalMs()), 0);
   }
@@ -502,11 +563,17 @@ class Node::Impl : public sentinel::SentinelHost,
   uv_timer_t wakeup_;      // blocked clients' timeouts (Engine::OnTimer)
   uv_timer_t repl_timer_;  // replication: held streams, GETACK (Replication::OnTimer)
   uv_timer_t stall_timer_;
-  uv_timer_t before_sleep_;  // Engine::BeforeSleep (BCAST invalidations)
+  uv_timer_t before_sleep_;    // Engine::BeforeSleep (BCAST invalidations)
   uv_timer_t sentinel_timer_;  // Sentinel::Timer every 100 ms (a sentinel node only)
   std::vector<std::vector<std::string>> sentinel_directives_;
   std::unique_ptr<sentinel::Sentinel> sentinel_;
   int64_t stall_ms_ = 0;
+  // TOPOLOGY RESTART LOSE's snapshots (not for sentinels, which hold no data).
+  bool keep_history_ = false;
+  fault::DataHistory history_;
+  int64_t crash_ms_ = 0;  // node time of the last crash
+  int partition_watch_ = 0;
+  net::StallWaiter stall_;
   std::unique_ptr<engine::Engine> engine_;
   std::unique_ptr<net::Listener> listener_;
   // Listeners closed by a crash; freed with the loop (their handles close asynchronously).
@@ -530,7 +597,7 @@ class Node::Impl : public sentinel::SentinelHost,
 // ---- NodeRegistry ----
 
 // Restart reaches into the node's loop; the registry's bookkeeping is in topology.cc.
-std::string NodeRegistry::Restart(int port, bool keep_data) {
+std::string NodeRegistry::Restart(int port, bool keep_data, int64_t lose_ms) {
   Node::Impl* target = nullptr;
   {
     std::lock_guard lock(mu_);
@@ -540,7 +607,7 @@ std::string NodeRegistry::Restart(int port, bool keep_data) {
   }
   if (target == nullptr) return "no node of this process listened on port " + std::to_string(port);
   std::string error;
-  if (!target->RunOnLoop([&] { error = target->RestartOnLoop(keep_data); })) {
+  if (!target->RunOnLoop([&] { error = target->RestartOnLoop(keep_data, lose_ms); })) {
     return "the node on port " + std::to_string(port) + " has stopped";
   }
   return error;
@@ -581,9 +648,9 @@ void Node::Crash() {
   impl_->RunOnLoop([&] { impl_->Crash(); });
 }
 
-void Node::Restart(bool keep_data) {
+void Node::Restart(bool keep_data, int64_t lose_ms) {
   std::string error;
-  if (!impl_->RunOnLoop([&] { error = impl_->RestartOnLoop(keep_data); })) {
+  if (!impl_->RunOnLoop([&] { error = impl_->RestartOnLoop(keep_data, lose_ms); })) {
     throw std::runtime_error("the node has stopped");
   }
   if (!error.empty()) throw std::runtime_error(error);

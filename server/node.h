@@ -40,6 +40,9 @@ struct NodeOptions {
   // directives of `settings` (("sentinel", "monitor mymaster 127.0.0.1 6379 2")) configure
   // what it monitors.
   bool sentinel = false;
+  // Snapshots of the data kept for TOPOLOGY RESTART LOSE (fault/history.h): a serialisation of
+  // the dataset every cron tick while it changes. Benchmarks turn it off.
+  bool keep_history = true;
 };
 
 class Node {
@@ -71,8 +74,9 @@ class Node {
   // lost). The Node object stays, to be restarted.
   void Crash();
   // TOPOLOGY RESTART: a crashed node comes back on its port, empty (a restart without
-  // persistence) or with its data (`keep_data`). Throws std::runtime_error when it cannot.
-  void Restart(bool keep_data);
+  // persistence), with its data (`keep_data`), or with `lose_ms` >= 0 (LOSE) with its data as it
+  // was that long before the crash. Throws std::runtime_error when it cannot.
+  void Restart(bool keep_data, int64_t lose_ms = -1);
   bool crashed() const;
 
   // Runs one command on the node's loop as a client of its own would (the default user,

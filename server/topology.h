@@ -39,7 +39,7 @@ class NodeRegistry {
   std::vector<Entry> Snapshot() const;
   // Restarts the crashed node that listened on `port`, from another node's thread or any other
   // thread: returns an error text, or empty on success.
-  std::string Restart(int port, bool keep_data);
+  std::string Restart(int port, bool keep_data, int64_t lose_ms = -1);
   // Called (on the thread of the node that crashed last) when every node of the process has
   // crashed: no node is left to restart the others. redlab-server exits then. When they all
   // have crashed already, `fn` runs at once on the caller's thread.

@@ -6,34 +6,17 @@
 
 #include <cstdint>
 #include <optional>
-#include <random>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "server/engine/core/engine.h"
+#include "server/fault/reply_faults.h"
 #include "server/replication/link_shaper.h"
 #include "server/resp/writer.h"
 
 namespace redlab::server::fault {
-
-// Faults on the reply path, applied by the net layer to every client connection but replicas'
-// (the replication stream has its own faults).
-struct ReplyFaults {
-  int64_t delay_ms = 0;         // every reply leaves this much later (order kept)
-  double drop_probability = 0;  // each reply is lost with this probability (the command ran)
-  std::optional<uint64_t> seed;
-  std::mt19937_64 rng{std::random_device{}()};
-
-  bool active() const { return delay_ms > 0 || drop_probability > 0; }
-  // Decides whether the next reply is lost.
-  bool DropNext() {
-    if (drop_probability <= 0) return false;
-    if (drop_probability >= 1) return true;
-    return std::uniform_real_distribution<double>(0, 1)(rng) < drop_probability;
-  }
-};
 
 // What the faults act on, provided by the node.
 class FaultTarget {
@@ -43,6 +26,16 @@ class FaultTarget {
   virtual ReplyFaults& reply_faults() = 0;
   // The node's loop does nothing for `ms` (after the current reply has been sent).
   virtual void Stall(int64_t ms) = 0;
+  // The node's clock is about to move by a fault (JUMP, ADVANCE, RATE, MANUAL, RESUME, REAL):
+  // the data history takes its snapshot of the moment first, so a frozen clock's history is
+  // exact (TOPOLOGY RESTART LOSE).
+  virtual void BeforeClockMove() {}
+  // FAULT PARTITION: the process's partition (net/partition.h) isolates the nodes on `ports`
+  // (empty: healed), and the ports isolated now.
+  virtual void SetPartition(std::vector<int> /*ports*/) {}
+  virtual std::vector<int> PartitionedPorts() { return {}; }
+  // A stall asked for but not begun yet does not happen (FAULT RESET in the same pipeline).
+  virtual void CancelStall() {}
   // The node dies now: its port and connections close, unreplicated data is lost.
   virtual void Crash() = 0;
 };
@@ -67,8 +60,9 @@ class Faults {
   std::optional<std::string> ApplyRepl(std::span<const std::string> args, FaultTarget& target);
   std::optional<std::string> ApplyClock(std::span<const std::string> args, FaultTarget& target);
   std::optional<std::string> ApplyReply(std::span<const std::string> args, FaultTarget& target);
+  std::optional<std::string> ApplyPartition(std::span<const std::string> args, FaultTarget& target);
 
-  replication::LinkFaults repl_;
+  replication::LinkFaultTable repl_;
 };
 
 // FAULT HELP's lines.

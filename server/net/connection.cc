@@ -4,10 +4,12 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include <cstdlib>
 #include <cstring>
 
 #include "server/base/text.h"
 #include "server/net/listener.h"
+#include "server/net/partition.h"
 
 namespace redlab::server::net {
 namespace {
@@ -76,7 +78,34 @@ void Connection::Start() {
   }
   client_ = engine_->CreateClient(this);
   reading_ = uv_read_start(reinterpret_cast<uv_stream_t*>(&handle_), OnAlloc, OnRead) == 0;
-  if (!reading_) Close();
+  if (!reading_) {
+    Close();
+    return;
+  }
+  RecheckPartition();
+}
+
+void Connection::RecheckPartition() {
+  if (closing_ || client_ == nullptr) return;
+  if (!partition_held_ && !AnyPartition()) return;  // the common case: no lock taken
+  // The peer is a node when its port is one a node's outbound link registered.
+  size_t colon = peer_.rfind(':');
+  int peer_port = colon == std::string::npos ? 0 : std::atoi(peer_.c_str() + colon + 1);
+  int peer_node = peer_port > 0 ? NodeOfLinkPort(peer_port) : 0;
+  bool cut = peer_node > 0 && Partitioned(listener_->port(), peer_node);
+  if (cut == partition_held_) return;
+  partition_held_ = cut;
+  if (cut) {
+    if (reading_) uv_read_stop(reinterpret_cast<uv_stream_t*>(&handle_));
+    reading_ = false;
+    return;
+  }
+  reading_ = uv_read_start(reinterpret_cast<uv_stream_t*>(&handle_), OnAlloc, OnRead) == 0;
+  if (!reading_) {
+    Close();
+    return;
+  }
+  Flush();  // what was held, in order
 }
 
 void Connection::OnAlloc(uv_handle_t* handle, size_t, uv_buf_t* buf) {
@@ -128,7 +157,7 @@ void Connection::ProcessInput() {
     engine_->Execute(*client_, args_.span());
     executing_ = false;
     if (closing_) break;  // the command closed the connection (FAULT CRASH)
-    MaybeDropReply(reply_start);
+    MaybeDropReply(reply_start, /*own_command=*/true);
     args_.ShrinkIfLarge(kMaxRetainedArg);
   }
   served_in_pass_ = 0;
@@ -140,13 +169,13 @@ void Connection::ResumeInput() {
   // Called from inside the engine (another client's command may be running): the remaining
   // input is processed now, as Redis does for a client it unblocks. The unblocked command's
   // reply is subject to the reply faults like any other.
-  if (!executing_) MaybeDropReply(0);
+  if (!executing_) MaybeDropReply(0, /*own_command=*/true);
   if (!executing_) ProcessInput();
   Flush();
 }
 
 void Connection::ReadAndServeNow() {
-  if (closing_ || executing_ || client_ == nullptr) return;
+  if (closing_ || executing_ || client_ == nullptr || partition_held_) return;
   int fd = Fd();
   if (fd < 0) return;
   bool got_input = false;
@@ -187,10 +216,12 @@ void Connection::Flush() {
     Close();  // Redis drops such a client without sending what is pending
     return;
   }
+  if (partition_held_) return;  // the bytes wait for the partition to heal
   if (ShapingReplies()) {
-    // FAULT REPLY DELAY: replies wait in delayed_ and leave, in order, when due.
+    // FAULT REPLY DELAY: replies (and pushes) wait in delayed_ and leave, in order, when due.
     if (!out.empty()) {
-      uint64_t delay = faults_ != nullptr ? static_cast<uint64_t>(faults_->delay_ms) : 0;
+      fault::ReplyRule* rule = Rule();
+      uint64_t delay = rule != nullptr ? static_cast<uint64_t>(rule->delay_ms) : 0;
       delayed_.push_back(DelayedReply{uv_now(handle_.loop) + delay, std::move(out)});
       out.clear();
     }
@@ -207,10 +238,16 @@ void Connection::Flush() {
   WriteOut(out);
 }
 
+fault::ReplyRule* Connection::Rule() const {
+  if (faults_ == nullptr || !faults_->any() || client_ == nullptr) return nullptr;
+  if (client_->repl_role() == engine::Client::ReplRole::kReplica) return nullptr;
+  return faults_->For(client_->id(), peer_, client_->name());
+}
+
 bool Connection::ShapingReplies() const {
   if (!delayed_.empty()) return true;
-  return faults_ != nullptr && faults_->delay_ms > 0 && client_ != nullptr &&
-         client_->repl_role() != engine::Client::ReplRole::kReplica;
+  fault::ReplyRule* rule = Rule();
+  return rule != nullptr && rule->delay_ms > 0;
 }
 
 void Connection::ReleaseDueReplies() {
@@ -226,22 +263,30 @@ void Connection::ReleaseDueReplies() {
 
 void Connection::OnDelayTimer(uv_timer_t* timer) {
   auto* self = static_cast<Connection*>(timer->data);
-  if (self->closing_) return;
+  if (self->closing_ || self->partition_held_) return;
   self->ReleaseDueReplies();
   self->WriteOut(self->ready_);
 }
 
-void Connection::MaybeDropReply(size_t from) {
-  if (faults_ == nullptr || faults_->drop_probability <= 0 || client_ == nullptr) return;
-  if (client_->repl_role() == engine::Client::ReplRole::kReplica) return;
+void Connection::MaybeDropReply(size_t from, bool own_command) {
+  fault::ReplyRule* rule = Rule();
+  if (rule == nullptr || rule->drop_probability <= 0) return;
   std::string& out = client_->reply_buffer();
   if (out.size() <= from) return;
   // FAULT's own replies always arrive, so the fault can be inspected and lifted.
-  if (args_.size() > 0 && (server::EqualsIgnoreCase(args_[0], "fault") ||
-                           server::EqualsIgnoreCase(args_[0], "topology"))) {
+  if (own_command && args_.size() > 0 &&
+      (server::EqualsIgnoreCase(args_[0], "fault") ||
+       server::EqualsIgnoreCase(args_[0], "topology"))) {
     return;
   }
-  if (faults_->DropNext()) out.resize(from);
+  if (rule->DropNext()) out.resize(from);
+}
+
+void Connection::PushWritten(size_t from) {
+  // A push to this client during its own command is part of that command's reply (a SUBSCRIBE
+  // confirmation, an invalidation caused by its write), dropped or not with it.
+  if (executing_ || closing_) return;
+  MaybeDropReply(from, /*own_command=*/false);
 }
 
 void Connection::WriteOut(std::string& out) {

@@ -31,9 +31,14 @@ class Connection final : public engine::ClientIo {
   // Closes the socket and, once libuv is done with it, destroys the connection.
   void Close();
   bool closing() const { return closing_; }
+  bool authenticated() const { return client_ != nullptr && client_->authenticated(); }
 
   // Sends whatever the engine has put in the client's reply buffer.
   void Flush();
+
+  // FAULT PARTITION changed (or may have): a connection from a node of the process on the other
+  // side of the partition holds its traffic (nothing read or written) until it heals.
+  void RecheckPartition();
 
   // Reads what the socket holds now and serves it, outside the event loop's callbacks: used
   // while another client's command blocks the loop (Listener::ProcessEventsWhileBlocked).
@@ -47,6 +52,7 @@ class Connection final : public engine::ClientIo {
   void RequestFlush() override { Flush(); }
   void CloseAsap() override { Close(); }
   void ResumeInput() override;
+  void PushWritten(size_t from) override;
   // As Redis's sdslen(querybuf): requests already served in this pass still count, since Redis
   // trims its buffer only once the pass is over.
   size_t QueryBufferLength() const override { return query_.size() + served_in_pass_; }
@@ -67,8 +73,11 @@ class Connection final : public engine::ClientIo {
   // Reply faults: whether replies go through delayed_, and the release of those due.
   bool ShapingReplies() const;
   void ReleaseDueReplies();
-  // FAULT REPLY DROP: loses the reply bytes from `from` on, with the configured probability.
-  void MaybeDropReply(size_t from);
+  // The reply-fault rule that applies to this client now (null: none).
+  fault::ReplyRule* Rule() const;
+  // FAULT REPLY DROP: loses the reply bytes from `from` on, with the configured probability
+  // (a reply to the client's `own_command`, or a push).
+  void MaybeDropReply(size_t from, bool own_command);
   static void OnDelayTimer(uv_timer_t* timer);
   static void OnTimerClosed(uv_handle_t* handle);
 
@@ -95,7 +104,8 @@ class Connection final : public engine::ClientIo {
   bool write_in_flight_ = false;
   bool reading_ = false;
   bool closing_ = false;
-  bool executing_ = false;  // inside engine_->Execute for this connection
+  bool executing_ = false;       // inside engine_->Execute for this connection
+  bool partition_held_ = false;  // FAULT PARTITION: the peer node is on the other side
   std::string peer_, local_;
 };
 

@@ -226,6 +226,33 @@ void Listener::ProcessEventsWhileBlocked() {
   serving_while_blocked_ = false;
 }
 
+std::vector<int> Listener::ListeningFds() const {
+  std::vector<int> out;
+  for (uv_tcp_t* socket : sockets_) {
+    uv_os_fd_t fd = -1;
+    if (uv_fileno(reinterpret_cast<uv_handle_t*>(socket), &fd) == 0) out.push_back(fd);
+  }
+  return out;
+}
+
+std::vector<int> Listener::IdleConnectionFds(bool authenticated_only) const {
+  std::vector<int> out;
+  for (Connection* c : connections_) {
+    if (c->closing() || c->QueryBufferLength() > 0) continue;
+    if (authenticated_only && !c->authenticated()) continue;
+    int fd = c->Fd();
+    if (fd >= 0) out.push_back(fd);
+  }
+  return out;
+}
+
+void Listener::RecheckPartition() {
+  std::vector<Connection*> live(connections_.begin(), connections_.end());
+  for (Connection* c : live) {
+    if (connections_.count(c)) c->RecheckPartition();
+  }
+}
+
 void Listener::Forget(Connection* connection) {
   connections_.erase(connection);
   // Connections finish closing asynchronously; the listener is done when its own handle is.

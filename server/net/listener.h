@@ -43,6 +43,17 @@ class Listener {
   void ProcessEventsWhileBlocked();
   size_t size() const { return connections_.size(); }
 
+  // For a stall's wait (StallWaiter): the listening sockets' descriptors, and those of the
+  // connections with no partial request buffered (their next bytes begin a request), optionally
+  // only authenticated clients'.
+  std::vector<int> ListeningFds() const;
+  std::vector<int> IdleConnectionFds(bool authenticated_only) const;
+  // Takes a socket accepted outside libuv (while the loop was blocked): refuses it past
+  // maxclients, else starts a Connection on it.
+  void Adopt(int fd) { AdoptSocket(fd); }
+  // FAULT PARTITION changed: every connection re-checks whether its peer is cut off.
+  void RecheckPartition();
+
  private:
   static void OnConnection(uv_stream_t* server, int status);
   // Takes a socket accepted outside libuv (while the loop is blocked): refuses it past

@@ -1,8 +1,14 @@
 #include "server/net/master_link.h"
 
 #include <netdb.h>
+#include <netinet/in.h>
 
 #include <cstring>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "server/net/partition.h"
 
 namespace redlab::server::net {
 namespace {
@@ -26,19 +32,46 @@ bool Resolve(uv_loop_t* loop, const std::string& host, int port, sockaddr_storag
   return ok;
 }
 
+// The live links of every loop, for RecheckPartition (a link is made and freed on its loop's
+// thread; the map is shared by the nodes of the process).
+std::mutex links_mu;
+std::unordered_multimap<uv_loop_t*, MasterLink*>& Links() {
+  static auto* links = new std::unordered_multimap<uv_loop_t*, MasterLink*>;
+  return *links;
+}
+
 }  // namespace
 
+void MasterLink::RecheckPartition(uv_loop_t* loop) {
+  std::vector<MasterLink*> mine;
+  {
+    std::lock_guard lock(links_mu);
+    auto [begin, end] = Links().equal_range(loop);
+    for (auto it = begin; it != end; ++it) mine.push_back(it->second);
+  }
+  for (MasterLink* link : mine) link->Recheck();
+}
+
+bool MasterLink::PartitionedNow() const { return Partitioned(own_port_, master_port_); }
+
 MasterLink* MasterLink::Start(uv_loop_t* loop, const std::string& host, int port,
-                              replication::LinkHandler* handler) {
+                              replication::LinkHandler* handler, int own_port) {
   sockaddr_storage addr{};
   if (!Resolve(loop, host, port, &addr)) return nullptr;
   auto* link = new MasterLink(handler);
+  link->loop_ = loop;
+  link->own_port_ = own_port;
+  link->master_port_ = port;
   link->tcp_.data = link;
   link->connect_req_.data = link;
   link->write_req_.data = link;
   if (uv_tcp_init(loop, &link->tcp_) != 0) {
     delete link;
     return nullptr;
+  }
+  {
+    std::lock_guard lock(links_mu);  // from here on the link is freed by OnClosed
+    Links().emplace(loop, link);
   }
   uv_tcp_nodelay(&link->tcp_, 1);
   if (uv_tcp_connect(&link->connect_req_, &link->tcp_, reinterpret_cast<sockaddr*>(&addr),
@@ -60,11 +93,45 @@ void MasterLink::OnConnect(uv_connect_t* req, int status) {
     return;
   }
   self->connected_ = true;
-  if (uv_read_start(reinterpret_cast<uv_stream_t*>(&self->tcp_), OnAlloc, OnRead) != 0) {
-    self->Fail();
+  // The node it reaches knows, by this local port, that the connection comes from a node.
+  sockaddr_storage local{};
+  int len = sizeof(local);
+  if (uv_tcp_getsockname(&self->tcp_, reinterpret_cast<sockaddr*>(&local), &len) == 0) {
+    self->local_port_ =
+        ntohs(local.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6*>(&local)->sin6_port
+                                          : reinterpret_cast<sockaddr_in*>(&local)->sin_port);
+    if (self->own_port_ > 0) RegisterLinkPort(self->local_port_, self->own_port_);
+  }
+  if (self->PartitionedNow()) {
+    self->held_ = true;  // the handshake does not get through until the partition heals
     return;
   }
-  self->handler_->OnLinkConnected();
+  self->Established();
+}
+
+void MasterLink::Established() {
+  if (uv_read_start(reinterpret_cast<uv_stream_t*>(&tcp_), OnAlloc, OnRead) != 0) {
+    Fail();
+    return;
+  }
+  if (!reported_) {
+    reported_ = true;
+    handler_->OnLinkConnected();
+  } else {
+    WritePending();
+  }
+}
+
+void MasterLink::Recheck() {
+  if (closing_ || !connected_) return;
+  bool cut = PartitionedNow();
+  if (cut && !held_) {
+    held_ = true;
+    uv_read_stop(reinterpret_cast<uv_stream_t*>(&tcp_));  // bytes wait in the kernel
+  } else if (!cut && held_) {
+    held_ = false;
+    Established();
+  }
 }
 
 void MasterLink::OnAlloc(uv_handle_t* handle, size_t, uv_buf_t* buf) {
@@ -91,7 +158,7 @@ void MasterLink::Write(std::string_view bytes) {
 }
 
 void MasterLink::WritePending() {
-  if (write_in_flight_ || pending_.empty() || closing_) return;
+  if (write_in_flight_ || pending_.empty() || closing_ || held_) return;
   uv_buf_t buf = uv_buf_init(pending_.data(), static_cast<unsigned>(pending_.size()));
   int written = uv_try_write(reinterpret_cast<uv_stream_t*>(&tcp_), &buf, 1);
   if (written == UV_EAGAIN) written = 0;
@@ -134,11 +201,25 @@ void MasterLink::Close() {
   if (closing_) return;
   closing_ = true;
   handler_ = nullptr;
+  if (local_port_ > 0 && own_port_ > 0) UnregisterLinkPort(local_port_);
   if (connected_) uv_read_stop(reinterpret_cast<uv_stream_t*>(&tcp_));
   // A pending connect or write is cancelled; their callbacks run before OnClosed.
   uv_close(reinterpret_cast<uv_handle_t*>(&tcp_), OnClosed);
 }
 
-void MasterLink::OnClosed(uv_handle_t* handle) { delete static_cast<MasterLink*>(handle->data); }
+void MasterLink::OnClosed(uv_handle_t* handle) {
+  auto* self = static_cast<MasterLink*>(handle->data);
+  {
+    std::lock_guard lock(links_mu);
+    auto [begin, end] = Links().equal_range(self->loop_);
+    for (auto it = begin; it != end; ++it) {
+      if (it->second == self) {
+        Links().erase(it);
+        break;
+      }
+    }
+  }
+  delete self;
+}
 
 }  // namespace redlab::server::net

@@ -4,6 +4,31 @@
 
 namespace redlab::server::replication {
 
+const LinkFaults& LinkFaultTable::For(LinkDirection dir, int64_t replica_port) const {
+  static const LinkFaults kNone;
+  if (replica_port > 0) {
+    auto it = faults_.find({replica_port, dir});
+    if (it != faults_.end()) return it->second;
+  }
+  auto it = faults_.find({0, dir});
+  return it == faults_.end() ? kNone : it->second;
+}
+
+bool LinkFaultTable::Cut(int64_t replica_port) const {
+  return For(LinkDirection::kToReplica, replica_port).cut ||
+         For(LinkDirection::kToMaster, replica_port).cut;
+}
+
+void LinkFaultTable::Prune() {
+  for (auto it = faults_.begin(); it != faults_.end();) {
+    if (!it->second.Shaping() && !it->second.cut) {
+      it = faults_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
 void LinkShaper::Push(int64_t now_ms, const LinkFaults& faults, std::string_view bytes) {
   if (bytes.empty()) return;
   int64_t due = now_ms + faults.delay_ms;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <random>
 #include <string>
 #include <string_view>
@@ -19,6 +20,33 @@ struct LinkFaults {
   bool paused = false;    // nothing is delivered until resumed; the link stays up
   bool cut = false;       // the link is broken and cannot be re-established
   bool Shaping() const { return delay_ms > 0 || jitter_ms > 0 || paused; }
+};
+
+// Which way bytes go on a replication link: the stream and the snapshot go to the replica; the
+// handshake and the acks go to the master.
+enum class LinkDirection { kToReplica, kToMaster };
+
+// A node's replication faults (FAULT REPL ... [REPLICA <port>] [TO-REPLICA | TO-MASTER]): for
+// every link the node is an end of, or for the link of one replica (named by its listening port:
+// on a master, the link to that replica; on a replica, its own link when the port is its own),
+// each direction on its own. A fault aimed at one replica's link replaces the node-wide one on
+// that link. A cut is the link's, both ways.
+class LinkFaultTable {
+ public:
+  // The faults on bytes going `dir` on the link of the replica listening on `replica_port`.
+  const LinkFaults& For(LinkDirection dir, int64_t replica_port) const;
+  // Whether that link is cut.
+  bool Cut(int64_t replica_port) const;
+  // The entry to change: `replica_port` 0 for every link.
+  LinkFaults& Edit(LinkDirection dir, int64_t replica_port) { return faults_[{replica_port, dir}]; }
+  // Forgets entries that no longer do anything.
+  void Prune();
+  bool empty() const { return faults_.empty(); }
+  // (replica port, direction) -> faults, node-wide (port 0) first.
+  const std::map<std::pair<int64_t, LinkDirection>, LinkFaults>& entries() const { return faults_; }
+
+ private:
+  std::map<std::pair<int64_t, LinkDirection>, LinkFaults> faults_;
 };
 
 class LinkShaper {

@@ -71,7 +71,8 @@ void Replication::SetRdbFilter(engine::Client& client, bool include_functions) {
 void Replication::OnAck(engine::Client& client, int64_t offset) {
   Replica* r = FindReplica(client);
   if (r == nullptr) return;  // only replicas ack (Redis ignores it from anyone else, silently)
-  if (r->acks.PassThrough(faults_)) {
+  const LinkFaults& ack_faults = faults_.For(LinkDirection::kToMaster, r->listening_port);
+  if (r->acks.PassThrough(ack_faults)) {
     ApplyAck(*r, offset);
     CheckWaitingClients();
     FailoverCron();
@@ -79,7 +80,7 @@ void Replication::OnAck(engine::Client& client, int64_t offset) {
   }
   // The ack arrives when the bytes it rode on would: held while paused, late under a delay. Until
   // then the replica's lag grows, as on a real stalled link (min-replicas-max-lag sees it).
-  r->acks.Push(RealMs(), faults_, fmt::format("{}\n", offset));
+  r->acks.Push(RealMs(), ack_faults, fmt::format("{}\n", offset));
   RescheduleTimer();
 }
 
@@ -165,7 +166,11 @@ void Replication::OnSync(engine::Client& client, std::span<const std::string> ar
     reply.Error("Filtered replica requires EOF capability");
     return;
   }
-  if (faults_.cut) {
+  int64_t pending_port = 0;
+  if (auto p = replconf_.find(client.id()); p != replconf_.end()) {
+    pending_port = p->second.listening_port;
+  }
+  if (faults_.Cut(pending_port)) {
     // The network between us is down: the connection breaks before anything arrives.
     if (client.io() != nullptr) client.io()->CloseAsap();
     return;
@@ -244,7 +249,8 @@ void Replication::FullResync(engine::Client& client, bool pre_psync) {
 
 void Replication::SendToReplica(Replica& replica, std::string_view bytes) {
   if (replica.client->io() == nullptr) return;
-  if (replica.shaper.PassThrough(faults_)) {
+  const LinkFaults& faults = faults_.For(LinkDirection::kToReplica, replica.listening_port);
+  if (replica.shaper.PassThrough(faults)) {
     // Sent at the end of this loop iteration, with whatever else joins it (a REPLCONF GETACK
     // for a WAIT right after the write): one write, one wake-up of the replica, as Redis's
     // beforeSleep does.
@@ -257,7 +263,7 @@ void Replication::SendToReplica(Replica& replica, std::string_view bytes) {
     }
     return;
   }
-  replica.shaper.Push(RealMs(), faults_, bytes);
+  replica.shaper.Push(RealMs(), faults, bytes);
   RescheduleTimer();
 }
 
@@ -271,7 +277,9 @@ void Replication::FeedReplicas(std::string_view bytes) {
 int64_t Replication::NextReplicaDueMs() const {
   int64_t next = -1;
   for (const auto& r : replicas_) {
-    for (int64_t due : {r->shaper.NextDueMs(faults_), r->acks.NextDueMs(faults_)}) {
+    for (int64_t due :
+         {r->shaper.NextDueMs(faults_.For(LinkDirection::kToReplica, r->listening_port)),
+          r->acks.NextDueMs(faults_.For(LinkDirection::kToMaster, r->listening_port))}) {
       if (due >= 0 && (next < 0 || due < next)) next = due;
     }
   }
@@ -282,14 +290,14 @@ void Replication::ReleaseReplicaStreams(int64_t now_ms) {
   bool acked = false;
   for (auto& r : replicas_) {
     std::string due;
-    r->shaper.TakeDue(now_ms, faults_, &due);
+    r->shaper.TakeDue(now_ms, faults_.For(LinkDirection::kToReplica, r->listening_port), &due);
     if (!due.empty()) {
       r->client->reply_buffer().append(due);
       stats_.net_repl_output_bytes += due.size();
       r->flush_pending = true;
     }
     std::string acks;
-    r->acks.TakeDue(now_ms, faults_, &acks);
+    r->acks.TakeDue(now_ms, faults_.For(LinkDirection::kToMaster, r->listening_port), &acks);
     if (!acks.empty()) {
       // Offsets only grow: the last ack that came in says it all.
       size_t start = acks.rfind('\n', acks.size() - 2);
@@ -315,6 +323,16 @@ void Replication::FlushReplicas() {
     r->flush_pending = false;
     if (r->client->io() != nullptr) r->client->io()->RequestFlush();
   }
+}
+
+void Replication::DisconnectReplica(engine::Client& client) {
+  auto it = std::find_if(replicas_.begin(), replicas_.end(),
+                         [&](const auto& r) { return r->client == &client; });
+  if (it == replicas_.end()) return;
+  std::unique_ptr<Replica> gone = std::move(*it);
+  replicas_.erase(it);
+  gone->client->set_repl_role(engine::Client::ReplRole::kNone);
+  if (gone->client->io() != nullptr) gone->client->io()->CloseAsap();
 }
 
 void Replication::DisconnectReplicas() {

@@ -71,7 +71,7 @@ std::string Encode(std::initializer_list<std::string_view> args) {
 void Replication::Connect() {
   if (crashed_ || !is_replica() || host_ == nullptr || link_ != nullptr) return;
   last_connect_ms_ = RealMs();
-  if (faults_.cut) {  // the master cannot be reached
+  if (faults_.Cut(engine_.config().port)) {  // the master cannot be reached
     state_ = LinkState::kConnect;
     return;
   }
@@ -142,14 +142,15 @@ void Replication::OnLinkClosed() {
 
 void Replication::OnLinkData(std::string_view bytes) {
   stats_.net_repl_input_bytes += bytes.size();
-  if (inbound_.PassThrough(faults_)) {
+  const LinkFaults& in_faults = OwnLinkFaults(LinkDirection::kToReplica);
+  if (inbound_.PassThrough(in_faults)) {
     // Only what gets through counts as heard from the master: a link held longer than
     // repl-timeout times out, as a real stalled one does.
     last_io_s_ = NowS();
     link_in_.append(bytes);
     ProcessLinkInput();
   } else {
-    inbound_.Push(RealMs(), faults_, bytes);
+    inbound_.Push(RealMs(), in_faults, bytes);
     RescheduleTimer();
   }
 }
@@ -464,13 +465,14 @@ void Replication::OnGetAck(engine::Client& client) {
 
 void Replication::SendToMaster(std::string_view bytes) {
   if (link_ == nullptr) return;
-  if (outbound_.PassThrough(faults_)) {
+  const LinkFaults& out_faults = OwnLinkFaults(LinkDirection::kToMaster);
+  if (outbound_.PassThrough(out_faults)) {
     link_->Write(bytes);
     return;
   }
   // Our replication faults act on both directions of the link: the acks a WAIT or
   // min-replicas-max-lag waits for are held or late like the stream.
-  outbound_.Push(RealMs(), faults_, bytes);
+  outbound_.Push(RealMs(), out_faults, bytes);
   RescheduleTimer();
 }
 

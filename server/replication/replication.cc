@@ -140,15 +140,26 @@ void Replication::Cron() {
   FailoverCron();
 }
 
-void Replication::SetFaults(const LinkFaults& faults) {
-  bool was_cut = faults_.cut;
-  faults_ = faults;
-  if (faults_.cut && !was_cut) {
-    // The network breaks: both ends see the connection drop; held bytes are lost with it.
-    DisconnectReplicas();
-    if (link_) DropLink(/*reconnect_later=*/true);
+const LinkFaults& Replication::OwnLinkFaults(LinkDirection dir) const {
+  return faults_.For(dir, engine_.config().port);
+}
+
+void Replication::SetFaults(const LinkFaultTable& faults) {
+  bool own_was_cut = faults_.Cut(engine_.config().port);
+  std::vector<engine::Client*> newly_cut;
+  for (const auto& r : replicas_) {
+    if (!faults_.Cut(r->listening_port) && faults.Cut(r->listening_port)) {
+      newly_cut.push_back(r->client);
+    }
   }
-  if (!faults_.cut && was_cut && is_replica() && state_ == LinkState::kConnect) Connect();
+  faults_ = faults;
+  // The network breaks: both ends see the connection drop; held bytes are lost with it.
+  for (engine::Client* c : newly_cut) {
+    DisconnectReplica(*c);
+  }
+  bool own_cut = faults_.Cut(engine_.config().port);
+  if (own_cut && !own_was_cut && link_) DropLink(/*reconnect_later=*/true);
+  if (!own_cut && own_was_cut && is_replica() && state_ == LinkState::kConnect) Connect();
   OnTimer();  // releases what a resumed or shortened delay lets through
 }
 
@@ -168,7 +179,7 @@ void Replication::Restart(bool keep_data) {
   crashed_ = false;
   flush_scheduled_ = false;
   getack_pending_ = false;
-  faults_ = LinkFaults{};
+  faults_ = LinkFaultTable{};
   failover_state_ = FailoverState::kNone;
   // A fresh process has no backlog; its history survives only with its data.
   backlog_.reset();
@@ -194,8 +205,8 @@ void Replication::RescheduleTimer() {
     if (due >= 0 && (next < 0 || due < next)) next = due;
   };
   consider(NextReplicaDueMs());
-  consider(inbound_.NextDueMs(faults_));
-  consider(outbound_.NextDueMs(faults_));
+  consider(inbound_.NextDueMs(OwnLinkFaults(LinkDirection::kToReplica)));
+  consider(outbound_.NextDueMs(OwnLinkFaults(LinkDirection::kToMaster)));
   if (getack_pending_ || flush_scheduled_) consider(RealMs());
   if (next < 0) return;
   host_->ScheduleReplicationTimer(std::max<int64_t>(0, next - RealMs()));
@@ -219,10 +230,10 @@ void Replication::OnTimer() {
   FlushReplicas();
   // What the replica side holds back goes out and comes in now.
   std::string out;
-  outbound_.TakeDue(now, faults_, &out);
+  outbound_.TakeDue(now, OwnLinkFaults(LinkDirection::kToMaster), &out);
   if (!out.empty() && link_ != nullptr) link_->Write(out);
   std::string due;
-  inbound_.TakeDue(now, faults_, &due);
+  inbound_.TakeDue(now, OwnLinkFaults(LinkDirection::kToReplica), &due);
   if (!due.empty()) {
     last_io_s_ = NowS();
     link_in_.append(due);

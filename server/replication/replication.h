@@ -140,8 +140,8 @@ class Replication : public engine::ReplicationRole, private LinkHandler {
   // Every engine cron tick: acks to our master, pings to replicas, timeouts, reconnection.
   void Cron() override;
   void OnTimer();
-  void SetFaults(const LinkFaults& faults);
-  const LinkFaults& faults() const { return faults_; }
+  void SetFaults(const LinkFaultTable& faults);
+  const LinkFaultTable& faults() const { return faults_; }
   // The node crashed: links drop, held (unreplicated) bytes are lost, nothing reconnects until
   // Restart.
   void Crash();
@@ -207,6 +207,7 @@ class Replication : public engine::ReplicationRole, private LinkHandler {
   void FeedReplicas(std::string_view bytes);
   void FeedCommand(std::span<const std::string> args);
   void DisconnectReplicas();
+  void DisconnectReplica(engine::Client& client);  // one, as DisconnectReplicas
   void CheckWaitingClients();
   void ReplicaCron(int64_t now_s);
   int64_t NextReplicaDueMs() const;
@@ -307,7 +308,9 @@ class Replication : public engine::ReplicationRole, private LinkHandler {
   bool drop_link_pending_ = false;  // CLIENT KILL of the master client: drop the link soon
 
   // Faults and crashes.
-  LinkFaults faults_;
+  LinkFaultTable faults_;
+  // The faults on this replica's own link, going `dir` (replica side).
+  const LinkFaults& OwnLinkFaults(LinkDirection dir) const;
   bool crashed_ = false;
 
   // FAILOVER.

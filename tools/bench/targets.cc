@@ -73,6 +73,8 @@ class RedlabTarget : public Target {
     o.base.settings = {{"logfile", "/dev/null"}};
     o.base.settings.insert(o.base.settings.end(), spec.config.begin(), spec.config.end());
     o.replicas = spec.replicas;
+    // No TOPOLOGY RESTART LOSE here: its snapshots would be measured with the commands.
+    o.base.keep_history = false;
     topology_ = server::Topology::Start(o);
     if (spec.replicas > 0 && !topology_->WaitForSync(std::chrono::seconds(10))) {
       throw std::runtime_error("redlab: the replicas did not sync with the master");

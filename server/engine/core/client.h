@@ -52,6 +52,9 @@ class ClientIo {
   // The engine wrote to the client's reply buffer outside the client's own request (a pub/sub
   // message, an unblocked command): send it when convenient.
   virtual void RequestFlush() = 0;
+  // A push (pub/sub message, invalidation) was written into the reply buffer from `from` on;
+  // the transport may lose it there (FAULT REPLY DROP) by truncating the buffer back to `from`.
+  virtual void PushWritten(size_t /*from*/) {}
   // Close the connection as soon as possible, dropping pending replies (CLIENT KILL).
   virtual void CloseAsap() = 0;
   // The client was blocked and is not any more: send its reply and go on with its input.
@@ -172,9 +175,9 @@ class Client {
     std::vector<KeyWait> keys;
     const Command* cmd = nullptr;
     KeyServeProc serve = nullptr;
-    int64_t count = -1;   // elements to pop; -1: the single-element form (BLPOP, BZPOPMIN)
-    int from = 0;         // where to pop: a ListValue::End, or 1 for a sorted set's max
-    int to = 0;           // BLMOVE, BRPOPLPUSH: the ListValue::End to push to
+    int64_t count = -1;  // elements to pop; -1: the single-element form (BLPOP, BZPOPMIN)
+    int from = 0;        // where to pop: a ListValue::End, or 1 for a sorted set's max
+    int to = 0;          // BLMOVE, BRPOPLPUSH: the ListValue::End to push to
     // kStream: for each of `keys`, the ID the entries served must be above (XREAD's, with $
     // resolved when it blocked).
     std::vector<StreamId> stream_ids;
@@ -234,7 +237,10 @@ class Client {
   // Redis's CLIENT_PUSHING: a push written into the reply buffer from `from` on is recorded while
   // reply control is on, so that the engine keeps it when it drops the rest of a reply.
   void MarkPushed(size_t from) {
-    if (reply_controlled()) pushed_.emplace_back(from, reply_buffer_.size());
+    if (io_ != nullptr) io_->PushWritten(from);  // may lose it (FAULT REPLY DROP)
+    if (reply_controlled() && reply_buffer_.size() > from) {
+      pushed_.emplace_back(from, reply_buffer_.size());
+    }
   }
   std::vector<std::pair<size_t, size_t>>& pushed_ranges() { return pushed_; }
 

@@ -50,8 +50,9 @@ class EngineHost {
   // CONFIG SET bind/port: listen on `bind` and `port` instead (connections stay). Returns false
   // when that fails, and then nothing listens until the next successful call.
   virtual bool Rebind(const std::string& /*bind*/, int /*port*/) { return true; }
-  // Asks for Engine::OnTimer to be called in about `delay_ms` real milliseconds (blocked
-  // clients' timeouts, the end of a CLIENT PAUSE). Later requests replace earlier ones.
+  // Asks for Engine::OnTimer to be called once `delay_ms` milliseconds of the node's clock have
+  // passed (blocked clients' timeouts, the end of a CLIENT PAUSE): the host converts them to
+  // real time by the clock's rate. Later requests replace earlier ones.
   virtual void ScheduleTimer(int64_t delay_ms) = 0;
   // Serves other clients' pending input while a long command (a busy script) holds the event
   // loop, as Redis's processEventsWhileBlocked: their requests reach Execute as usual, and the
