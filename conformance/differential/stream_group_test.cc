@@ -14,6 +14,9 @@
 namespace redlab::conformance {
 namespace {
 
+// A name no other suite uses.
+const std::string kKey = "differential:stream-groups";
+
 class StreamGroupDifferentialTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -54,22 +57,22 @@ TEST_F(StreamGroupDifferentialTest, RandomGroupWorkloadsGiveTheSameReplies) {
       case 1:
       case 2:
         ms += 1 + pick(300);
-        Both({"XADD", "s", std::to_string(ms) + "-" + std::to_string(pick(3)), "f",
+        Both({"XADD", kKey, std::to_string(ms) + "-" + std::to_string(pick(3)), "f",
               std::to_string(step), pick(2) ? "f" : "g", "x"});
         break;
       case 3:
-        Both({"XDEL", "s", some_id(), some_id()});
+        Both({"XDEL", kKey, some_id(), some_id()});
         break;
       case 4:
         if (pick(4) == 0) {
-          Both({"XTRIM", "s", "MAXLEN", pick(2) ? "~" : "=", std::to_string(pick(40))});
+          Both({"XTRIM", kKey, "MAXLEN", pick(2) ? "~" : "=", std::to_string(pick(40))});
         }
         break;
       case 5:
-        Both({"XGROUP", "CREATE", "s", g, pick(2) ? "$" : some_id(), "MKSTREAM"});
+        Both({"XGROUP", "CREATE", kKey, g, pick(2) ? "$" : some_id(), "MKSTREAM"});
         break;
       case 6:
-        Both({"XGROUP", "SETID", "s", g, pick(2) ? "0" : some_id()});
+        Both({"XGROUP", "SETID", kKey, g, pick(2) ? "0" : some_id()});
         break;
       case 7:
       case 8:
@@ -77,36 +80,36 @@ TEST_F(StreamGroupDifferentialTest, RandomGroupWorkloadsGiveTheSameReplies) {
         std::vector<std::string> read = {"XREADGROUP", "GROUP", g, c, "COUNT",
                                          std::to_string(1 + pick(4))};
         if (pick(4) == 0) read.push_back("NOACK");
-        read.insert(read.end(), {"STREAMS", "s", pick(4) ? ">" : "0"});
+        read.insert(read.end(), {"STREAMS", kKey, pick(4) ? ">" : "0"});
         Both(read);
         break;
       }
       case 9:
-        Both({"XACK", "s", g, some_id(), some_id()});
+        Both({"XACK", kKey, g, some_id(), some_id()});
         break;
       case 10:
-        Both({"XCLAIM", "s", g, c, "0", some_id(), some_id(), "TIME", "1700000000000", "JUSTID"});
+        Both({"XCLAIM", kKey, g, c, "0", some_id(), some_id(), "TIME", "1700000000000", "JUSTID"});
         break;
       case 11:
-        Both({"XAUTOCLAIM", "s", g, c, "0", some_id(), "COUNT", std::to_string(1 + pick(5))});
+        Both({"XAUTOCLAIM", kKey, g, c, "0", some_id(), "COUNT", std::to_string(1 + pick(5))});
         break;
       case 12:
-        Both({"XGROUP", pick(2) ? "DELCONSUMER" : "CREATECONSUMER", "s", g, c});
+        Both({"XGROUP", pick(2) ? "DELCONSUMER" : "CREATECONSUMER", kKey, g, c});
         break;
       default:
-        if (pick(10) == 0) Both({"XGROUP", "DESTROY", "s", g});
+        if (pick(10) == 0) Both({"XGROUP", "DESTROY", kKey, g});
         break;
     }
     if (step % 25 == 0) {
-      Both({"XINFO", "STREAM", "s"});
-      Both({"XINFO", "GROUPS", "s"});
-      Both({"XPENDING", "s", g});
-      Both({"XPENDING", "s", g, "-", "+", "0"});
-      Both({"XRANGE", "s", "-", "+"});
+      Both({"XINFO", "STREAM", kKey});
+      Both({"XINFO", "GROUPS", kKey});
+      Both({"XPENDING", kKey, g});
+      Both({"XPENDING", kKey, g, "-", "+", "0"});
+      Both({"XRANGE", kKey, "-", "+"});
     }
   }
-  Both({"XINFO", "STREAM", "s"});
-  std::string groups_info = Both({"XINFO", "GROUPS", "s"});
+  Both({"XINFO", "STREAM", kKey});
+  std::string groups_info = Both({"XINFO", "GROUPS", kKey});
   // The workload did reach groups with consumers and pending entries.
   EXPECT_NE(groups_info.find("pending\r\n:"), std::string::npos);
 }
