@@ -9,6 +9,7 @@ void RegisterLockFamilyBenchmarks(const Servers& servers);
 void RegisterWaitBenchmarks(const ReplicatedServers& servers);
 void RegisterScriptBenchmarks(const Servers& servers);
 void RegisterStartupBenchmarks();
+void RegisterStreamBenchmarks(const Servers& servers);
 }  // namespace redlab::bench
 
 int main(int argc, char** argv) {
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
   redlab::bench::RegisterWaitBenchmarks(replicated);
   redlab::bench::RegisterScriptBenchmarks(servers);
   redlab::bench::RegisterStartupBenchmarks();
+  redlab::bench::RegisterStreamBenchmarks(servers);
   redlab::bench::RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();

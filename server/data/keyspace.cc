@@ -88,6 +88,7 @@ Db::Node* Db::SetLoaded(std::string_view key, Object value) {
 }
 
 void Db::Overwrite(Node* node, Object value, bool keep_ttl) {
+  ReportStreamGone(node);
   node->value.value = std::move(value);
   // dbSetValue: an overwritten key keeps its LFU counter; under LRU the new object is fresh.
   if (!owner_->access_tracking().lfu) node->value.lru = owner_->NewLru();
@@ -102,6 +103,7 @@ bool Db::Delete(std::string_view key) {
 }
 
 void Db::Delete(Node* node) {
+  ReportStreamGone(node);
   UntrackExpire(node);
   dict_.Erase(node);
 }
@@ -109,6 +111,7 @@ void Db::Delete(Node* node) {
 Db::Node* Db::Move(Node* node, Db& to, std::string_view new_key) {
   int64_t expire = node->value.expire_ms;
   uint32_t lru = node->value.lru;
+  ReportStreamGone(node);
   UntrackExpire(node);
   Object value = std::move(node->value.value);
   dict_.Erase(node);
@@ -116,6 +119,13 @@ Db::Node* Db::Move(Node* node, Db& to, std::string_view new_key) {
   moved->value.lru = lru;  // the same object moves, with its access data
   if (expire != kNoExpire) to.SetExpire(moved, expire);
   return moved;
+}
+
+void Db::ReportStreamGone(Node* node) {
+  // dbGenericDelete / dbSetValue: clients blocked in XREADGROUP on a stream that goes are told.
+  if ((report_ & kReportReady) && node->value.value.is(ObjectType::kStream)) {
+    owner_->ReportAdded(*this, node->key(), ObjectType::kStream, kReportReady);
+  }
 }
 
 void Db::SwapContents(Db& other) {

@@ -57,7 +57,8 @@ class ExpiryListener {
 };
 
 // Told when a key is added to a database whose keys clients are blocked on (Redis's dbAdd
-// calling signalKeyAsReady), so the node can serve them once the command is done.
+// calling signalKeyAsReady), so the node can serve them once the command is done; also when a
+// stream is deleted or overwritten (as the stream type, for XREADGROUP's waiters).
 class KeyAddedListener {
  public:
   virtual ~KeyAddedListener() = default;
@@ -115,6 +116,9 @@ class Db {
   // Deletes `key` if present (expired or not); returns whether it was there.
   bool Delete(std::string_view key);
   void Delete(Node* node);
+  // A stream is deleted or overwritten (callers replacing a value in place say so): its key is
+  // reported ready (signalKeyAsReady), so clients blocked in XREADGROUP on it are unblocked.
+  void ReportStreamGone(Node* node);
   // Moves the entry to `to` under `new_key` (RENAME, MOVE): value, TTL and access data go
   // together; `to` must not hold new_key.
   Node* Move(Node* node, Db& to, std::string_view new_key);

@@ -3,6 +3,7 @@
 #include "server/data/stream.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 
 #include "server/base/numbers.h"
@@ -350,9 +351,120 @@ void StreamValue::UpdateFirstId() {
   first_id_ = e == nullptr ? StreamId{} : e->id;
 }
 
+StreamGroup* StreamValue::FindGroup(std::string_view name) {
+  auto it = groups_.find(name);
+  return it == groups_.end() ? nullptr : &it->second;
+}
+
+StreamGroup* StreamValue::CreateGroup(std::string_view name, const StreamId& last_id,
+                                      int64_t entries_read) {
+  auto [it, inserted] = groups_.try_emplace(std::string(name), last_id, entries_read);
+  return inserted ? &it->second : nullptr;
+}
+
+bool StreamValue::DestroyGroup(std::string_view name) {
+  auto it = groups_.find(name);
+  if (it == groups_.end()) return false;
+  groups_.erase(it);
+  return true;
+}
+
+bool StreamValue::RangeHasTombstones(const StreamId& start, const StreamId* end) const {
+  if (length_ == 0 || max_deleted_id_.zero()) return false;
+  if (first_id_ > max_deleted_id_) return false;
+  StreamId end_id = end == nullptr ? StreamId::Max() : *end;
+  return start <= max_deleted_id_ && max_deleted_id_ <= end_id;
+}
+
+int64_t StreamValue::EstimateDistanceFromFirstEverEntry(const StreamId& id) const {
+  if (entries_added_ == 0) return 0;
+  if (length_ == 0 && id <= last_id_) return static_cast<int64_t>(entries_added_);
+  if (id == last_id_) return static_cast<int64_t>(entries_added_);
+  if (id > last_id_) return kInvalidEntriesRead;
+  if (max_deleted_id_.zero() || max_deleted_id_ < first_id_) {
+    if (id < first_id_) return static_cast<int64_t>(entries_added_ - length_);
+    if (id == first_id_) return static_cast<int64_t>(entries_added_ - length_ + 1);
+  }
+  return kInvalidEntriesRead;
+}
+
+bool StreamValue::GroupLag(const StreamGroup& group, int64_t* lag) const {
+  if (entries_added_ == 0) {
+    *lag = 0;
+    return true;
+  }
+  if (group.entries_read() != kInvalidEntriesRead &&
+      !RangeHasTombstones(group.last_id(), nullptr)) {
+    *lag = static_cast<int64_t>(entries_added_) - group.entries_read();
+    return true;
+  }
+  int64_t read = EstimateDistanceFromFirstEverEntry(group.last_id());
+  if (read == kInvalidEntriesRead) return false;
+  *lag = static_cast<int64_t>(entries_added_) - read;
+  return true;
+}
+
+void StreamValue::AdvanceGroup(StreamGroup& group, const StreamId& id) const {
+  if (group.entries_read() != kInvalidEntriesRead && !RangeHasTombstones(id, nullptr)) {
+    group.set_entries_read(group.entries_read() + 1);
+  } else if (entries_added_ != 0) {
+    group.set_entries_read(EstimateDistanceFromFirstEverEntry(id));
+  }
+  group.set_last_id(id);
+}
+
+namespace {
+
+// The 128-bit big-endian key Redis's rax holds a node under.
+void RaxKey(const StreamId& id, uint8_t* out) {
+  for (int i = 0; i < 8; ++i) {
+    out[i] = static_cast<uint8_t>(id.ms >> (56 - 8 * i));
+    out[8 + i] = static_cast<uint8_t>(id.seq >> (56 - 8 * i));
+  }
+}
+
+using Key = std::array<uint8_t, 16>;
+
+// The nodes of a rax holding keys[lo, hi) (sorted, distinct, all 16 bytes) below the point
+// where `depth` bytes were consumed: a compressed node for a run shared by all of them, a
+// branching node where they part, a leaf where each ends. raxInsert and raxRemove keep runs
+// maximally compressed, so this is the count whatever the history.
+size_t RaxNodes(const std::vector<Key>& keys, size_t lo, size_t hi, size_t depth) {
+  if (hi - lo == 1) return depth < 16 ? 2 : 1;
+  size_t common = depth;
+  while (common < 16 && keys[lo][common] == keys[hi - 1][common]) ++common;
+  size_t n = common > depth ? 2 : 1;  // the run's compressed node, and the branching node
+  size_t start = lo;
+  while (start < hi) {
+    size_t end = start + 1;
+    while (end < hi && keys[end][common] == keys[start][common]) ++end;
+    n += RaxNodes(keys, start, end, common + 1);
+    start = end;
+  }
+  return n;
+}
+
+}  // namespace
+
+size_t StreamValue::RaxNodeCount() const {
+  if (nodes_.empty()) return 1;  // the empty root
+  std::vector<Key> keys;
+  keys.reserve(nodes_.size());
+  for (const auto& [master, node] : nodes_) {
+    Key k;
+    RaxKey(master, k.data());
+    keys.push_back(k);
+  }
+  return RaxNodes(keys, 0, keys.size(), 0);
+}
+
 size_t StreamValue::MemoryBytes() const {
   size_t bytes = sizeof(StreamValue);
   for (const auto& [master, node] : nodes_) bytes += 64 + node.ListpackBytes();
+  for (const auto& [name, group] : groups_) {
+    bytes += 96 + name.size() + group.pel().size() * 64;
+    for (const auto& [cname, c] : group.consumers()) bytes += 96 + cname.size() + c.pel.size() * 48;
+  }
   return bytes;
 }
 

@@ -11,25 +11,10 @@
 #include <string_view>
 #include <vector>
 
+#include "server/data/stream_group.h"
+#include "server/data/stream_id.h"
+
 namespace redlab::server {
-
-struct StreamId {
-  uint64_t ms = 0;
-  uint64_t seq = 0;
-
-  auto operator<=>(const StreamId&) const = default;
-  bool zero() const { return ms == 0 && seq == 0; }
-  std::string ToString() const;  // "<ms>-<seq>"
-  // streamIncrID / streamDecrID: false (and wrapped) at the last / first possible ID.
-  bool Increment();
-  bool Decrement();
-  static constexpr StreamId Max() { return {UINT64_MAX, UINT64_MAX}; }
-};
-
-// How a user-given ID reads (streamGenericParseIDOrReply). `strict` refuses "-" and "+"; with
-// `seq_given` non-null "<ms>-*" is accepted (XADD) and reported as *seq_given = false.
-bool ParseStreamId(std::string_view s, uint64_t missing_seq, bool strict, StreamId* id,
-                   bool* seq_given = nullptr);
 
 // Node limits (stream-node-max-bytes, stream-node-max-entries); 0 means no limit.
 struct StreamNodeLimits {
@@ -88,6 +73,27 @@ class StreamValue {
   StreamId LastValidId() const;
   size_t MemoryBytes() const;
 
+  // Consumer groups, by name in rax order.
+  using Groups = std::map<std::string, StreamGroup, RaxLess>;
+  Groups& groups() { return groups_; }
+  const Groups& groups() const { return groups_; }
+  StreamGroup* FindGroup(std::string_view name);
+  // streamCreateCG: nullptr when a group of that name exists.
+  StreamGroup* CreateGroup(std::string_view name, const StreamId& last_id, int64_t entries_read);
+  bool DestroyGroup(std::string_view name);
+  // streamEstimateDistanceFromFirstEverEntry: `id`'s logical read counter, or
+  // kInvalidEntriesRead when it cannot be known.
+  int64_t EstimateDistanceFromFirstEverEntry(const StreamId& id) const;
+  // streamRangeHasTombstones (end: nullptr for the end of the stream).
+  bool RangeHasTombstones(const StreamId& start, const StreamId* end) const;
+  // streamReplyWithCGLag: the group's lag, or false when it cannot be known (a null reply).
+  bool GroupLag(const StreamGroup& group, int64_t* lag) const;
+  // What streamReplyWithRange does to a group delivering `id`, above its last ID: the read
+  // counter advanced or re-estimated, and the last ID moved.
+  void AdvanceGroup(StreamGroup& group, const StreamId& id) const;
+  // The node count of Redis's radix tree holding the stream's nodes (XINFO radix-tree-nodes).
+  size_t RaxNodeCount() const;
+
   // A node as Redis's listpack holds it: the master entry's ID and fields, the entries (deleted
   // ones too, flagged) and the live and deleted counts.
   struct Node {
@@ -117,6 +123,7 @@ class StreamValue {
   StreamId first_id_;
   StreamId max_deleted_id_;
   uint64_t entries_added_ = 0;
+  Groups groups_;
 };
 
 }  // namespace redlab::server

@@ -117,7 +117,28 @@ void EncodeStream(RdbWriter& w, const StreamValue& s) {
   w.Length(s.max_deleted_id().ms);
   w.Length(s.max_deleted_id().seq);
   w.Length(s.entries_added());
-  w.Length(0);  // consumer groups
+  // rdbSaveStreamPEL / rdbSaveStreamConsumers: each group, its PEL with the NACKs, then its
+  // consumers with their PELs as bare IDs.
+  w.Length(s.groups().size());
+  for (const auto& [name, group] : s.groups()) {
+    w.String(name);
+    w.Length(group.last_id().ms);
+    w.Length(group.last_id().seq);
+    w.Length(static_cast<uint64_t>(group.entries_read()));
+    w.Length(group.pel().size());
+    for (const auto& [id, nack] : group.pel()) {
+      w.Raw(RaxKey(id));
+      w.Int64LE(nack.delivery_time);
+      w.Length(nack.delivery_count);
+    }
+    w.Length(group.consumers().size());
+    for (const auto& [cname, consumer] : group.consumers()) {
+      w.String(cname);
+      w.Int64LE(consumer.seen_time);
+      w.Length(consumer.pel.size());
+      for (const auto& [id, nack] : consumer.pel) w.Raw(RaxKey(id));
+    }
+  }
 }
 
 server::Object DecodeStream(uint8_t type, RdbReader& r) {
@@ -147,7 +168,50 @@ server::Object DecodeStream(uint8_t type, RdbReader& r) {
     s.RestoreMeta(length, last, s.First()->id, max_deleted, entries_added);
   }
   if (length != 0 && nodes == 0) throw RdbCorrupt{"Stream length inconsistent with rax entries"};
-  if (r.Length() != 0) throw RdbCorrupt{"stream consumer groups are not supported by redlab yet"};
+  uint64_t groups = r.Length();
+  while (groups-- != 0) {
+    std::string name = r.String();
+    StreamId last{r.Length(), 0};
+    last.seq = r.Length();
+    int64_t entries_read = type == kTypeStreamListpacks2
+                               ? static_cast<int64_t>(r.Length())
+                               : s.EstimateDistanceFromFirstEverEntry(last);
+    server::StreamGroup* group = s.CreateGroup(name, last, entries_read);
+    if (group == nullptr) throw RdbCorrupt{"Duplicated consumer group name " + name};
+    uint64_t pel = r.Length();
+    while (pel-- != 0) {
+      StreamId id = FromRaxKey(r.Bytes(16));
+      server::StreamNack nack;
+      nack.delivery_time = static_cast<int64_t>(r.LittleEndian(8));
+      nack.delivery_count = r.Length();
+      nack.consumer = nullptr;
+      if (!group->pel().emplace(id, nack).second) {
+        throw RdbCorrupt{"Duplicated global PEL entry loading stream consumer group"};
+      }
+    }
+    uint64_t consumers = r.Length();
+    while (consumers-- != 0) {
+      std::string cname = r.String();
+      server::StreamConsumer* consumer = group->CreateConsumer(cname, 0);
+      if (consumer == nullptr) throw RdbCorrupt{"Duplicate stream consumer detected."};
+      consumer->seen_time = static_cast<int64_t>(r.LittleEndian(8));
+      uint64_t owned = r.Length();
+      while (owned-- != 0) {
+        StreamId id = FromRaxKey(r.Bytes(16));
+        auto it = group->pel().find(id);
+        if (it == group->pel().end()) {
+          throw RdbCorrupt{"Consumer entry not found in group global PEL"};
+        }
+        it->second.consumer = consumer;
+        if (!consumer->pel.emplace(id, &it->second).second) {
+          throw RdbCorrupt{"Duplicated consumer PEL entry  loading a stream consumer group"};
+        }
+      }
+    }
+    for (const auto& [id, nack] : group->pel()) {
+      if (nack.consumer == nullptr) throw RdbCorrupt{"Stream CG PEL entry without consumer"};
+    }
+  }
   return o;
 }
 

@@ -1,6 +1,7 @@
 // Redis 7.0's rdb.c for streams: RDB_TYPE_STREAM_LISTPACKS_2 as 7.0 writes it (each node's
 // 128-bit master ID and listpack, then length, last, first and max-deleted IDs and
-// entries_added), and reading it and RDB_TYPE_STREAM_LISTPACKS. Consumer groups: none yet.
+// entries_added, then the consumer groups with their PELs and consumers), and reading it and
+// RDB_TYPE_STREAM_LISTPACKS.
 #pragma once
 
 #include <cstdint>

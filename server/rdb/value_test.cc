@@ -154,5 +154,36 @@ TEST(DumpPayloadTest, EmptyCollectionsAreRefused) {
   EXPECT_THROW(DecodeValue(kTypeStreamListpacks2, streams, ValueOptions{}), RdbCorrupt);
 }
 
+TEST(DumpPayloadTest, StreamGroupsRoundTrip) {
+  server::Object o = server::Object::NewStream();
+  server::StreamValue& s = o.stream();
+  s.Append({1, 1}, {"a", "1"}, {});
+  s.Append({2, 1}, {"b", "2"}, {});
+  server::StreamGroup* g = s.CreateGroup("g", {2, 1}, 2);
+  s.CreateGroup("empty", {0, 0}, server::kInvalidEntriesRead);
+  server::StreamConsumer* alice = g->CreateConsumer("alice", 1700000000123);
+  g->CreateConsumer("idle", 1700000000456);
+  server::StreamNack& nack = g->pel()[{1, 1}];
+  nack.delivery_time = 1700000000000;
+  nack.delivery_count = 3;
+  server::StreamGroup::Assign({1, 1}, &nack, alice);
+  ValueOptions options;
+  std::string payload = CreateDumpPayload(o, options);
+  auto back = DecodeDumpPayload(payload, options);
+  ASSERT_TRUE(back.has_value());
+  const server::StreamValue& t = back->stream();
+  ASSERT_EQ(t.groups().size(), 2u);
+  const server::StreamGroup& bg = t.groups().at("g");
+  EXPECT_EQ(bg.last_id(), (server::StreamId{2, 1}));
+  EXPECT_EQ(bg.entries_read(), 2);
+  EXPECT_EQ(t.groups().at("empty").entries_read(), server::kInvalidEntriesRead);
+  ASSERT_EQ(bg.pel().size(), 1u);
+  EXPECT_EQ(bg.pel().at({1, 1}).delivery_time, 1700000000000);
+  EXPECT_EQ(bg.pel().at({1, 1}).delivery_count, 3u);
+  EXPECT_EQ(bg.pel().at({1, 1}).consumer->name, "alice");
+  EXPECT_EQ(bg.consumers().at("idle").seen_time, 1700000000456);
+  EXPECT_EQ(CreateDumpPayload(*back, options), payload);
+}
+
 }  // namespace
 }  // namespace redlab::server::rdb

@@ -471,6 +471,8 @@ void RegisterStreamCommands(CommandTable& table) {
              .summary = "An internal command for replicating stream values",
              .complexity = "O(1)"});
   RegisterStreamReadCommands(table);
+  RegisterStreamGroupCommands(table);
+  RegisterStreamInfoCommands(table);
 }
 
 }  // namespace redlab::server::engine

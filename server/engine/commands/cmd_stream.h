@@ -1,6 +1,7 @@
 // Redis 7.0's t_stream.c: what the stream command files share (ID arguments, entry replies).
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "server/command/command_table.h"
@@ -25,6 +26,26 @@ StreamNodeLimits StreamLimits(CommandContext& ctx);
 // signalKeyAsReady for a stream that got new entries (XADD): clients blocked in XREAD on it.
 void SignalStreamReady(CommandContext& ctx, std::string_view key);
 
+// streamReplyWithRange with a group and consumer: the entries from `start` (at most count, 0:
+// all) as an array, moving the group's last ID and read counter, adding them to the PELs
+// (unless `noack`) and propagating that as XCLAIMs (or XGROUP SETID under NOACK); how many.
+size_t ReplyGroupRange(CommandContext& ctx, StreamValue& s, const std::string& key,
+                       const std::string& group_name, StreamGroup& group,
+                       StreamConsumer* consumer, const StreamId& start, size_t count,
+                       bool noack);
+// streamPropagateXCLAIM: XCLAIM <key> <group> <consumer> 0 <id> TIME <ms> RETRYCOUNT <n> FORCE
+// JUSTID LASTID <group last ID>.
+void PropagateXClaim(CommandContext& ctx, std::string_view key, const StreamGroup& group,
+                     std::string_view group_name, std::string_view id, const StreamNack& nack);
+// streamPropagateGroupID: XGROUP SETID <key> <group> <last ID> ENTRIESREAD <n>.
+void PropagateGroupId(CommandContext& ctx, std::string_view key, const StreamGroup& group,
+                      std::string_view group_name);
+// streamPropagateConsumerCreation: XGROUP CREATECONSUMER <key> <group> <consumer>.
+void PropagateConsumerCreation(CommandContext& ctx, std::string_view key,
+                               std::string_view group_name, std::string_view consumer);
+
 void RegisterStreamReadCommands(CommandTable& table);
+void RegisterStreamGroupCommands(CommandTable& table);
+void RegisterStreamInfoCommands(CommandTable& table);
 
 }  // namespace redlab::server::engine

@@ -130,6 +130,7 @@ Db::Node* StoreString(CommandContext& ctx, Db::Node* node, std::string_view key,
       obj.set_raw_string(false);
       obj.set_float_string(false);
     } else {
+      ctx.db().ReportStreamGone(node);
       obj = Object::FromString(value);
     }
     if (!keep_ttl) ctx.db().RemoveExpire(node);

@@ -73,6 +73,26 @@ void BlockedKeys::ScanDatabase(Db& db) {
   }
 }
 
+void BlockedKeys::ScanDeletedStreams(Db& emptied, Db* replaced_with) {
+  if (stream_clients_ == 0) return;
+  std::vector<std::string> keys;
+  for (const auto& [key, queue] : waiting_[static_cast<size_t>(emptied.id())]) keys.push_back(key);
+  auto is_stream = [](Db* db, const std::string& key) {
+    bool found = false;
+    if (db != nullptr) {
+      db->ForEachMatching(key, [&](const Db::Node* n) {
+        found = n->value.value.is(ObjectType::kStream);
+      });
+    }
+    return found;
+  };
+  for (const std::string& key : keys) {
+    if (is_stream(&emptied, key) && !is_stream(replaced_with, key)) {
+      OnKeyAdded(emptied, key, ObjectType::kStream);
+    }
+  }
+}
+
 std::vector<BlockedKeys::ReadyKey> BlockedKeys::TakeReady() { return std::exchange(ready_, {}); }
 
 void BlockedKeys::Serving(const ReadyKey& ready) {

@@ -36,6 +36,10 @@ class BlockedKeys : public KeyAddedListener {
   // After SWAPDB: every key clients wait on in `db` that now holds a value is ready
   // (scanDatabaseForReadyKeys; logically expired keys too, which serving then deletes).
   void ScanDatabase(Db& db);
+  // Before FLUSHDB / FLUSHALL (replaced_with nullptr) or SWAPDB: the streams clients wait on in
+  // `emptied` that will not be streams afterwards are ready, so that XREADGROUP waiters get
+  // -UNBLOCKED (scanDatabaseForDeletedStreams).
+  void ScanDeletedStreams(Db& emptied, Db* replaced_with);
 
   struct ReadyKey {
     int db;
@@ -54,6 +58,7 @@ class BlockedKeys : public KeyAddedListener {
   // How many clients wait on lists, and on sorted sets.
   size_t list_clients() const { return list_clients_; }
   size_t zset_clients() const { return zset_clients_; }
+  size_t stream_clients() const { return stream_clients_; }
 
  private:
   using Queue = std::list<Client*>;

@@ -154,7 +154,11 @@ void Engine::ServeKey(int db, const std::string& key, std::vector<uint64_t>* ser
   Db& d = keyspace_.db(db);
   // The key may be gone again (MULTI; LPUSH k; DEL k; EXEC), or expired: then its DEL leaves now.
   Db::Node* node = d.LookupQuiet(key);
-  if (node == nullptr) return;
+  if (node == nullptr) {
+    // unblockDeletedStreamReadgroupClients: XREADGROUP waiters on a stream that went away.
+    UnblockDeletedStreamReaders(db, key, served);
+    return;
+  }
   Client::BlockKind kind;
   if (node->value.value.is(ObjectType::kList)) {
     kind = Client::BlockKind::kList;
@@ -163,6 +167,7 @@ void Engine::ServeKey(int db, const std::string& key, std::vector<uint64_t>* ser
   } else if (node->value.value.is(ObjectType::kStream)) {
     kind = Client::BlockKind::kStream;
   } else {
+    UnblockDeletedStreamReaders(db, key, served);
     return;
   }
   // First come, first served; clients waiting for the other type stay blocked.
@@ -173,17 +178,43 @@ void Engine::ServeKey(int db, const std::string& key, std::vector<uint64_t>* ser
     served->push_back(c->id());
     if (d.LookupQuiet(key) == nullptr) break;  // emptied and deleted
   }
+  // A stream overwritten by another type: its XREADGROUP waiters are told, after that type's.
+  if (kind != Client::BlockKind::kStream) UnblockDeletedStreamReaders(db, key, served);
 }
 
 bool Engine::StreamHasNewEntries(const Client& client, const Db::Node* node,
                                  std::string_view key) {
-  // serveClientsBlockedOnStreamKey: served when the stream's last ID passed the client's.
+  // serveClientsBlockedOnStreamKey: served when the stream's last ID passed the client's; in
+  // a group, the group's last delivered ID (and a group that is gone is an error to serve).
   const Client::BlockState& block = client.block();
+  const StreamValue& s = node->value.value.stream();
+  if (!block.xread_group.empty()) {
+    auto it = s.groups().find(block.xread_group);
+    return it == s.groups().end() || s.last_id() > it->second.last_id();
+  }
   for (size_t i = 0; i < block.keys.size(); ++i) {
     if (block.keys[i].key != key) continue;
-    return node->value.value.stream().last_id() > block.stream_ids[i];
+    return s.last_id() > block.stream_ids[i];
   }
   return false;
+}
+
+void Engine::UnblockDeletedStreamReaders(int db, const std::string& key,
+                                         std::vector<uint64_t>* served) {
+  if (blocked_keys_.stream_clients() == 0) return;
+  for (Client* c : blocked_keys_.Waiters(db, key)) {
+    if (c->block().kind != Client::BlockKind::kStream || c->block().xread_group.empty()) continue;
+    size_t reply_start = c->reply_buffer().size();
+    resp::ReplyWriter reply(&c->reply_buffer(), c->protocol());
+    reply.set_error_listener(this);
+    uint64_t errors_before = stats_.total_error_replies;
+    reply.Error("-UNBLOCKED the stream key no longer exists");
+    CommandStats& cs = command_stats_[c->block().cmd->id];
+    if (config_.latency_tracking) cs.latency.Record(c->block().call_us);
+    if (stats_.total_error_replies != errors_before) ++cs.failed_calls;
+    FinishBlockedCommand(*c, reply_start, /*resume=*/false);
+    served->push_back(c->id());
+  }
 }
 
 void Engine::ServeClient(Client& client, const std::string& key) {

@@ -181,6 +181,10 @@ class Client {
     // kStream: for each of `keys`, the ID the entries served must be above (XREAD's, with $
     // resolved when it blocked).
     std::vector<StreamId> stream_ids;
+    // kStream, XREADGROUP: the group and consumer it reads as (group empty for XREAD), NOACK.
+    std::string xread_group;
+    std::string xread_consumer;
+    bool xread_noack = false;
     int64_t call_us = 0;  // how long the call that blocked took (Redis's c->duration)
     // The engine's bookkeeping: the client's place among the blocked clients, and in the
     // timeout table (ordered as Redis's: by the deadline as an unsigned number).

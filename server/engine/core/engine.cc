@@ -156,6 +156,9 @@ void Engine::SignalModifiedKey(int db, std::string_view key, const Client* by) {
 
 void Engine::SignalFlushed(int db) {
   tracking_.InvalidateAll();
+  for (int i = 0; i < keyspace_.num_dbs(); ++i) {
+    if (db == -1 || i == db) blocked_keys_.ScanDeletedStreams(keyspace_.db(i), nullptr);
+  }
   if (watches_.empty()) return;
   for (int i = 0; i < keyspace_.num_dbs(); ++i) {
     if (db != -1 && i != db) continue;
@@ -186,6 +189,8 @@ void Engine::SwapDatabases(int a, int b) {
     touch(first, second);
     touch(second, first);
   }
+  blocked_keys_.ScanDeletedStreams(first, &second);
+  blocked_keys_.ScanDeletedStreams(second, &first);
   first.SwapContents(second);
   // Clients blocked on keys of either database are served (after SWAPDB) when the keys they wait
   // for now hold a value.

@@ -519,6 +519,9 @@ class Engine : private resp::ErrorListener, private ExpiryListener, private KeyE
   void ServeKey(int db, const std::string& key, std::vector<uint64_t>* served);
   void ServeClient(Client& client, const std::string& key);
   static bool StreamHasNewEntries(const Client& client, const Db::Node* node, std::string_view key);
+  // unblockDeletedStreamReadgroupClients: the clients blocked in XREADGROUP on `key`, which no
+  // longer holds a stream, get -UNBLOCKED.
+  void UnblockDeletedStreamReaders(int db, const std::string& key, std::vector<uint64_t>* served);
   // The reply of a blocked client that times out (replyToBlockedClientTimedOut).
   void ReplyTimedOut(Client& client);
   // Forgets a blocked client's bookkeeping (queues, timeout table) and clears its block state.
