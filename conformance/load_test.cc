@@ -205,10 +205,9 @@ TEST_F(OutputBufferTest, InfoReportsTheRecentLargestOutputBuffer) {
 // master drops it and serves on; once the link is released the replica comes back.
 TEST(ReplicaOutputLimitTest, AReplicaBehindAHeldLinkIsDroppedAndComesBack) {
   auto master = StartServer({.config = {{"repl-diskless-sync-delay", "0"},
-                                        {"dir", "/tmp"},
                                         {"repl-backlog-size", "1mb"},
                                         {"client-output-buffer-limit", "replica 1mb 0 0"}}});
-  auto replica = StartServer({.config = {{"repl-diskless-load", "on-empty-db"}, {"dir", "/tmp"}}});
+  auto replica = StartServer({.config = {{"repl-diskless-load", "on-empty-db"}}});
   tools::ProxyOptions po;
   po.target_port = master->port();
   po.buffer_limit = 64 * 1024;

@@ -218,13 +218,13 @@ class RedisReplicaPair : public ReplicaPair {
   RedisReplicaPair() {
     ServerOptions master_options;
     // Full resynchronisation at once instead of after Redis 7.0's 5 s diskless delay; files
-    // (none expected) go to /tmp, not the working directory.
-    master_options.config = {{"repl-diskless-sync-delay", "0"}, {"dir", "/tmp"}};
+    // (none expected) go to the server's own directory (StartServerOf).
+    master_options.config = {{"repl-diskless-sync-delay", "0"}};
     master_ = StartServerOf(Target::kRedis, master_options);
     proxy_ = std::make_unique<TcpProxy>(master_->port());
     ServerOptions replica_options;
     // The replica loads the snapshot from the socket instead of writing a dump.rdb first.
-    replica_options.config = {{"repl-diskless-load", "on-empty-db"}, {"dir", "/tmp"}};
+    replica_options.config = {{"repl-diskless-load", "on-empty-db"}};
     replica_ = StartServerOf(Target::kRedis, replica_options);
     Attach(master_->port(), replica_->port(), proxy_->port());
   }

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <random>
 #include <stdexcept>
@@ -253,7 +254,54 @@ class SentinelProcess : public Server {
   std::unique_ptr<ProcessServer> process_;
 };
 
+// A server with a working directory of its own, removed with it: what one test's server writes
+// there (a SAVE, the RDB file of a disk-based full sync) is never loaded by a later server of
+// another test, as it would be from a shared directory.
+class ServerInOwnDir : public Server {
+ public:
+  ServerInOwnDir(std::string dir, std::unique_ptr<Server> server)
+      : dir_(std::move(dir)), server_(std::move(server)) {}
+  ~ServerInOwnDir() override {
+    server_.reset();
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+  int port() const override { return server_->port(); }
+  void Stop() override { server_->Stop(); }
+  bool WaitExited(std::chrono::milliseconds timeout) override {
+    return server_->WaitExited(timeout);
+  }
+
+ private:
+  std::string dir_;
+  std::unique_ptr<Server> server_;
+};
+
+std::unique_ptr<Server> StartServerIn(Target target, const ServerOptions& options);
+
+}  // namespace
+
 std::unique_ptr<Server> StartServerOf(Target target, const ServerOptions& options) {
+  // Sentinels write their config file only; a test that names a `dir` keeps it.
+  bool names_dir = false;
+  for (const auto& [name, value] : options.config) names_dir = names_dir || name == "dir";
+  if (options.sentinel || names_dir) return StartServerIn(target, options);
+  char dir[] = "/tmp/redlab-server-XXXXXX";
+  if (mkdtemp(dir) == nullptr) throw std::runtime_error("cannot create a directory in /tmp");
+  ServerOptions in_dir = options;
+  in_dir.config.insert(in_dir.config.begin(), {"dir", dir});
+  try {
+    return std::make_unique<ServerInOwnDir>(dir, StartServerIn(target, in_dir));
+  } catch (...) {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir, ignored);
+    throw;
+  }
+}
+
+namespace {
+
+std::unique_ptr<Server> StartServerIn(Target target, const ServerOptions& options) {
   if (target == Target::kEmbedded) return std::make_unique<EmbeddedServer>(options);
   if (options.sentinel) return std::make_unique<SentinelProcess>(target, options);
   return std::make_unique<ProcessServer>([&](int port) {
@@ -274,4 +322,5 @@ std::unique_ptr<Server> StartServerOf(Target target, const ServerOptions& option
   });
 }
 
+}  // namespace
 }  // namespace redlab::conformance
