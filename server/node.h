@@ -42,6 +42,9 @@ struct NodeOptions {
   // directives of `settings` (("sentinel", "monitor mymaster 127.0.0.1 6379 2")) configure
   // what it monitors.
   bool sentinel = false;
+  // A sentinel's configuration file (redlab-server sentinel.conf --sentinel), rewritten with its
+  // state as Redis's sentinelFlushConfig does; "" for none.
+  std::string config_file;
 };
 
 class Node {
