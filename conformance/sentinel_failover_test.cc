@@ -357,5 +357,26 @@ TEST_F(SentinelFailoverTest, DebugListsAndSetsTheTimeParameters) {
                   "'election-timeout'"));
 }
 
+// The sentinel's clock jumps (redlab's FAULT CLOCK on the sentinel node): TILT mode, where it
+// watches and does not act, for tilt-period.
+TEST_F(SentinelFailoverTest, AClockJumpPutsTheSentinelInTilt) {
+  if (IsRealRedis()) GTEST_SKIP() << "real redis-server has no clock faults";
+  StartNodes();
+  StartSentinels(1, 1);
+  Client c = Sentinel(0);
+  ASSERT_EQ(c({"SENTINEL", "DEBUG", "tilt-period", "300"}), Status("OK"));
+  ASSERT_EQ(c({"FAULT", "CLOCK", "JUMP", "5000"}), Status("OK"));
+  ASSERT_TRUE(WaitFor([&] { return Find(0, "+tilt") >= 0; }));
+  EXPECT_EQ(events_[0][Find(0, "+tilt")].message, "#tilt mode entered");
+  std::string info = c({"INFO", "sentinel"}).str;
+  EXPECT_NE(info.find("sentinel_tilt:1\r\n"), std::string::npos) << info;
+  // In TILT a sentinel says no master is down.
+  EXPECT_EQ(c({"SENTINEL", "IS-MASTER-DOWN-BY-ADDR", "127.0.0.1", master_, "0", "*"}),
+            Array({Int(0), Bulk("*"), Int(0)}));
+  ASSERT_TRUE(WaitFor([&] { return Find(0, "-tilt") >= 0; }));
+  EXPECT_EQ(events_[0][Find(0, "-tilt")].message, "#tilt mode exited");
+  EXPECT_NE(c({"INFO", "sentinel"}).str.find("sentinel_tilt:0\r\n"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace redlab::conformance
