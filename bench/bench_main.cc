@@ -8,6 +8,7 @@ void RegisterLockBenchmarks(const Servers& servers);
 void RegisterLockFamilyBenchmarks(const Servers& servers);
 void RegisterWaitBenchmarks(const ReplicatedServers& servers);
 void RegisterScriptBenchmarks(const Servers& servers);
+void RegisterSentinelBenchmarks();
 }  // namespace redlab::bench
 
 int main(int argc, char** argv) {
@@ -19,6 +20,7 @@ int main(int argc, char** argv) {
   redlab::bench::ReplicatedServers replicated;
   redlab::bench::RegisterWaitBenchmarks(replicated);
   redlab::bench::RegisterScriptBenchmarks(servers);
+  redlab::bench::RegisterSentinelBenchmarks();
   redlab::bench::RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();

@@ -66,7 +66,9 @@ void RatioReporter::ReportRuns(const std::vector<Run>& runs) {
     target = target.substr(0, target.find('/'));
     if (!times_.count(name)) order_.push_back(name);
     std::string key = name + "/" + target;
-    if (median || !medians_.count(key)) times_[name][target] = run.GetAdjustedRealTime();
+    // In ns whatever unit the benchmark reports in.
+    double ns = run.GetAdjustedRealTime() * 1e9 / benchmark::GetTimeUnitMultiplier(run.time_unit);
+    if (median || !medians_.count(key)) times_[name][target] = ns;
     if (median) medians_.insert(key);
   }
 }
