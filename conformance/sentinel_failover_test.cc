@@ -9,6 +9,9 @@
 // drops the other sentinels' links, and a link is made again at most every ping period.)
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <map>
 
@@ -392,6 +395,52 @@ TEST_F(SentinelFailoverTest, AClockJumpPutsTheSentinelInTilt) {
   ASSERT_TRUE(WaitFor([&] { return Find(0, "-tilt") >= 0; }));
   EXPECT_EQ(events_[0][Find(0, "-tilt")].message, "#tilt mode exited");
   EXPECT_NE(c({"INFO", "sentinel"}).str.find("sentinel_tilt:0\r\n"), std::string::npos);
+}
+
+// A real client that supports Sentinel (ioredis, with failoverDetector) finds the master through
+// the sentinels and follows the failover to the new master.
+TEST_F(SentinelFailoverTest, IoredisFollowsTheFailover) {
+  std::filesystem::path modules =
+      std::filesystem::path(REDLAB_SOURCE_DIR) / "tools/lab/drivers/node-redlock/node_modules";
+  if (!std::filesystem::exists(modules / "ioredis") ||
+      std::system("node --version >/dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "ioredis is not installed (tools/install-deps.sh)";
+  }
+  StartNodes();
+  StartSentinels(3, 2);
+  ASSERT_TRUE(WaitFor([&] {
+    for (size_t i = 0; i < sentinels_.size(); ++i) {
+      auto m = Fields(Sentinel(i)({"SENTINEL", "MASTER", "mymaster"}));
+      if (m["num-slaves"] != "2" || m["num-other-sentinels"] != "2") return false;
+    }
+    return true;
+  }));
+  std::string command = "NODE_PATH=" + modules.string() + " node " +
+                        (std::filesystem::path(REDLAB_SOURCE_DIR) /
+                         "conformance/clients/ioredis_sentinel.js")
+                            .string();
+  for (auto& s : sentinels_) command += " " + std::to_string(s->port());
+  FILE* node = popen((command + " 2>&1").c_str(), "r");
+  ASSERT_NE(node, nullptr);
+  char line[256];
+  std::string first = fgets(line, sizeof(line), node) ? line : "";
+  EXPECT_EQ(first, "port " + master_ + "\n");
+  topology_->CrashMaster();
+  // The script exits after 30 s at most.
+  std::string second = fgets(line, sizeof(line), node) ? line : "";
+  int status = pclose(node);
+  EXPECT_EQ(status, 0);
+  // The new master ioredis wrote to is the one every sentinel names (once it has heard).
+  ASSERT_TRUE(WaitFor([&] {
+    for (size_t i = 0; i < sentinels_.size(); ++i) {
+      Reply addr = Sentinel(i)({"SENTINEL", "GET-MASTER-ADDR-BY-NAME", "mymaster"});
+      if (addr.elements.size() != 2 || second != "port " + addr.elements[1].str + "\n") {
+        return false;
+      }
+    }
+    return true;
+  })) << second;
+  EXPECT_NE(second, "port " + master_ + "\n");
 }
 
 }  // namespace
