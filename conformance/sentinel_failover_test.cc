@@ -201,13 +201,16 @@ TEST_F(SentinelFailoverTest, AutomaticFailoverPromotesTheBestReplicaAndTheOldMas
   ASSERT_NE(last_try, seq.rend());
   std::vector<std::string> tail(last_try.base() - 1, seq.end());
   EXPECT_EQ(tail, std::vector<std::string>(order.begin() + 3, order.end()));
+  ASSERT_GE(seq.size(), 2u);
   EXPECT_EQ(seq[0], "+sdown");
   EXPECT_EQ(seq[1], "+odown");
   int odown = Find(l, "+odown");
+  ASSERT_GE(odown, 0);
   EXPECT_TRUE(events_[l][odown].message == desc + " #quorum 2/2" ||
               events_[l][odown].message == desc + " #quorum 3/2")
       << events_[l][odown].message;
   int elected = Find(l, "+elected-leader");
+  ASSERT_GE(elected, 0);
   EXPECT_EQ(events_[l][elected].message, desc);
   int vote = Find(l, "+vote-for-leader");
   ASSERT_GE(vote, 0);
@@ -335,6 +338,7 @@ TEST_F(SentinelFailoverTest, SentinelFailoverForcesAFailoverWithoutAgreement) {
                 "+promoted-slave", "+failover-state-reconf-slaves", "+slave-reconf-sent",
                 "+slave-reconf-inprog", "+slave-reconf-done", "+failover-end",
                 "+switch-master"}));
+  ASSERT_GE(Find(0, "+vote-for-leader"), 0);  // and so the two before it, by the sequence above
   EXPECT_EQ(events_[0][Find(0, "+new-epoch")].message, "1");
   EXPECT_EQ(events_[0][Find(0, "+try-failover")].message, desc);
   EXPECT_EQ(events_[0][Find(0, "+vote-for-leader")].message, ids_[0] + " 1");
@@ -385,7 +389,7 @@ TEST_F(SentinelFailoverTest, AClockJumpPutsTheSentinelInTilt) {
   Client c = Sentinel(0);
   ASSERT_EQ(c({"SENTINEL", "DEBUG", "tilt-period", "300"}), Status("OK"));
   ASSERT_EQ(c({"FAULT", "CLOCK", "JUMP", "5000"}), Status("OK"));
-  ASSERT_TRUE(WaitFor([&] { return Find(0, "+tilt") >= 0; }));
+  ASSERT_TRUE(WaitFor([&] { return Find(0, "+tilt") >= 0; }));  // so Find below is >= 0
   EXPECT_EQ(events_[0][Find(0, "+tilt")].message, "#tilt mode entered");
   std::string info = c({"INFO", "sentinel"}).str;
   EXPECT_NE(info.find("sentinel_tilt:1\r\n"), std::string::npos) << info;
