@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <cctype>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -294,6 +295,12 @@ int main(int raw_argc, char** raw_argv) {
   }
   if (sentinel) {
     options.sentinel = true;
+    // The sentinel keeps its state in its file, as Redis's does.
+    if (raw_argc > 1 && raw_argv[1][0] != '-') {
+      char* path = realpath(raw_argv[1], nullptr);
+      if (path != nullptr) options.config_file = path;
+      std::free(path);
+    }
     if (port_opt->count() == 0) options.port = 26379;  // Sentinel's default port
     if (replicas > 0 || masters > 1 || sentinels > 0 || !replicaof.empty()) {
       std::fprintf(stderr, "redlab-server: --sentinel runs a sentinel alone\n");

@@ -4,6 +4,7 @@
 #include <uv.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <deque>
 #include <mutex>
 #include <sstream>
@@ -155,6 +156,7 @@ class Node::Impl : public sentinel::SentinelHost,
 
   // ---- SentinelHost ----
   sentinel::Sentinel* sentinel() override { return sentinel_.get(); }
+  void SimulateCrash() override { Crash(); }
 
   // ---- EngineHost ----
   void RequestShutdown() override {
@@ -331,7 +333,7 @@ class Node::Impl : public sentinel::SentinelHost,
     // What was written after the moment restored never happened, as far as the node knows.
     if (keep_history_ && (past || !keep_data)) history_.Restart(*engine_);
     uv_timer_start(&cron_, OnCron, static_cast<uint64_t>(engine_->CronIntervalMs()), 0);
-    if (sentinel_) uv_timer_start(&sentinel_timer_, OnSentinelTimer, 100, 100);
+    if (sentinel_) uv_timer_start(&sentinel_timer_, OnSentinelTimer, 100, 0);
     logger_.Notice(past ? "TOPOLOGY RESTART: back with its data of " + std::to_string(lose_ms) +
                               " ms before the crash"
                    : keep_data ? "TOPOLOGY RESTART: back with its data"
@@ -373,6 +375,7 @@ class Node::Impl : public sentinel::SentinelHost,
     std::optional<std::string> acl_error = engine_->LoadAclAtStartup();
     if (options_.sentinel && !acl_error) {
       sentinel_ = std::make_unique<sentinel::Sentinel>(engine_.get(), &loop_);
+      sentinel_->config_file = options_.config_file;
       for (const std::vector<std::string>& words : sentinel_directives_) {
         if (auto error = sentinel_->Configure(words)) {
           std::string line = "sentinel";
@@ -433,7 +436,7 @@ class Node::Impl : public sentinel::SentinelHost,
     }
     if (sentinel_) {
       sentinel_->Start();
-      uv_timer_start(&sentinel_timer_, OnSentinelTimer, 100, 100);
+      uv_timer_start(&sentinel_timer_, OnSentinelTimer, 100, 0);
     }
     keep_history_ = options_.keep_history && !options_.sentinel;
     if (keep_history_) history_.Restart(*engine_);
@@ -516,7 +519,12 @@ class Node::Impl : public sentinel::SentinelHost,
   }
 
   static void OnSentinelTimer(uv_timer_t* handle) {
-    static_cast<Impl*>(handle->data)->sentinel_->Timer();
+    auto* self = static_cast<Impl*>(handle->data);
+    if (!self->sentinel_) return;
+    self->sentinel_->Timer();
+    // As sentinelTimer varies server.hz (10 to 19): sentinels started together do not stay in
+    // step and ask for votes at the same moments.
+    if (!self->crashed_) uv_timer_start(handle, OnSentinelTimer, 50 + std::rand() % 50, 0);
   }
 
   static void OnCron(uv_timer_t* handle) {

@@ -12,6 +12,7 @@
 #include "server/engine/core/context.h"
 #include "server/engine/core/help.h"
 #include "server/engine/stats/info.h"
+#include "server/sentinel/cmd_sentinel.h"
 #include "server/sentinel/sentinel.h"
 
 namespace redlab::server::sentinel {
@@ -93,14 +94,25 @@ void ReplyInstance(CommandContext& ctx, Sentinel& s, const Instance& ri) {
   if (ri.flags & kSlave) flags += "slave,";
   if (ri.flags & kSentinel) flags += "sentinel,";
   if (ri.disconnected) flags += "disconnected,";
+  if (ri.flags & kMasterDown) flags += "master_down,";
+  if (ri.flags & kFailoverInProgress) flags += "failover_in_progress,";
+  if (ri.flags & kPromoted) flags += "promoted,";
+  if (ri.flags & kReconfSent) flags += "reconf_sent,";
+  if (ri.flags & kReconfInprog) flags += "reconf_inprog,";
+  if (ri.flags & kReconfDone) flags += "reconf_done,";
+  if (ri.flags & kForceFailover) flags += "force_failover,";
   if (!flags.empty()) flags.pop_back();
   f.emplace_back("flags", flags);
   f.emplace_back("link-pending-commands", num(ri.cc ? static_cast<int64_t>(ri.cc->pending()) : 0));
   f.emplace_back("link-refcount", "1");
+  if (ri.flags & kFailoverInProgress) {
+    f.emplace_back("failover-state", FailoverStateName(ri.failover_state));
+  }
   f.emplace_back("last-ping-sent", num(ri.act_ping_time ? now - ri.act_ping_time : 0));
   f.emplace_back("last-ok-ping-reply", num(now - ri.last_avail_time));
   f.emplace_back("last-ping-reply", num(now - ri.last_pong_time));
   if (ri.flags & kSDown) f.emplace_back("s-down-time", num(now - ri.s_down_since_time));
+  if (ri.flags & kODown) f.emplace_back("o-down-time", num(now - ri.o_down_since_time));
   f.emplace_back("down-after-milliseconds", num(ri.down_after));
   if (ri.flags & (kMaster | kSlave)) {
     f.emplace_back("info-refresh", num(ri.info_refresh ? now - ri.info_refresh : 0));
@@ -126,8 +138,8 @@ void ReplyInstance(CommandContext& ctx, Sentinel& s, const Instance& ri) {
   }
   if (ri.flags & kSentinel) {
     f.emplace_back("last-hello-message", num(now - ri.last_hello_time));
-    f.emplace_back("voted-leader", "?");
-    f.emplace_back("voted-leader-epoch", "0");
+    f.emplace_back("voted-leader", ri.leader.empty() ? "?" : ri.leader);
+    f.emplace_back("voted-leader-epoch", num(static_cast<int64_t>(ri.leader_epoch)));
   }
   r.MapHeader(f.size());
   for (const auto& [k, v] : f) {
@@ -160,9 +172,10 @@ void GetMasterAddrCmd(CommandContext& ctx) {
     ctx.reply().NullArray();
     return;
   }
+  const Instance& addr = S(ctx).CurrentMasterAddress(*ri);
   ctx.reply().ArrayHeader(2);
-  ctx.reply().Bulk(ri->ip);
-  ctx.reply().BulkInteger(ri->port);
+  ctx.reply().Bulk(addr.ip);
+  ctx.reply().BulkInteger(addr.port);
 }
 // SENTINEL IS-MASTER-DOWN-BY-ADDR <ip> <port> <current-epoch> <runid>: whether this sentinel
 // sees that master SDOWN, and its vote for the epoch when a runid (not "*") asks for one.
@@ -177,7 +190,7 @@ void IsMasterDownCmd(CommandContext& ctx) {
   for (auto& [_, m] : s.masters()) {
     if (m->ip == ctx.arg(2) && m->port == port) ri = m.get();
   }
-  bool down = ri != nullptr && (ri->flags & kSDown);
+  bool down = !s.tilt && ri != nullptr && (ri->flags & kSDown);
   std::string leader;
   uint64_t leader_epoch = 0;
   if (ri != nullptr && ctx.arg(5) != "*") {
@@ -189,7 +202,11 @@ void IsMasterDownCmd(CommandContext& ctx) {
   ctx.reply().Integer(static_cast<int64_t>(leader_epoch));
 }
 
-void ResetCmd(CommandContext& ctx) { ctx.reply().Integer(S(ctx).ResetMatching(ctx.arg(2))); }
+void ResetCmd(CommandContext& ctx) {
+  int reset = S(ctx).ResetMatching(ctx.arg(2));
+  if (reset) S(ctx).FlushConfig();
+  ctx.reply().Integer(reset);
+}
 
 void CkquorumCmd(CommandContext& ctx) {
   Instance* ri = MasterOrReply(ctx, ctx.arg(2));
@@ -242,6 +259,7 @@ void MonitorCmd(CommandContext& ctx) {
     ctx.ReplyError(error);
     return;
   }
+  S(ctx).FlushConfig();
   ctx.ReplyOk();
   S(ctx).Event(3, "+monitor", ri, true, " quorum " + std::to_string(ri->quorum));
 }
@@ -251,6 +269,7 @@ void RemoveCmd(CommandContext& ctx) {
   if (ri == nullptr) return;
   S(ctx).Event(3, "-monitor", ri, true);
   S(ctx).RemoveMaster(ctx.arg(2));
+  S(ctx).FlushConfig();
   ctx.ReplyOk();
 }
 
@@ -306,10 +325,17 @@ void ConfigCmd(CommandContext& ctx) {
     ctx.ReplyError("Invalid value '" + value + "' to SENTINEL CONFIG SET '" + ctx.arg(3) + "'");
     return;
   }
+  S(ctx).FlushConfig();
   ctx.ReplyOk();
 }
 
-void FlushconfigCmd(CommandContext& ctx) { ctx.ReplyOk(); }
+void FlushconfigCmd(CommandContext& ctx) {
+  if (!S(ctx).FlushConfig()) {
+    ctx.ReplyError("Failed to save config file. Check server logs.");
+    return;
+  }
+  ctx.ReplyOk();
+}
 void PendingScriptsCmd(CommandContext& ctx) { ctx.reply().EmptyArray(); }
 
 void SetCmd(CommandContext& ctx) {
@@ -350,6 +376,7 @@ void SetCmd(CommandContext& ctx) {
       return;
     }
   }
+  S(ctx).FlushConfig();
   ctx.ReplyOk();
 }
 
@@ -435,8 +462,10 @@ void InfoCmd(CommandContext& ctx) {
     Sentinel& s = S(ctx);
     if (!info.empty()) info += "\r\n";
     info += "# Sentinel\r\nsentinel_masters:" + std::to_string(s.masters().size()) +
-            "\r\nsentinel_tilt:0\r\nsentinel_tilt_since_seconds:-1\r\n"
-            "sentinel_running_scripts:0\r\nsentinel_scripts_queue_length:0\r\n"
+            "\r\nsentinel_tilt:" + (s.tilt ? "1" : "0") +
+            "\r\nsentinel_tilt_since_seconds:" +
+            std::to_string(s.tilt ? (s.Now() - s.tilt_start_time) / 1000 : -1) +
+            "\r\nsentinel_running_scripts:0\r\nsentinel_scripts_queue_length:0\r\n"
             "sentinel_simulate_failure_flags:" +
             std::to_string(s.simfailure_flags) + "\r\n";
     int id = 0;
@@ -508,6 +537,8 @@ void RegisterSentinelCommands(CommandTable& table) {
        .subcommands = {
            Sub("ckquorum", 3, CkquorumCmd, "2.8.4", "Check for a Sentinel quorum"),
            Sub("config", -3, ConfigCmd, "6.2.0", "Configure Sentinel"),
+           Sub("debug", -2, DebugCmd, "7.0.0", "List or update the current configurable parameters"),
+           Sub("failover", 3, FailoverCmd, "2.8.4", "Force a failover"),
            Sub("flushconfig", 2, FlushconfigCmd, "2.8.4", "Rewrite configuration file"),
            Sub("get-master-addr-by-name", 3, GetMasterAddrCmd, "2.8.4",
                "Get port and address of a master"),

@@ -143,7 +143,9 @@ void InstanceLink::Consume() {
     bool push = reply.type == '*' && !reply.elements.empty() &&
                 (reply.elements[0].str == "message" || reply.elements[0].str == "pmessage");
     if (push || callbacks_.empty()) {
-      if (events_.on_push) events_.on_push(reply);
+      // A copy: the handler may close this link (which drops events_).
+      std::function<void(const Reply&)> on_push = events_.on_push;
+      if (on_push) on_push(reply);
       continue;
     }
     ReplyFn done = std::move(callbacks_.front());

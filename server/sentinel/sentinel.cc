@@ -1,5 +1,6 @@
 // Redis 7.0.15's src/sentinel.c: configuration, sentinelTimer, the links' periodic commands,
-// INFO parsing, SDOWN.
+// INFO parsing, SDOWN, hello messages (the election is in election.cc, the failover in
+// failover.cc).
 #include "server/sentinel/sentinel.h"
 
 #include <random>
@@ -12,10 +13,6 @@
 namespace redlab::server::sentinel {
 namespace {
 
-constexpr int64_t kInfoPeriod = 10000;
-constexpr int64_t kPingPeriod = 1000;
-constexpr int64_t kPublishPeriod = 2000;
-constexpr int64_t kMinLinkReconnectPeriod = 15000;
 constexpr size_t kMaxPendingCommands = 100;
 
 std::string RandomId() {
@@ -86,6 +83,8 @@ std::optional<std::string> Sentinel::Configure(const std::vector<std::string>& w
     } else if (what == "config-epoch") {
       ri->config_epoch = static_cast<uint64_t>(n);
       if (ri->config_epoch > current_epoch_) current_epoch_ = ri->config_epoch;
+    } else {
+      ri->leader_epoch = static_cast<uint64_t>(n);
     }
     return std::nullopt;
   }
@@ -97,6 +96,7 @@ std::optional<std::string> Sentinel::Configure(const std::vector<std::string>& w
   if (what == "myid" && w.size() == 2) {
     if (w[1].size() != 40) return std::string("Malformed Sentinel id in myid option.");
     myid_ = w[1];
+    myid_configured_ = true;
     return std::nullopt;
   }
   if (what == "current-epoch" && w.size() == 2) {
@@ -108,14 +108,26 @@ std::optional<std::string> Sentinel::Configure(const std::vector<std::string>& w
     if (auto e = master_or(&ri)) return e;
     int64_t port = 0;
     if (!ParseInt(w[3], &port)) return std::string("Wrong port for known-replica");
-    auto slave = std::make_unique<Instance>();
-    slave->flags = kSlave;
-    slave->ip = w[2];
-    slave->port = static_cast<int>(port);
-    slave->name = w[2] + ":" + w[3];
-    slave->master = ri;
-    slave->down_after = ri->down_after;
-    ri->slaves.emplace(slave->name, std::move(slave));
+    AddSlave(ri, w[2], static_cast<int>(port));
+    return std::nullopt;
+  }
+  // sentinel known-sentinel <master> <ip> <port> [runid]
+  if (what == "known-sentinel" && (w.size() == 4 || w.size() == 5)) {
+    if (auto e = master_or(&ri)) return e;
+    int64_t port = 0;
+    if (!ParseInt(w[3], &port)) return std::string("Wrong port for known-sentinel");
+    if (w.size() == 5 && w[4] == myid_) return std::nullopt;
+    auto s = std::make_unique<Instance>();
+    s->flags = kSentinel;
+    s->ip = w[2];
+    s->port = static_cast<int>(port);
+    s->runid = w.size() == 5 ? w[4] : "";
+    s->name = s->runid.empty() ? w[2] + ":" + w[3] : s->runid;
+    s->quorum = ri->quorum;
+    s->master = ri;
+    s->down_after = ri->down_after;
+    s->last_pong_time = s->last_avail_time = s->act_ping_time = Now();
+    ri->sentinels.emplace(s->name, std::move(s));
     return std::nullopt;
   }
   if (w.size() == 2 && (what == "resolve-hostnames" || what == "announce-hostnames")) {
@@ -138,7 +150,7 @@ std::optional<std::string> Sentinel::Configure(const std::vector<std::string>& w
     return std::nullopt;
   }
   // Accepted and not acted on: scripts are never run by redlab (see the README).
-  if (what == "deny-scripts-reconfig" || what == "known-sentinel" ||
+  if (what == "deny-scripts-reconfig" ||
       what == "notification-script" || what == "client-reconfig-script" ||
       what == "rename-command" || what == "master-reboot-down-after-period" ||
       what == "sentinel-user" || what == "sentinel-pass") {
@@ -163,8 +175,11 @@ Instance* Sentinel::AddMaster(const std::string& name, const std::string& ip, in
   ri->ip = ip;
   ri->port = port;
   ri->quorum = quorum;
+  ri->down_after = timing.default_down_after;
+  ri->failover_timeout = timing.default_failover_timeout;
   int64_t now = Now();
   ri->last_pong_time = ri->last_avail_time = ri->role_reported_time = now;
+  ri->act_ping_time = now;
   ri->role_reported = kMaster;
   Instance* out = ri.get();
   masters_.emplace(name, std::move(ri));
@@ -180,19 +195,50 @@ void Sentinel::RemoveMaster(const std::string& name) {
   masters_.erase(it);
 }
 
-void Sentinel::ResetMaster(Instance* master) {
+// sentinelResetMaster.
+void Sentinel::ResetMaster(Instance* master, bool keep_sentinels) {
   for (auto& [_, s] : master->slaves) CloseLink(s.get());
-  for (auto& [_, s] : master->sentinels) CloseLink(s.get());
   master->slaves.clear();
-  master->sentinels.clear();
+  if (!keep_sentinels) {
+    for (auto& [_, s] : master->sentinels) CloseLink(s.get());
+    master->sentinels.clear();
+  }
   CloseLink(master);
   master->flags &= kMaster;
+  master->leader.clear();
+  master->failover_state = FailoverState::kNone;
+  master->failover_state_change_time = 0;
+  master->failover_start_time = 0;
+  master->promoted_slave = nullptr;
   master->runid.clear();
+  master->slave_master_host.clear();
   master->info.clear();
   master->info_refresh = 0;
   int64_t now = Now();
+  master->act_ping_time = now;
+  master->last_ping_time = 0;
   master->last_pong_time = master->last_avail_time = master->role_reported_time = now;
   master->role_reported = kMaster;
+}
+
+Instance* Sentinel::AddSlave(Instance* master, const std::string& ip, int port) {
+  std::string key = ip + ":" + std::to_string(port);
+  if (master->slaves.count(key)) return nullptr;
+  auto slave = std::make_unique<Instance>();
+  slave->flags = kSlave;
+  slave->ip = ip;
+  slave->port = port;
+  slave->name = key;
+  slave->master = master;
+  slave->down_after = master->down_after;
+  int64_t now = Now();
+  slave->last_pong_time = slave->last_avail_time = slave->role_reported_time = now;
+  slave->act_ping_time = now;
+  slave->slave_conf_change_time = now;
+  slave->role_reported = kSlave;
+  Instance* s = slave.get();
+  master->slaves.emplace(key, std::move(slave));
+  return s;
 }
 
 int Sentinel::ResetMatching(std::string_view pattern) {
@@ -204,24 +250,6 @@ int Sentinel::ResetMatching(std::string_view pattern) {
     ++reset;
   }
   return reset;
-}
-
-std::string Sentinel::VoteLeader(Instance* master, uint64_t epoch, const std::string& runid,
-                                 uint64_t* leader_epoch) {
-  if (epoch > current_epoch_) {
-    current_epoch_ = epoch;
-    Event(3, "+new-epoch", master, false, std::to_string(current_epoch_));
-  }
-  if (master->leader_epoch < epoch && current_epoch_ <= epoch) {
-    master->leader = runid;
-    master->leader_epoch = current_epoch_;
-    Event(3, "+vote-for-leader", master, false,
-          master->leader + " " + std::to_string(master->leader_epoch));
-    // Voting for another delays this sentinel's own failover attempt.
-    if (master->leader != myid_) master->failover_start_time = Now() + std::rand() % 1000;
-  }
-  *leader_epoch = master->leader_epoch;
-  return master->leader;
 }
 
 void Sentinel::Event(int level, const std::string& type, const Instance* ri, bool at,
@@ -240,6 +268,8 @@ void Sentinel::Event(int level, const std::string& type, const Instance* ri, boo
 }
 
 void Sentinel::Start() {
+  if (!myid_configured_) FlushConfig();
+  previous_time = Now();
   for (auto& [_, ri] : masters_) {
     Event(3, "+monitor", ri.get(), true, " quorum " + std::to_string(ri->quorum));
   }
@@ -257,28 +287,44 @@ void Sentinel::CloseLink(Instance* ri) {
   if (ri->cc) ri->cc->Close();
   if (ri->pc) ri->pc->Close();
   ri->cc = ri->pc = nullptr;
-  ri->disconnected = true;
-  ri->act_ping_time = 0;
+  ri->disconnected = true;  // act_ping_time stays: a ping unanswered is still unanswered
 }
 
+// sentinelTimer and sentinelHandleDictOfRedisInstances.
 void Sentinel::Timer() {
+  CheckTiltCondition();
+  Instance* switch_to_promoted = nullptr;
   for (auto& [_, m] : masters_) {
     HandleInstance(m.get());
     for (auto& [__, s] : m->slaves) HandleInstance(s.get());
     for (auto& [__, s] : m->sentinels) HandleInstance(s.get());
+    if (m->failover_state == FailoverState::kUpdateConfig) switch_to_promoted = m.get();
   }
+  if (switch_to_promoted != nullptr) FailoverSwitchToPromotedSlave(switch_to_promoted);
 }
 
+// sentinelHandleRedisInstance.
 void Sentinel::HandleInstance(Instance* ri) {
   Reconnect(ri);
   SendPeriodicCommands(ri);
+  if (tilt) {
+    if (Now() - tilt_start_time < timing.tilt_period) return;
+    tilt = false;
+    Event(3, "-tilt", nullptr, false, "#tilt mode exited");
+  }
   CheckSubjectivelyDown(ri);
+  if (ri->flags & kMaster) {
+    CheckObjectivelyDown(ri);
+    if (StartFailoverIfNeeded(ri)) AskMasterStateToOtherSentinels(ri, /*forced=*/true);
+    FailoverStateMachine(ri);
+    AskMasterStateToOtherSentinels(ri, /*forced=*/false);
+  }
 }
 
 void Sentinel::Reconnect(Instance* ri) {
   if (!ri->disconnected || ri->port == 0) return;
   int64_t now = Now();
-  if (now - ri->last_reconn_time < kPingPeriod) return;
+  if (now - ri->last_reconn_time < timing.ping_period) return;
   ri->last_reconn_time = now;
   auto on_closed = [this, ri](bool command_link) {
     // Redis's instanceLinkConnectionError: the other link closes too when the command link
@@ -304,7 +350,6 @@ void Sentinel::Reconnect(Instance* ri) {
     ri->cc = InstanceLink::Start(loop_, ri->ip, ri->port, std::move(ev));
     if (ri->cc != nullptr) {
       ri->cc_conn_time = now;
-      ri->act_ping_time = 0;
       send_auth(ri->cc);
       ri->cc->Send({"CLIENT", "SETNAME", "sentinel-" + myid_.substr(0, 8) + "-cmd"}, nullptr);
       SendPing(ri);
@@ -352,11 +397,12 @@ void Sentinel::SendPeriodicCommands(Instance* ri) {
   if (ri->disconnected || ri->cc == nullptr) return;
   if (ri->cc->pending() >= kMaxPendingCommands) return;
   int64_t now = Now();
-  int64_t info_period = kInfoPeriod;
-  if ((ri->flags & kSlave) && ((ri->master->flags & kODown) || ri->master_link_down_time != 0)) {
+  int64_t info_period = timing.info_period;
+  if ((ri->flags & kSlave) &&
+      ((ri->master->flags & (kODown | kFailoverInProgress)) || ri->master_link_down_time != 0)) {
     info_period = 1000;
   }
-  int64_t ping_period = std::min(ri->down_after, kPingPeriod);
+  int64_t ping_period = std::min(ri->down_after, timing.ping_period);
   if (!(ri->flags & kSentinel) && (ri->info_refresh == 0 || now - ri->info_refresh > info_period)) {
     ri->cc->Send({"INFO"}, [this, ri](const Reply& r) {
       if (r.type == '$' && !r.null) RefreshInfo(ri, r.str);
@@ -365,7 +411,7 @@ void Sentinel::SendPeriodicCommands(Instance* ri) {
   if (now - ri->last_pong_time > ping_period && now - ri->last_ping_time > ping_period / 2) {
     SendPing(ri);
   }
-  if (now - ri->last_pub_time > kPublishPeriod) SendHello(ri);
+  if (now - ri->last_pub_time > timing.publish_period) SendHello(ri);
 }
 
 // sentinelSendHello.
@@ -375,9 +421,10 @@ void Sentinel::SendHello(Instance* ri) {
   std::string ip = settings.announce_ip.empty() ? ri->cc->LocalIp() : settings.announce_ip;
   if (ip.empty()) return;
   int64_t port = settings.announce_port ? settings.announce_port : engine_->config().port;
+  const Instance& addr = CurrentMasterAddress(*master);
   std::string payload = ip + "," + std::to_string(port) + "," + myid_ + "," +
-                        std::to_string(current_epoch_) + "," + master->name + "," + master->ip +
-                        "," + std::to_string(master->port) + "," +
+                        std::to_string(current_epoch_) + "," + master->name + "," + addr.ip +
+                        "," + std::to_string(addr.port) + "," +
                         std::to_string(master->config_epoch);
   ri->last_pub_time = Now();
   ri->cc->Send({"PUBLISH", "__sentinel__:hello", payload}, nullptr);
@@ -421,17 +468,32 @@ void Sentinel::ProcessHello(const std::string& hello) {
     s->master = master;
     s->down_after = master->down_after;
     int64_t now = Now();
-    s->last_pong_time = s->last_avail_time = now;
+    s->last_pong_time = s->last_avail_time = s->act_ping_time = now;
     si = s.get();
     master->sentinels.emplace(t[2], std::move(s));
     if (!removed) Event(2, "+sentinel", si, true);
+    FlushConfig();
   }
   uint64_t epoch = std::strtoull(t[3].c_str(), nullptr, 10);
   if (epoch > current_epoch_) {
     current_epoch_ = epoch;
+    FlushConfig();
     Event(3, "+new-epoch", master, false, std::to_string(current_epoch_));
   }
   si->last_hello_time = Now();
+  // A newer configuration of the master: another sentinel failed it over.
+  uint64_t master_config_epoch = std::strtoull(t[7].c_str(), nullptr, 10);
+  if (master->config_epoch < master_config_epoch) {
+    master->config_epoch = master_config_epoch;
+    int master_port = std::atoi(t[6].c_str());
+    if (master_port != master->port || t[5] != master->ip) {
+      Event(3, "+config-update-from", si, true);
+      Event(3, "+switch-master", master, false,
+            master->name + " " + master->ip + " " + std::to_string(master->port) + " " + t[5] +
+                " " + t[6]);
+      ResetMasterAndChangeAddress(master, t[5], master_port);
+    }
+  }
 }
 
 void Sentinel::CheckSubjectivelyDown(Instance* ri) {
@@ -443,14 +505,14 @@ void Sentinel::CheckSubjectivelyDown(Instance* ri) {
     elapsed = now - ri->last_avail_time;
   }
   // A command link with a ping unanswered for half the timeout is made again.
-  if (ri->cc != nullptr && now - ri->cc_conn_time > kMinLinkReconnectPeriod &&
+  if (ri->cc != nullptr && now - ri->cc_conn_time > timing.min_link_reconnect_period &&
       ri->act_ping_time != 0 && now - ri->act_ping_time > ri->down_after / 2 &&
       now - ri->last_pong_time > ri->down_after / 2) {
     CloseLink(ri);
   }
-  bool down =
-      elapsed > ri->down_after || ((ri->flags & kMaster) && ri->role_reported == kSlave &&
-                                   now - ri->role_reported_time > ri->down_after + kInfoPeriod * 2);
+  bool down = elapsed > ri->down_after ||
+              ((ri->flags & kMaster) && ri->role_reported == kSlave &&
+               now - ri->role_reported_time > ri->down_after + timing.info_period * 2);
   if (down) {
     if (!(ri->flags & kSDown)) {
       Event(3, "+sdown", ri, true);
@@ -484,21 +546,9 @@ void Sentinel::RefreshInfo(Instance* ri, const std::string& info) {
       if (ip == std::string::npos || port == std::string::npos) continue;
       std::string ip_s = l.substr(ip + 3, l.find(',', ip) - ip - 3);
       std::string port_s = l.substr(port + 5, l.find(',', port) - port - 5);
-      std::string key = ip_s + ":" + port_s;
-      if (!ri->slaves.count(key)) {
-        auto slave = std::make_unique<Instance>();
-        slave->flags = kSlave;
-        slave->ip = ip_s;
-        slave->port = std::atoi(port_s.c_str());
-        slave->name = key;
-        slave->master = ri;
-        slave->down_after = ri->down_after;
-        int64_t now = Now();
-        slave->last_pong_time = slave->last_avail_time = slave->role_reported_time = now;
-        slave->role_reported = kSlave;
-        Instance* s = slave.get();
-        ri->slaves.emplace(key, std::move(slave));
+      if (Instance* s = AddSlave(ri, ip_s, std::atoi(port_s.c_str()))) {
         Event(2, "+slave", s, true);
+        FlushConfig();
       }
     }
     if (l.size() >= 32 && l.rfind("master_link_down_since_seconds", 0) == 0) {
@@ -507,8 +557,14 @@ void Sentinel::RefreshInfo(Instance* ri, const std::string& info) {
     if (l.rfind("role:master", 0) == 0) role = kMaster;
     if (l.rfind("role:slave", 0) == 0) role = kSlave;
     if (role == kSlave) {
-      if (l.rfind("master_host:", 0) == 0) ri->slave_master_host = l.substr(12);
-      if (l.rfind("master_port:", 0) == 0) ri->slave_master_port = std::atoi(l.c_str() + 12);
+      if (l.rfind("master_host:", 0) == 0 && !EqualsIgnoreCase(ri->slave_master_host, l.substr(12))) {
+        ri->slave_master_host = l.substr(12);
+        ri->slave_conf_change_time = Now();
+      }
+      if (l.rfind("master_port:", 0) == 0 && ri->slave_master_port != std::atoi(l.c_str() + 12)) {
+        ri->slave_master_port = std::atoi(l.c_str() + 12);
+        ri->slave_conf_change_time = Now();
+      }
       if (l.rfind("master_link_status:", 0) == 0) ri->master_link_up = l.substr(19) == "up";
       if (l.rfind("slave_priority:", 0) == 0) ri->slave_priority = std::atoi(l.c_str() + 15);
       if (l.rfind("slave_repl_offset:", 0) == 0) {
@@ -523,10 +579,12 @@ void Sentinel::RefreshInfo(Instance* ri, const std::string& info) {
   if (role != ri->role_reported) {
     ri->role_reported_time = Now();
     ri->role_reported = role;
+    if (role == kSlave) ri->slave_conf_change_time = Now();
     bool coherent = static_cast<int>(ri->flags & (kMaster | kSlave)) == role;
     Event(1, coherent ? "+role-change" : "-role-change", ri, true,
           std::string(" new reported role is ") + (role == kMaster ? "master" : "slave"));
   }
+  ActOnInfo(ri, role);
 }
 
 }  // namespace redlab::server::sentinel
