@@ -4,6 +4,7 @@
 #include "client/countdown_latch_core.h"
 #include "client/fair_lock_core.h"
 #include "client/lock_core.h"
+#include "client/permit_semaphore_core.h"
 #include "client/semaphore_core.h"
 #include "client/watchdog.h"
 
@@ -99,6 +100,16 @@ Semaphore Client::GetSemaphore(std::string name) { return GetSemaphore(std::move
 Semaphore Client::GetSemaphore(std::string name, size_t master) {
   CheckMaster(core_->config, master);
   return Semaphore(std::make_shared<client::SemaphoreCore>(core_, master, std::move(name)));
+}
+
+PermitExpirableSemaphore Client::GetPermitExpirableSemaphore(std::string name) {
+  return GetPermitExpirableSemaphore(std::move(name), 0);
+}
+
+PermitExpirableSemaphore Client::GetPermitExpirableSemaphore(std::string name, size_t master) {
+  CheckMaster(core_->config, master);
+  return PermitExpirableSemaphore(
+      std::make_shared<client::PermitSemaphoreCore>(core_, master, std::move(name)));
 }
 
 std::future<Reply> Client::ExecuteAsync(std::vector<std::string> args) {

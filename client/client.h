@@ -19,6 +19,7 @@
 #include "client/fenced_lock.h"
 #include "client/ids.h"
 #include "client/lock.h"
+#include "client/permit_semaphore.h"
 #include "client/read_write_lock.h"
 #include "client/red_lock.h"
 #include "client/reply.h"
@@ -69,6 +70,9 @@ class Client {
   /// The semaphore `name` (Redisson's getSemaphore) on the (first) master.
   Semaphore GetSemaphore(std::string name);
   Semaphore GetSemaphore(std::string name, size_t master);
+  /// The permit-expirable semaphore `name` (Redisson's getPermitExpirableSemaphore).
+  PermitExpirableSemaphore GetPermitExpirableSemaphore(std::string name);
+  PermitExpirableSemaphore GetPermitExpirableSemaphore(std::string name, size_t master);
   /// The count-down latch `name` (Redisson's getCountDownLatch) on the (first) master.
   CountDownLatch GetCountDownLatch(std::string name);
   CountDownLatch GetCountDownLatch(std::string name, size_t master);
