@@ -4,6 +4,7 @@
 #include "client/countdown_latch_core.h"
 #include "client/fair_lock_core.h"
 #include "client/lock_core.h"
+#include "client/permit_semaphore_core.h"
 #include "client/semaphore_core.h"
 #include "client/watchdog.h"
 
@@ -59,26 +60,56 @@ FencedLock Client::GetFencedLock(std::string name, size_t master) {
 
 RedLock Client::GetRedLock(std::string name) { return RedLock(core_, std::move(name)); }
 
-FairLock Client::GetFairLock(std::string name) {
-  return FairLock(std::make_shared<client::FairLockCore>(core_, 0, std::move(name)));
+FairLock Client::GetFairLock(std::string name) { return GetFairLock(std::move(name), 0); }
+
+FairLock Client::GetFairLock(std::string name, size_t master) {
+  CheckMaster(core_->config, master);
+  return FairLock(std::make_shared<client::FairLockCore>(core_, master, std::move(name)));
 }
 
 ReadWriteLock Client::GetReadWriteLock(std::string name) {
-  return ReadWriteLock(core_, std::move(name));
+  return GetReadWriteLock(std::move(name), 0);
 }
 
-SpinLock Client::GetSpinLock(std::string name) {
-  auto core = std::make_shared<client::LockCore>(core_, 0, std::move(name));
+ReadWriteLock Client::GetReadWriteLock(std::string name, size_t master) {
+  CheckMaster(core_->config, master);
+  return ReadWriteLock(core_, master, std::move(name));
+}
+
+SpinLock Client::GetSpinLock(std::string name) { return GetSpinLock(std::move(name), 0); }
+
+SpinLock Client::GetSpinLock(std::string name, size_t master) {
+  CheckMaster(core_->config, master);
+  auto core = std::make_shared<client::LockCore>(core_, master, std::move(name));
   core->spin = client::LockCore::Spin{};
   return SpinLock(std::move(core));
 }
 
 CountDownLatch Client::GetCountDownLatch(std::string name) {
-  return CountDownLatch(std::make_shared<client::CountDownLatchCore>(core_, 0, std::move(name)));
+  return GetCountDownLatch(std::move(name), 0);
 }
 
-Semaphore Client::GetSemaphore(std::string name) {
-  return Semaphore(std::make_shared<client::SemaphoreCore>(core_, 0, std::move(name)));
+CountDownLatch Client::GetCountDownLatch(std::string name, size_t master) {
+  CheckMaster(core_->config, master);
+  return CountDownLatch(
+      std::make_shared<client::CountDownLatchCore>(core_, master, std::move(name)));
+}
+
+Semaphore Client::GetSemaphore(std::string name) { return GetSemaphore(std::move(name), 0); }
+
+Semaphore Client::GetSemaphore(std::string name, size_t master) {
+  CheckMaster(core_->config, master);
+  return Semaphore(std::make_shared<client::SemaphoreCore>(core_, master, std::move(name)));
+}
+
+PermitExpirableSemaphore Client::GetPermitExpirableSemaphore(std::string name) {
+  return GetPermitExpirableSemaphore(std::move(name), 0);
+}
+
+PermitExpirableSemaphore Client::GetPermitExpirableSemaphore(std::string name, size_t master) {
+  CheckMaster(core_->config, master);
+  return PermitExpirableSemaphore(
+      std::make_shared<client::PermitSemaphoreCore>(core_, master, std::move(name)));
 }
 
 std::future<Reply> Client::ExecuteAsync(std::vector<std::string> args) {

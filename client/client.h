@@ -19,6 +19,7 @@
 #include "client/fenced_lock.h"
 #include "client/ids.h"
 #include "client/lock.h"
+#include "client/permit_semaphore.h"
 #include "client/read_write_lock.h"
 #include "client/red_lock.h"
 #include "client/reply.h"
@@ -46,6 +47,7 @@ class Client {
   /// kIndependentMasters mode, on the first one.
   ReentrantLock GetLock(std::string name);
   /// The lock `name` on master `master` (kIndependentMasters: one per master, RedLock-style).
+  /// Every primitive has this overload; a master index past the last throws ConfigError.
   ReentrantLock GetLock(std::string name, size_t master);
   /// The fenced lock `name` (Redisson's getFencedLock): the reentrant lock `name` whose
   /// acquisitions draw tokens from redisson_lock_token:{name}.
@@ -57,15 +59,23 @@ class Client {
   RedLock GetRedLock(std::string name);
   /// The fair lock `name` (Redisson's getFairLock): waiters served in the order they asked.
   FairLock GetFairLock(std::string name);
+  FairLock GetFairLock(std::string name, size_t master);
   /// The read/write lock `name` (Redisson's getReadWriteLock) on the (first) master.
   ReadWriteLock GetReadWriteLock(std::string name);
+  ReadWriteLock GetReadWriteLock(std::string name, size_t master);
   /// The spin lock `name` (Redisson's getSpinLock): the reentrant lock's keys, waiters backing
   /// off instead of subscribing.
   SpinLock GetSpinLock(std::string name);
+  SpinLock GetSpinLock(std::string name, size_t master);
   /// The semaphore `name` (Redisson's getSemaphore) on the (first) master.
   Semaphore GetSemaphore(std::string name);
+  Semaphore GetSemaphore(std::string name, size_t master);
+  /// The permit-expirable semaphore `name` (Redisson's getPermitExpirableSemaphore).
+  PermitExpirableSemaphore GetPermitExpirableSemaphore(std::string name);
+  PermitExpirableSemaphore GetPermitExpirableSemaphore(std::string name, size_t master);
   /// The count-down latch `name` (Redisson's getCountDownLatch) on the (first) master.
   CountDownLatch GetCountDownLatch(std::string name);
+  CountDownLatch GetCountDownLatch(std::string name, size_t master);
 
   /// Runs one command on the (first) master and returns its reply; an error reply throws
   /// ReplyError. For what the lock API does not cover (and tests).

@@ -4,6 +4,7 @@
 #include "client/ids.h"
 #include "client/lock.h"
 #include "client/red_lock_core.h"
+#include "client/sentinel_watch.h"
 #include "client/watchdog.h"
 
 namespace redlab::client {
@@ -24,19 +25,22 @@ void ClientCore::Start() {
   // Build the links on the loop thread (they own loop handles), then PING every master: a
   // client that cannot reach its servers fails here, as Redisson.create does.
   std::future<void> built = Submit<void>([this](std::shared_ptr<std::promise<void>> p) {
-    for (const ServerAddress& address : config.masters) {
-      Node node;
-      size_t index = nodes.size();
-      node.link = std::make_unique<NodeLink>(loop, config, address);
-      node.watchdog = std::make_unique<Watchdog>(
-          loop, *node.link, config, scripts.renew, scripts.read_renew,
-          [this, index](const std::string& name, ThreadId t) { NotifyLost(index, name, t); },
-          [this, index](LockRenewed event) { NotifyRenewed(index, std::move(event)); });
-      node.link->ConnectAll();
-      nodes.push_back(std::move(node));
-    }
     red_locks = std::make_unique<RedLocks>(*this);
-    p->set_value();
+    if (config.mode != Config::Mode::kSentinel) {
+      for (const ServerAddress& address : config.masters) AddNode(address);
+      return p->set_value();
+    }
+    // Sentinel mode: the master is wherever the sentinels say, now and after a failover.
+    sentinels = std::make_unique<SentinelWatch>(loop, config, [this](const ServerAddress& a) {
+      if (!nodes.empty()) nodes[0].link->Retarget(a);
+    });
+    sentinels->Discover([this, p](std::exception_ptr error, ServerAddress master) {
+      if (error) return p->set_exception(error);
+      AddNode(master);
+      SentinelWatch* watch = sentinels.get();
+      nodes[0].link->SetReplicaCount([watch] { return watch->live_replicas(); });
+      p->set_value();
+    });
   });
   built.get();
   // Independent masters (RedLock) work with a majority up: a minority down is no failure.
@@ -60,7 +64,13 @@ void ClientCore::Start() {
     });
     try {
       Reply r = pong.get();
-      if (r.is_error()) throw ReplyError(r.str + " (" + config.masters[i].ToString() + ")");
+      if (r.is_error()) {
+        throw ReplyError(r.str + " (" +
+                         (config.mode == Config::Mode::kSentinel
+                              ? "master " + config.sentinel_master_name
+                              : config.masters[i].ToString()) +
+                         ")");
+      }
     } catch (...) {
       if (!first_error) first_error = std::current_exception();
       if (++failed > may_fail) std::rethrow_exception(first_error);
@@ -68,11 +78,24 @@ void ClientCore::Start() {
   }
 }
 
+void ClientCore::AddNode(const ServerAddress& address) {
+  Node node;
+  size_t index = nodes.size();
+  node.link = std::make_unique<NodeLink>(loop, config, address);
+  node.watchdog = std::make_unique<Watchdog>(
+      loop, *node.link, config, scripts.renew, scripts.read_renew,
+      [this, index](const std::string& name, ThreadId t) { NotifyLost(index, name, t); },
+      [this, index](LockRenewed event) { NotifyRenewed(index, std::move(event)); });
+  node.link->ConnectAll();
+  nodes.push_back(std::move(node));
+}
+
 void ClientCore::Shutdown() {
   if (shut_down_.exchange(true)) return;
   loop.Stop([this] {
     for (Node& n : nodes) n.watchdog->Close();
     if (red_locks) red_locks->Close();
+    sentinels.reset();  // its timer and connections are loop handles: closed here
     // Waiting acquisitions end with ClientClosed (each removes itself from the map).
     while (!acquisitions.empty()) {
       std::shared_ptr<Acquisition> a = acquisitions.begin()->second;

@@ -29,6 +29,7 @@ namespace redlab::client {
 
 class Acquisition;
 class RedLocks;
+class SentinelWatch;
 class Watchdog;
 
 struct ClientCore : std::enable_shared_from_this<ClientCore> {
@@ -88,11 +89,15 @@ struct ClientCore : std::enable_shared_from_this<ClientCore> {
   EventLoop loop;
   std::vector<Node> nodes;              // one per master; built and used on the loop thread
   std::unique_ptr<RedLocks> red_locks;  // RedLock holds over every master (loop thread)
+  std::unique_ptr<SentinelWatch> sentinels;  // sentinel mode: finds and follows the master
 
   // Acquisitions under way, kept alive while they wait (loop thread only).
   std::map<Acquisition*, std::shared_ptr<Acquisition>> acquisitions;
 
  private:
+  // Builds master `address`'s link and watchdog (loop thread).
+  void AddNode(const ServerAddress& address);
+
   std::atomic<bool> shut_down_{false};
 
   std::mutex on_lost_mu_;

@@ -127,6 +127,15 @@ Config Config::IndependentMasters(const std::vector<std::string>& urls) {
   return c;
 }
 
+Config Config::Sentinel(std::string master_name, const std::vector<std::string>& sentinel_urls) {
+  Config c;
+  c.mode = Mode::kSentinel;
+  c.sentinel_master_name = std::move(master_name);
+  c.masters.push_back(ServerAddress{});  // credentials only; the sentinels give the address
+  for (const std::string& url : sentinel_urls) c.sentinels.push_back(ServerAddress::Parse(url));
+  return c;
+}
+
 std::chrono::milliseconds Config::RetryDelay(int attempt) const {
   if (retry_interval.count() > 0) return retry_interval;
   // EqualJitterDelay.calcDelay.
@@ -151,6 +160,12 @@ void Config::Validate() const {
   if (mode != Mode::kMasterReplica && !replicas.empty()) {
     throw ConfigError("replicas are only configured in master-replica mode");
   }
+  if (mode == Mode::kSentinel) {
+    if (sentinels.empty()) throw ConfigError("no sentinel configured");
+    if (sentinel_master_name.empty()) throw ConfigError("no master name for the sentinels");
+  } else if (!sentinels.empty()) {
+    throw ConfigError("sentinels are only configured in sentinel mode");
+  }
   auto positive = [](std::chrono::milliseconds d, const char* what) {
     if (d.count() <= 0) throw ConfigError(std::string(what) + " must be positive");
   };
@@ -161,6 +176,7 @@ void Config::Validate() const {
   positive(subscription_timeout, "subscription_timeout");
   positive(red_lock_node_timeout, "red_lock_node_timeout");
   positive(red_lock_retry_delay, "red_lock_retry_delay");
+  positive(sentinel_scan_interval, "sentinel_scan_interval");
   if (lock_watchdog_timeout.count() < 3) throw ConfigError("lock_watchdog_timeout is under 3 ms");
   if (retry_attempts < 0) throw ConfigError("retry_attempts must not be negative");
   if (retry_interval.count() < 0) throw ConfigError("retry_interval must not be negative");

@@ -33,6 +33,7 @@ struct Config {
     kSingle,              ///< one server
     kMasterReplica,       ///< a master with replicas: lock writes are followed by WAIT
     kIndependentMasters,  ///< several unrelated masters (each lock lives on one, see GetLock)
+    kSentinel,            ///< a master found and followed through Redis Sentinel
   };
 
   /// A single server (Redisson's useSingleServer).
@@ -44,10 +45,21 @@ struct Config {
                               const std::vector<std::string>& replica_urls);
   /// Independent masters, e.g. for RedLock-style use: GetLock(name, index) picks one.
   static Config IndependentMasters(const std::vector<std::string>& urls);
+  /// The master `master_name` as Redis Sentinel knows it (Redisson's useSentinelServers): the
+  /// sentinels at `sentinel_urls` are asked SENTINEL GET-MASTER-ADDR-BY-NAME (REPLICAS and
+  /// SENTINELS too), the client follows +switch-master (and a rescan every
+  /// sentinel_scan_interval), and lock writes WAIT for the replicas the sentinels list as up.
+  /// `masters[0]`'s user, password and db apply to the master (its host and port are ignored).
+  static Config Sentinel(std::string master_name, const std::vector<std::string>& sentinel_urls);
 
   Mode mode = Mode::kSingle;
-  std::vector<ServerAddress> masters;   // one, except in kIndependentMasters
-  std::vector<ServerAddress> replicas;  // kMasterReplica only
+  std::vector<ServerAddress> masters;    // one, except in kIndependentMasters
+  std::vector<ServerAddress> replicas;   // kMasterReplica only
+  std::string sentinel_master_name;      // kSentinel only: the name the sentinels monitor
+  std::vector<ServerAddress> sentinels;  // kSentinel only: where to ask first (more are found)
+  /// kSentinel: how often the sentinels are asked again for the master, its replicas and the
+  /// other sentinels, in case an event was missed (Redisson: scanInterval, 1 s).
+  std::chrono::milliseconds sentinel_scan_interval{1000};
 
   /// How long establishing a connection (TCP, AUTH, SELECT) may take (Redisson:
   /// connectTimeout, 10 s).

@@ -122,6 +122,24 @@ TEST(ConfigTest, TopologiesAndValidation) {
   EXPECT_THROW(bad.Validate(), ConfigError);
 }
 
+TEST(ConfigTest, SentinelMode) {
+  Config s = Config::Sentinel("mymaster", {"redis://127.0.0.1:26379", "127.0.0.1:26380"});
+  EXPECT_EQ(s.mode, Config::Mode::kSentinel);
+  EXPECT_EQ(s.sentinel_master_name, "mymaster");
+  ASSERT_EQ(s.sentinels.size(), 2u);
+  EXPECT_EQ(s.sentinels[1].port, 26380);
+  EXPECT_EQ(s.masters.size(), 1u);  // the credentials' slot; the sentinels give the address
+  EXPECT_EQ(s.sentinel_scan_interval, std::chrono::milliseconds(1000));  // Redisson's scanInterval
+  EXPECT_NO_THROW(s.Validate());
+  Config bad = Config::Sentinel("", {"h:1"});
+  EXPECT_THROW(bad.Validate(), ConfigError);
+  bad = Config::Sentinel("mymaster", {});
+  EXPECT_THROW(bad.Validate(), ConfigError);
+  bad = Config::SingleServer("h:1");
+  bad.sentinels.push_back(ServerAddress{});
+  EXPECT_THROW(bad.Validate(), ConfigError);
+}
+
 }  // namespace
 TEST(ConfigTest, RetryDelayIsRedissonsEqualJitterOrAConstant) {
   Config c = Config::SingleServer("redis://h:1");

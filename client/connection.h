@@ -56,6 +56,10 @@ class Connection {
   /// called); the next command reconnects. For a connection found dead by a check.
   void Reset(std::exception_ptr why);
 
+  /// The server the next connect goes to (sentinel mode: the master moved). The connection up
+  /// now, if any, stays until Reset.
+  void SetAddress(const ServerAddress& address) { options_.address = address; }
+
   /// Subscriber connections: every pub/sub reply (subscribe confirmations, messages) goes to
   /// `handler` instead of a per-command callback, as hiredis routes them by channel.
   void SetPushHandler(std::function<void(const Reply&)> handler);

@@ -46,7 +46,8 @@ NodeLink::NodeLink(EventLoop& loop, const Config& config, const ServerAddress& a
     : loop_(loop),
       config_(config),
       address_(address),
-      sync_replicas_(config.mode == Config::Mode::kMasterReplica) {
+      sync_replicas_(config.mode == Config::Mode::kMasterReplica ||
+                     config.mode == Config::Mode::kSentinel) {
   ConnectionOptions options{address, config.connect_timeout, config.timeout};
   for (int i = 0; i < config.connection_pool_size; ++i) {
     pool_.push_back(std::make_unique<Connection>(loop, options));
@@ -102,11 +103,14 @@ void NodeLink::EvalWrite(const Script& script, std::vector<std::string> keys,
   for (auto& a : args) command->push_back(std::move(a));
   const Script* s = &script;  // scripts live as long as the client
   bool with_replicas = sync_replicas_;
+  std::function<int64_t()> replica_count = replica_count_;
   auto wait_timeout = config_.slaves_sync_timeout;
 
   Attempt attempt = [=](Connection& conn, std::function<void(CommandResult)> done) {
     *sync = Sync{};
-    if (with_replicas) {
+    if (with_replicas && replica_count) {
+      sync->replicas = replica_count();
+    } else if (with_replicas) {
       conn.Send({"INFO", "replication"}, [sync](CommandResult r) {
         if (r.error || r.reply.type != Reply::Type::kString) return;
         if (auto n = InfoField(r.reply.str, "connected_slaves")) sync->replicas = ParseInt(*n);
@@ -186,6 +190,16 @@ void NodeLink::RunAttempt(std::shared_ptr<Retry> retry) {
     }
     retry->done(std::move(r));
   });
+}
+
+void NodeLink::Retarget(const ServerAddress& address) {
+  if (closed_) return;
+  address_ = address;
+  for (auto& c : pool_) {
+    c->SetAddress(address);
+    c->Reset(std::make_exception_ptr(IoError("the master moved to " + address.ToString())));
+  }
+  subscriber_->Retarget(address);
 }
 
 void NodeLink::Close() {

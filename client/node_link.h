@@ -61,6 +61,13 @@ class NodeLink {
   void ConnectAll();
   /// Fails everything pending with ClientClosed and closes every connection.
   void Close();
+  /// Sentinel mode, the master moved: every connection is dropped and made again at `address`
+  /// (commands in flight fail as after a dropped connection, and are retried as Config says),
+  /// the pub/sub connection too, with every channel subscribed again there.
+  void Retarget(const ServerAddress& address);
+  /// Sentinel mode: lock writes WAIT for `count()` replicas (those the sentinels list as up)
+  /// instead of reading INFO's connected_slaves.
+  void SetReplicaCount(std::function<int64_t()> count) { replica_count_ = std::move(count); }
 
   LockWaiters& waiters() { return *waiters_; }
   Subscriber& subscriber() { return *subscriber_; }
@@ -82,6 +89,7 @@ class NodeLink {
   const Config& config_;
   ServerAddress address_;
   bool sync_replicas_;
+  std::function<int64_t()> replica_count_;  // sentinel mode; else INFO is asked
   std::vector<std::unique_ptr<Connection>> pool_;
   std::unique_ptr<Subscriber> subscriber_;
   std::unique_ptr<LockWaiters> waiters_;

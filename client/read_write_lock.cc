@@ -5,11 +5,11 @@
 namespace redlab {
 
 ::redlab::ReadLock ReadWriteLock::ReadLock() const {
-  return ::redlab::ReadLock(std::make_shared<client::ReadLockCore>(core_, 0, name_));
+  return ::redlab::ReadLock(std::make_shared<client::ReadLockCore>(core_, master_, name_));
 }
 
 ::redlab::WriteLock ReadWriteLock::WriteLock() const {
-  return ::redlab::WriteLock(std::make_shared<client::WriteLockCore>(core_, 0, name_));
+  return ::redlab::WriteLock(std::make_shared<client::WriteLockCore>(core_, master_, name_));
 }
 
 bool WriteLock::IsLocked() { return core_->client->Await(IsLockedAsync()); }

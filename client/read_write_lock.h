@@ -7,6 +7,7 @@
 //   { std::lock_guard<redlab::WriteLock> writing(rw.WriteLock()); ... }  // alone
 #pragma once
 
+#include <cstddef>
 #include <future>
 #include <memory>
 #include <string>
@@ -62,10 +63,11 @@ class ReadWriteLock {
 
  private:
   friend class Client;
-  ReadWriteLock(std::shared_ptr<client::ClientCore> core, std::string name)
-      : core_(std::move(core)), name_(std::move(name)) {}
+  ReadWriteLock(std::shared_ptr<client::ClientCore> core, size_t master, std::string name)
+      : core_(std::move(core)), master_(master), name_(std::move(name)) {}
 
   std::shared_ptr<client::ClientCore> core_;
+  size_t master_ = 0;
   std::string name_;
 };
 

@@ -50,6 +50,12 @@ struct LockScripts {
   Script semaphore_try_set_permits_ttl = Script::Load("semaphore_try_set_permits_ttl");
   Script semaphore_add_permits = Script::Load("semaphore_add_permits");
   Script semaphore_drain_permits = Script::Load("semaphore_drain_permits");
+  // The permit-expirable semaphore (RPermitExpirableSemaphore); trySetPermits is RSemaphore's.
+  Script permit_semaphore_try_acquire = Script::Load("permit_semaphore_try_acquire");
+  Script permit_semaphore_release = Script::Load("permit_semaphore_release");
+  Script permit_semaphore_available_permits = Script::Load("permit_semaphore_available_permits");
+  Script permit_semaphore_update_lease_time = Script::Load("permit_semaphore_update_lease_time");
+  Script permit_semaphore_add_permits = Script::Load("permit_semaphore_add_permits");
   Script latch_try_set_count = Script::Load("countdown_latch_try_set_count");
   Script latch_count_down = Script::Load("countdown_latch_count_down");
   Script latch_delete = Script::Load("countdown_latch_delete");

@@ -138,6 +138,17 @@ void Subscriber::Close() {
   connection_.Close(std::make_exception_ptr(ClientClosed("the client was shut down")));
 }
 
+void Subscriber::Retarget(const ServerAddress& address) {
+  if (closed_) return;
+  connection_.SetAddress(address);
+  if (connection_.state() == Connection::State::kIdle) {
+    // Not connected (the old server is down): connect now if anyone listens.
+    OnDown();
+    return;
+  }
+  connection_.Reset(std::make_exception_ptr(IoError("the master moved to " + address.ToString())));
+}
+
 size_t Subscriber::subscribed_count() const {
   size_t n = 0;
   for (const auto& [name, c] : channels_) n += c.state == ServerState::kSubscribed;

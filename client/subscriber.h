@@ -41,6 +41,9 @@ class Subscriber : public ChannelSubscriber {
   void Subscribe(const std::string& channel, Listener* listener) override;
   void Unsubscribe(const std::string& channel) override;
   void Close();
+  /// Moves to another server (sentinel mode: a new master): the connection is dropped and made
+  /// again there, every channel subscribed again, every listener told (OnSubscribed).
+  void Retarget(const ServerAddress& address);
 
   /// Channels subscribed on the server right now (tests, introspection).
   size_t subscribed_count() const;

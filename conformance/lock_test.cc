@@ -267,6 +267,42 @@ TEST_F(LockBasicsTest, IndependentMastersHoldTheirOwnLocks) {
   EXPECT_THROW(client->GetLock("split", 2), ConfigError);
 }
 
+TEST_F(LockBasicsTest, EveryPrimitiveTakesAMasterIndex) {
+  auto second = StartServer();
+  Config config = TestConfig(port());
+  config.mode = Config::Mode::kIndependentMasters;
+  config.masters.push_back(TestConfig(second->port()).masters[0]);
+  auto client = NewClient(config);
+  Client second_conn(second->port());
+  // Each on master 1: its keys appear there and not on master 0.
+  redlab::FairLock fair = client->GetFairLock("m-fair", 1);
+  fair.Lock();
+  EXPECT_EQ(second_conn({"HGET", "m-fair", fair.OwnerId()}), Bulk("1"));
+  fair.Unlock();
+  redlab::ReadWriteLock rw = client->GetReadWriteLock("m-rw", 1);
+  rw.WriteLock().Lock();
+  EXPECT_EQ(second_conn({"HGET", "m-rw", "mode"}), Bulk("write"));
+  rw.WriteLock().Unlock();
+  redlab::SpinLock spin = client->GetSpinLock("m-spin", 1);
+  spin.Lock();
+  EXPECT_EQ(second_conn({"HGET", "m-spin", spin.OwnerId()}), Bulk("1"));
+  spin.Unlock();
+  redlab::Semaphore semaphore = client->GetSemaphore("m-sem", 1);
+  EXPECT_TRUE(semaphore.TrySetPermits(3));
+  EXPECT_EQ(second_conn({"GET", "m-sem"}), Bulk("3"));
+  redlab::CountDownLatch latch = client->GetCountDownLatch("m-latch", 1);
+  EXPECT_TRUE(latch.TrySetCount(2));
+  EXPECT_EQ(second_conn({"GET", "m-latch"}), Bulk("2"));
+  for (const char* key : {"m-fair", "m-rw", "m-spin", "m-sem", "m-latch"}) {
+    EXPECT_EQ(c()({"EXISTS", key}), Int(0)) << key;
+  }
+  EXPECT_THROW(client->GetFairLock("x", 2), ConfigError);
+  EXPECT_THROW(client->GetReadWriteLock("x", 2), ConfigError);
+  EXPECT_THROW(client->GetSpinLock("x", 2), ConfigError);
+  EXPECT_THROW(client->GetSemaphore("x", 2), ConfigError);
+  EXPECT_THROW(client->GetCountDownLatch("x", 2), ConfigError);
+}
+
 TEST_F(LockBasicsTest, ConnectionErrorsAreTyped) {
   EXPECT_THROW(redlab::Client(TestConfig(FreePort())), IoError);
   EXPECT_THROW(redlab::Client(Config::SingleServer("http://127.0.0.1:1")), ConfigError);
