@@ -277,9 +277,7 @@ class ServerInOwnDir : public Server {
   std::unique_ptr<Server> server_;
 };
 
-std::unique_ptr<Server> StartServerIn(Target target, const ServerOptions& options);
-
-}  // namespace
+static std::unique_ptr<Server> StartServerIn(Target target, const ServerOptions& options);
 
 std::unique_ptr<Server> StartServerOf(Target target, const ServerOptions& options) {
   // Sentinels write their config file only; a test that names a `dir` keeps it.
@@ -299,9 +297,7 @@ std::unique_ptr<Server> StartServerOf(Target target, const ServerOptions& option
   }
 }
 
-namespace {
-
-std::unique_ptr<Server> StartServerIn(Target target, const ServerOptions& options) {
+static std::unique_ptr<Server> StartServerIn(Target target, const ServerOptions& options) {
   if (target == Target::kEmbedded) return std::make_unique<EmbeddedServer>(options);
   if (options.sentinel) return std::make_unique<SentinelProcess>(target, options);
   return std::make_unique<ProcessServer>([&](int port) {
@@ -322,5 +318,4 @@ std::unique_ptr<Server> StartServerIn(Target target, const ServerOptions& option
   });
 }
 
-}  // namespace
 }  // namespace redlab::conformance
