@@ -10,6 +10,7 @@ void RegisterWaitBenchmarks(const ReplicatedServers& servers);
 void RegisterScriptBenchmarks(const Servers& servers);
 void RegisterStartupBenchmarks();
 void RegisterStreamBenchmarks(const Servers& servers);
+void RegisterHllGeoBenchmarks(const Servers& servers);
 void RegisterSentinelBenchmarks();
 }  // namespace redlab::bench
 
@@ -24,6 +25,7 @@ int main(int argc, char** argv) {
   redlab::bench::RegisterScriptBenchmarks(servers);
   redlab::bench::RegisterStartupBenchmarks();
   redlab::bench::RegisterStreamBenchmarks(servers);
+  redlab::bench::RegisterHllGeoBenchmarks(servers);
   redlab::bench::RegisterSentinelBenchmarks();
   redlab::bench::RatioReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
