@@ -324,12 +324,11 @@ class RedisCluster : public Cluster {
     std::string conf = dir_ + "/sentinel-" + std::to_string(sentinels_.size()) + ".conf";
     std::ofstream(conf) << "port " << port << "\nbind 127.0.0.1\nlogfile /dev/null\ndir " << dir_
                         << "\nsentinel monitor " << kSentinelMaster << " 127.0.0.1 " << ports_.at(0)
-                        << " " << quorum << "\nsentinel down-after-milliseconds "
-                        << kSentinelMaster << " " << kSentinelDownAfterMs
-                        << "\nsentinel failover-timeout " << kSentinelMaster << " 5000\n";
-    sentinels_.push_back(
-        std::make_unique<RedisProcess>(port, std::vector<std::string>{"redis-server", conf,
-                                                                      "--sentinel"}));
+                        << " " << quorum << "\nsentinel down-after-milliseconds " << kSentinelMaster
+                        << " " << kSentinelDownAfterMs << "\nsentinel failover-timeout "
+                        << kSentinelMaster << " 5000\n";
+    sentinels_.push_back(std::make_unique<RedisProcess>(
+        port, std::vector<std::string>{"redis-server", conf, "--sentinel"}));
     sentinels_.back()->Start();
     sentinel_ports_.push_back(port);
   }

@@ -22,8 +22,8 @@ enum class Target { kEmbedded, kRedis };
 const char* TargetName(Target t);
 
 struct ClusterSpec {
-  int masters = 1;   // independent masters ("m0".."m4"); with replicas, one master
-  int replicas = 0;  // replicas of the master ("r0", "r1")
+  int masters = 1;    // independent masters ("m0".."m4"); with replicas, one master
+  int replicas = 0;   // replicas of the master ("r0", "r1")
   int sentinels = 0;  // sentinels monitoring the master as kSentinelMaster (with one master)
 };
 

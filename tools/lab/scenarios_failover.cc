@@ -82,7 +82,8 @@ void SentinelFailoverRace(RunContext& ctx) {
                              " within 20 s");
   }
   ctx.Metric("failover_ms", static_cast<double>(ctx.history().NowUs() - crashed) / 1000.0);
-  ctx.history().Mark("promoted", c.Name(c.Replica(0)), "the sentinels name it mymaster's address");
+  ctx.history().Mark("sentinel-promote", c.Name(c.Replica(0)),
+                     "the sentinels name it mymaster's address");
   auto b = ctx.ReentrantActor("B", SingleServer(c, c.Replica(0)));
   SecondHolder(*b, resource, n);
   a->Write(resource, seen, seen + 1);
