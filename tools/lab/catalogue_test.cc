@@ -95,6 +95,20 @@ std::vector<const Scenario*> TakingDrivers() {
 
 INSTANTIATE_TEST_SUITE_P(Lab, DriverTest, ::testing::ValuesIn(TakingDrivers()), ScenarioName);
 
+// The sentinels, not the lab, promote the replica in sentinel-failover-race, and the failover is
+// timed, from the master's crash to a sentinel naming the replica.
+TEST(CatalogueSentinelTest, TheSentinelsPromoteTheReplicaAndTheFailoverIsTimed) {
+  RunResult r =
+      RunScenario(*SelectScenarios({"sentinel-failover-race"}).at(0), Target::kEmbedded, 1);
+  ASSERT_EQ(r.error, "");
+  ASSERT_EQ(r.metrics.count("failover_ms"), 1u);
+  EXPECT_GT(r.metrics.at("failover_ms"), 0);
+  std::vector<std::string> faults;
+  for (const Event& e : r.faults) faults.push_back(e.kind + " " + e.target);
+  EXPECT_EQ(faults, (std::vector<std::string>{"start lab", "repl-hold r0", "crash m0",
+                                              "sentinel-promote r0"}));
+}
+
 TEST(CatalogueSkipTest, AClockFaultSkipsOnRealRedisWithTheReason) {
   RunResult r = RunScenario(*SelectScenarios({"clock-jump"}).at(0), Target::kRedis, 1);
   ASSERT_TRUE(r.skipped);

@@ -10,6 +10,9 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 
@@ -121,6 +124,46 @@ bool Cluster::WaitForSync(std::chrono::milliseconds timeout) {
   return false;
 }
 
+int Cluster::SentinelMasterPort(size_t i) const {
+  std::string r =
+      AdminCommand(SentinelPort(i), {"SENTINEL", "GET-MASTER-ADDR-BY-NAME", kSentinelMaster});
+  size_t nl = r.find('\n');
+  if (nl == std::string::npos) {
+    throw std::runtime_error("GET-MASTER-ADDR-BY-NAME answered '" + r + "'");
+  }
+  return std::stoi(r.substr(nl + 1));
+}
+
+bool Cluster::WaitForSentinels(std::chrono::milliseconds timeout) {
+  for (int port : sentinel_ports_) {
+    std::string r = AdminCommand(port, {"SENTINEL", "DEBUG", "publish-period", "200", "ask-period",
+                                        "100", "info-period", "500", "ping-period", "250"});
+    if (r != "OK") throw std::runtime_error("SENTINEL DEBUG answered " + r);
+  }
+  const std::string replicas = std::to_string(spec_.replicas);
+  const std::string others = std::to_string(sentinel_ports_.size() - 1);
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    bool ready = true;
+    for (int port : sentinel_ports_) {
+      std::map<std::string, std::string> fields;
+      try {
+        std::istringstream in(AdminCommand(port, {"SENTINEL", "MASTER", kSentinelMaster}));
+        std::string key, value;
+        while (std::getline(in, key) && std::getline(in, value)) fields[key] = value;
+      } catch (const std::exception&) {
+      }
+      if (fields["num-slaves"] != replicas || fields["num-other-sentinels"] != others) {
+        ready = false;
+        break;
+      }
+    }
+    if (ready) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the hellos are on their way
+  }
+  return false;
+}
+
 namespace {
 
 class EmbeddedCluster : public Cluster {
@@ -131,8 +174,15 @@ class EmbeddedCluster : public Cluster {
     t.base.settings = {{"logfile", "/dev/null"}};  // the crashes are the lab's, not news
     t.masters = spec.masters;
     t.replicas = spec.replicas;
+    t.sentinels = spec.sentinels;
+    t.sentinel_port = 0;
+    t.down_after_ms = kSentinelDownAfterMs;
+    t.failover_timeout_ms = 5000;
     topology_ = server::Topology::Start(t);
     for (server::Node* n : topology_->nodes()) ports_.push_back(n->port());
+    for (size_t i = 0; i < topology_->num_sentinels(); ++i) {
+      sentinel_ports_.push_back(topology_->sentinel(i).port());
+    }
   }
   ~EmbeddedCluster() override { topology_->Stop(); }
 
@@ -206,8 +256,10 @@ class RedisCluster : public Cluster {
       proxies_.push_back(tools::FaultProxy::Start(p));
       StartNode(proxies_.back()->port());
     }
+    for (int i = 0; i < spec.sentinels; ++i) StartSentinel(spec.sentinels / 2 + 1);
   }
   ~RedisCluster() override {
+    sentinels_.clear();
     processes_.clear();
     proxies_.clear();
     std::error_code ignored;
@@ -266,7 +318,23 @@ class RedisCluster : public Cluster {
     ports_.push_back(port);
   }
 
+  // `redis-server sentinel-N.conf --sentinel`: the file is Sentinel's own, rewritten by it.
+  void StartSentinel(int quorum) {
+    int port = FreePort();
+    std::string conf = dir_ + "/sentinel-" + std::to_string(sentinels_.size()) + ".conf";
+    std::ofstream(conf) << "port " << port << "\nbind 127.0.0.1\nlogfile /dev/null\ndir " << dir_
+                        << "\nsentinel monitor " << kSentinelMaster << " 127.0.0.1 " << ports_.at(0)
+                        << " " << quorum << "\nsentinel down-after-milliseconds " << kSentinelMaster
+                        << " " << kSentinelDownAfterMs << "\nsentinel failover-timeout "
+                        << kSentinelMaster << " 5000\n";
+    sentinels_.push_back(std::make_unique<RedisProcess>(
+        port, std::vector<std::string>{"redis-server", conf, "--sentinel"}));
+    sentinels_.back()->Start();
+    sentinel_ports_.push_back(port);
+  }
+
   std::string dir_;
+  std::vector<std::unique_ptr<RedisProcess>> sentinels_;
   std::vector<std::unique_ptr<RedisProcess>> processes_;
   std::vector<std::unique_ptr<tools::FaultProxy>> proxies_;  // by node; null for masters
 };
@@ -277,6 +345,9 @@ std::unique_ptr<Cluster> Cluster::Start(Target target, const ClusterSpec& spec) 
   if (spec.masters > 1 && spec.replicas > 0) {
     throw std::invalid_argument("independent masters have no replicas");
   }
+  if (spec.masters > 1 && spec.sentinels > 0) {
+    throw std::invalid_argument("sentinels watch one master");
+  }
   std::unique_ptr<Cluster> c;
   if (target == Target::kRedis) {
     c = std::make_unique<RedisCluster>(spec);
@@ -285,6 +356,9 @@ std::unique_ptr<Cluster> Cluster::Start(Target target, const ClusterSpec& spec) 
   }
   if (!c->WaitForSync(std::chrono::seconds(10))) {
     throw std::runtime_error("the replicas did not sync with the master");
+  }
+  if (spec.sentinels > 0 && !c->WaitForSentinels(std::chrono::seconds(15))) {
+    throw std::runtime_error("the sentinels did not find the replicas and each other");
   }
   return c;
 }

@@ -4,6 +4,9 @@
 //   redis    — real redis-server processes on free ports; each replica reaches its master
 //              through a fault proxy (tools/proxy), a crash is SIGKILL, a restart a new process
 //              on the same port. A node's clock cannot be moved (SupportsClock() is false).
+// With sentinels, both watch the master as "mymaster" with a majority quorum: embedded, redlab
+// sentinels in the process (TopologyOptions::sentinels); redis, `redis-server sentinel.conf
+// --sentinel` processes. Their periods are shortened with SENTINEL DEBUG on both.
 // Promotion is REPLICAOF NO ONE on both. The Nemesis (nemesis.h) records what is done here.
 #pragma once
 
@@ -19,9 +22,14 @@ enum class Target { kEmbedded, kRedis };
 const char* TargetName(Target t);
 
 struct ClusterSpec {
-  int masters = 1;   // independent masters ("m0".."m4"); with replicas, one master
-  int replicas = 0;  // replicas of the master ("r0", "r1")
+  int masters = 1;    // independent masters ("m0".."m4"); with replicas, one master
+  int replicas = 0;   // replicas of the master ("r0", "r1")
+  int sentinels = 0;  // sentinels monitoring the master as kSentinelMaster (with one master)
 };
+
+inline constexpr char kSentinelMaster[] = "mymaster";
+// The sentinels' down-after-milliseconds.
+inline constexpr int64_t kSentinelDownAfterMs = 400;
 
 class Cluster {
  public:
@@ -37,6 +45,12 @@ class Cluster {
   std::string Url(size_t node) const { return "redis://127.0.0.1:" + std::to_string(Port(node)); }
   size_t Master(size_t i = 0) const { return i; }
   size_t Replica(size_t i) const { return static_cast<size_t>(spec_.masters) + i; }
+  // Sentinels are not nodes: they hold no data and take no faults.
+  size_t num_sentinels() const { return sentinel_ports_.size(); }
+  int SentinelPort(size_t i) const { return sentinel_ports_.at(i); }
+  // SENTINEL GET-MASTER-ADDR-BY-NAME mymaster on sentinel `i`: the master's port as it names
+  // it. Throws std::runtime_error when it cannot be asked.
+  int SentinelMasterPort(size_t i) const;
 
   // The replication link of replica `node` to its master.
   virtual void HoldLink(size_t node) = 0;     // the stream (both ways) stops; the link stays up
@@ -57,6 +71,12 @@ class Cluster {
   ClusterSpec spec_;
   std::vector<std::string> names_;
   std::vector<int> ports_;
+  std::vector<int> sentinel_ports_;
+
+ private:
+  // Shortens the sentinels' periods and waits until each knows every replica and every other
+  // sentinel (the hello messages), so a failover can be agreed.
+  bool WaitForSentinels(std::chrono::milliseconds timeout);
 };
 
 // One command to 127.0.0.1:`port` on a fresh connection: the reply as text (a status, a bulk

@@ -1,6 +1,9 @@
 // The failover scenarios: a lock on a master whose replicas lag, are held, or answer WAIT in
-// the wrong order, and a promotion that forgets it (the race of conformance/failover_test.cc).
+// the wrong order, and a promotion that forgets it (the race of conformance/failover_test.cc),
+// made by hand or by Sentinel.
+#include <chrono>
 #include <stdexcept>
+#include <thread>
 
 #include "tools/lab/scenario.h"
 
@@ -41,6 +44,46 @@ void FailoverRace(RunContext& ctx) {
   int64_t seen = a->Read(resource);
   n.Crash(c.Master());
   n.Promote(c.Replica(0));
+  auto b = ctx.ReentrantActor("B", SingleServer(c, c.Replica(0)));
+  SecondHolder(*b, resource, n);
+  a->Write(resource, seen, seen + 1);
+  a->Release(kLockName);
+}
+
+// Polls the sentinels until one names `node` as mymaster's address; false at the deadline.
+bool WaitForSentinelsToName(const Cluster& c, size_t node, std::chrono::milliseconds timeout) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    for (size_t i = 0; i < c.num_sentinels(); ++i) {
+      try {
+        if (c.SentinelMasterPort(i) == c.Port(node)) return true;
+      } catch (const std::exception&) {  // a sentinel busy failing over answers later
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the failover is under way
+  }
+  return false;
+}
+
+// The same race, the promotion Sentinel's: three sentinels (quorum 2) see the master die and
+// promote the replica that never had the lock.
+void SentinelFailoverRace(RunContext& ctx) {
+  Cluster& c = ctx.StartCluster({.replicas = 1, .sentinels = 3});
+  Nemesis& n = ctx.nemesis();
+  GuardedResource resource(kResourceName, false);
+  auto a = ctx.ReentrantActor("A", SingleServer(c, c.Master()));
+  n.HoldLink(c.Replica(0));
+  if (a->Acquire(kLockName, Millis(0), kLease).outcome != Outcome::kOk) return;
+  int64_t seen = a->Read(resource);
+  n.Crash(c.Master());
+  int64_t crashed = ctx.history().NowUs();
+  if (!WaitForSentinelsToName(c, c.Replica(0), std::chrono::seconds(20))) {
+    throw std::runtime_error("the sentinels did not promote " + c.Name(c.Replica(0)) +
+                             " within 20 s");
+  }
+  ctx.Metric("failover_ms", static_cast<double>(ctx.history().NowUs() - crashed) / 1000.0);
+  ctx.history().Mark("sentinel-promote", c.Name(c.Replica(0)),
+                     "the sentinels name it mymaster's address");
   auto b = ctx.ReentrantActor("B", SingleServer(c, c.Replica(0)));
   SecondHolder(*b, resource, n);
   a->Write(resource, seen, seen + 1);
@@ -119,6 +162,10 @@ void AddFailoverScenarios(std::vector<Scenario>& out) {
                  "the master acknowledges a lock, dies before its replica has it, the replica is "
                  "promoted and a second client takes the lock",
                  Verdict::kUnsafe, true, FailoverRace});
+  out.push_back({"sentinel-failover-race", "",
+                 "the same race, the replica promoted by three sentinels (quorum 2) that saw the "
+                 "master die",
+                 Verdict::kUnsafe, true, SentinelFailoverRace});
   out.push_back({"failover-race-wait", "",
                  "the same failover, with the client's WAIT-based replica sync "
                  "(checkLockSyncedSlaves): refused, or the promoted replica has the lock",
