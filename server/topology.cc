@@ -50,6 +50,10 @@ std::unique_ptr<Topology> Topology::Start(const TopologyOptions& options) {
     if (!options.base.requirepass.empty()) {
       o.settings.emplace_back("sentinel", "auth-pass " + m + " " + options.base.requirepass);
     }
+    // The log goes where the other nodes' goes (an embedding tool's logfile /dev/null).
+    for (const auto& [name, value] : options.base.settings) {
+      if (name == "logfile") o.settings.emplace_back(name, value);
+    }
     t->sentinels_.push_back(Node::Start(o));
   }
   return t;
