@@ -22,7 +22,7 @@ size_t LuaAllocator::free_blocks() const {
 }
 
 void* LuaAllocator::Allocate(size_t size) {
-  if (size > kMaxSmall) return std::malloc(size);
+  if (!kPools || size > kMaxSmall) return std::malloc(size);
   FreeList& list = free_[ClassOf(size)];
   if (list.head == nullptr) return std::malloc((ClassOf(size) + 1) * kClassBytes);
   FreeBlock* block = list.head;
@@ -32,7 +32,7 @@ void* LuaAllocator::Allocate(size_t size) {
 }
 
 void LuaAllocator::Release(void* ptr, size_t size) {
-  if (size > kMaxSmall) {
+  if (!kPools || size > kMaxSmall) {
     std::free(ptr);
     return;
   }
@@ -58,6 +58,7 @@ void* LuaAllocator::Alloc(void* ud, void* ptr, size_t osize, size_t nsize) {
     return nullptr;
   }
   if (ptr == nullptr) return self->Allocate(nsize);
+  if (!kPools) return std::realloc(ptr, nsize);
   bool old_small = osize <= kMaxSmall;
   bool new_small = nsize <= kMaxSmall;
   if (old_small && new_small && ClassOf(osize) == ClassOf(nsize)) return ptr;

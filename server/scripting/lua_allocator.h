@@ -11,8 +11,22 @@
 
 namespace redlab::server::scripting {
 
+// Under AddressSanitizer the lists are off (every block goes to malloc and free), so a Lua
+// object used after it was freed is still caught.
+#if defined(__SANITIZE_ADDRESS__)
+#define REDLAB_LUA_ALLOCATOR_POOLS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define REDLAB_LUA_ALLOCATOR_POOLS 0
+#endif
+#endif
+#ifndef REDLAB_LUA_ALLOCATOR_POOLS
+#define REDLAB_LUA_ALLOCATOR_POOLS 1
+#endif
+
 class LuaAllocator {
  public:
+  static constexpr bool kPools = REDLAB_LUA_ALLOCATOR_POOLS;
   static constexpr size_t kClassBytes = 16;
   static constexpr size_t kMaxSmall = 256;
   static constexpr size_t kMaxFreePerClass = 4096;
