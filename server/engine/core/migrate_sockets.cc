@@ -1,7 +1,6 @@
 #include "server/engine/core/migrate_sockets.h"
 
 #include <iterator>
-#include <random>
 
 namespace redlab::server::engine {
 
@@ -16,9 +15,8 @@ MigrateSockets::Cached* MigrateSockets::Add(const std::string& name,
                                             std::unique_ptr<SyncLink> link, int64_t now_s) {
   if (cached_.size() >= kMaxItems) {
     // Too many: drop one at random, as Redis does.
-    static std::minstd_rand random;
     auto victim = cached_.begin();
-    std::advance(victim, static_cast<long>(random() % cached_.size()));
+    std::advance(victim, static_cast<long>(random_() % cached_.size()));
     cached_.erase(victim);
   }
   Cached& entry = cached_[name];

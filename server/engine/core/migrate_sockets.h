@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <random>
 #include <string>
 
 #include "server/engine/core/sync_link.h"
@@ -34,6 +35,7 @@ class MigrateSockets {
 
  private:
   std::map<std::string, Cached> cached_;
+  std::minstd_rand random_;  // the node's own: nodes of a process run on their own threads
 };
 
 }  // namespace redlab::server::engine
