@@ -130,6 +130,20 @@ TEST_F(MigrateTest, ErrorsInRedisWords) {
   EXPECT_EQ(c()({"EXISTS", "k"}), Int(1));
 }
 
+TEST_F(MigrateTest, APartitionStopsTheConnection) {
+  REDLAB_ONLY("FAULT PARTITION is redlab's fault injection; Redis has no FAULT");
+  auto other = StartServer();  // no cached connection to it yet
+  std::string port = std::to_string(other->port());
+  ASSERT_EQ(c()({"SET", "k", "v"}), Status("OK"));
+  ASSERT_EQ(c()({"FAULT", "PARTITION", port}), Status("OK"));
+  EXPECT_EQ(c()({"MIGRATE", "127.0.0.1", port, "k", "0", "1000"}),
+            Error("IOERR error or timeout connecting to the client"));
+  EXPECT_EQ(c()({"EXISTS", "k"}), Int(1));
+  ASSERT_EQ(c()({"FAULT", "PARTITION", "HEAL"}), Status("OK"));
+  EXPECT_EQ(c()({"MIGRATE", "127.0.0.1", port, "k", "0", "1000"}), Status("OK"));
+  EXPECT_EQ(Client(other->port())({"GET", "k"}), Bulk("v"));
+}
+
 TEST_F(MigrateTest, ToTheOtherKindOfServer) {
   Target other = IsRealRedis() ? Target::kEmbedded : Target::kRedis;
   auto server = StartServerOf(other);

@@ -1,5 +1,6 @@
 #include "server/node.h"
 
+#include <signal.h>
 #include <unistd.h>
 #include <uv.h>
 
@@ -205,6 +206,9 @@ class Node::Impl : public sentinel::SentinelHost,
   }
   std::unique_ptr<engine::SyncLink> ConnectSync(const std::string& host, int port,
                                                 int64_t timeout_ms) override {
+    // Across FAULT PARTITION the connection is never made: MIGRATE answers as it does when a
+    // connect times out, without holding the node for the timeout.
+    if (net::Partitioned(port_.load(), port)) return nullptr;
     return net::ConnectSync(host, port, timeout_ms);
   }
   bool ExecuteNodeCommand(engine::Client& client, std::span<std::string> args,
@@ -623,7 +627,25 @@ std::string NodeRegistry::Restart(int port, bool keep_data, int64_t lose_ms) {
 
 // ---- Node ----
 
+namespace {
+
+// A write to a connection its peer has closed raises SIGPIPE, whose default kills the process;
+// Redis ignores it (initServer) and sees the write fail instead. A node does the same, unless
+// the process that embeds it chose a handler of its own.
+void IgnoreSigpipeUnlessHandled() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction current {};
+    if (sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_DFL) {
+      signal(SIGPIPE, SIG_IGN);
+    }
+  });
+}
+
+}  // namespace
+
 std::unique_ptr<Node> Node::Start(const NodeOptions& options) {
+  IgnoreSigpipeUnlessHandled();
   auto impl = std::make_unique<Impl>(options);
   impl->Start();
   return std::unique_ptr<Node>(new Node(std::move(impl)));

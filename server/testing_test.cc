@@ -80,8 +80,9 @@ TEST_F(OwnNodeTest, TheUrlReachesTheNode) {
 }
 
 TEST_F(OwnNodeTest, FaultsAndTheClockActOnTheNode) {
-  ASSERT_EQ(master().Command({"SET", "lease", "x", "PX", "10000"}), "+OK\r\n");
+  // Frozen first: no real millisecond passes between the SET and the advances.
   redlab().FreezeClock();
+  ASSERT_EQ(master().Command({"SET", "lease", "x", "PX", "10000"}), "+OK\r\n");
   redlab().AdvanceClock(std::chrono::milliseconds(9999));
   EXPECT_EQ(master().Command({"PTTL", "lease"}), ":1\r\n");
   redlab().AdvanceClock(std::chrono::milliseconds(1));
