@@ -7,7 +7,7 @@ PORT ?= 6379
 # `make fuzz`: seconds per fuzz target (make test runs each for 20).
 FUZZ_SECONDS ?= 600
 
-.PHONY: all deps configure build test run bench lab deb fuzz clean
+.PHONY: all deps configure build test run bench lab deb deb-check fuzz clean
 
 all: build
 
@@ -42,6 +42,12 @@ lab: configure
 # libraries, the CMake package); `apt install ./build/deb/redlab_*.deb`.
 deb: build
 	cd $(BUILD_DIR) && cpack -G DEB
+
+# The runtime package installed by apt on a bare Debian (debootstrap into $(BUILD_DIR)/deb-root),
+# then used: redlab-server answers, redlab takes a lock. Needs root and Debian's mirror.
+deb-check: deb
+	./tools/package/deb_install_check.sh $(BUILD_DIR)/deb/redlab_*_$$(dpkg --print-architecture).deb \
+	  $(BUILD_DIR)/deb-root
 
 # The libFuzzer targets (tools/fuzz/), FUZZ_SECONDS each; needs clang.
 fuzz: deps

@@ -13,6 +13,7 @@ PACKAGES=(
   libhdrhistogram-java default-jre-headless  # HdrHistogram's own log reader, run on `redlab bench --hdr`'s files
   chromium  # the lab's HTML report is tested in a real headless browser
   clang libclang-rt-14-dev ccache  # the fuzz targets (libFuzzer) and the ASan+UBSan build of the tests
+  python3-redis python3-pytest default-jdk-headless junit5  # the README's Python and Java examples, run as tests (Go's when go is there)
 )
 
 missing=()
