@@ -165,8 +165,48 @@ TEST(OutputLimitsTest, SlowSubscriberIsDroppedWithRedisLogLine) {
 
 class OutputBufferTest : public ConformanceTest {
  protected:
-  void TearDown() override { c()({"CONFIG", "SET", "client-output-buffer-limit", "normal 0 0 0"}); }
+  void TearDown() override {
+    c()({"CONFIG", "SET", "client-output-buffer-limit", "normal 0 0 0 pubsub 32mb 8mb 60"});
+  }
 };
+
+// The omem field of the client named `name` in CLIENT LIST (-1 when there is none).
+int64_t OutputMemoryOf(Client& client, const std::string& name) {
+  std::istringstream lines(client({"CLIENT", "LIST"}).str);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find(" name=" + name + " ") == std::string::npos) continue;
+    size_t at = line.find(" omem=");
+    if (at != std::string::npos) return std::stoll(line.substr(at + 6));
+  }
+  return -1;
+}
+
+// The soft limit: a subscriber over it is kept until it has been over it for the limit's
+// seconds; then the next message drops it (checkClientOutputBufferLimits).
+TEST_F(OutputBufferTest, SubscriberOverTheSoftLimitIsDroppedOnlyAfterItsSeconds) {
+  ASSERT_EQ(c()({"CONFIG", "SET", "client-output-buffer-limit", "pubsub 0 256kb 2"}),
+            Status("OK"));
+  Client slow = Connect();
+  ASSERT_EQ(slow({"CLIENT", "SETNAME", "slow"}), Status("OK"));
+  slow.SendCommand({"SUBSCRIBE", "firehose"});
+  slow.ReadRaw();
+  // It never reads again: once the kernel's buffers are full, the server's grows.
+  std::string message(64 * 1024, 'm');
+  int64_t omem = 0;
+  for (int i = 0; i < 400 && omem <= 256 * 1024; ++i) {
+    ASSERT_EQ(c()({"PUBLISH", "firehose", message}), Int(1)) << "message " << i;
+    omem = OutputMemoryOf(c(), "slow");
+  }
+  ASSERT_GT(omem, 256 * 1024) << c()({"CLIENT", "LIST"}).str;
+  // Over the soft limit, but not yet for 2 s: no hard limit, so it is still subscribed.
+  EXPECT_EQ(c()({"PUBLISH", "firehose", "x"}), Int(1));
+  // After 2 s over it, a message finds it over the limit for too long and drops it.
+  EXPECT_TRUE(Eventually([&] { return c()({"PUBLISH", "firehose", "x"}) == Int(0); },
+                         std::chrono::seconds(15)))
+      << c()({"CLIENT", "LIST"}).str;
+  EXPECT_EQ(OutputMemoryOf(c(), "slow"), -1);
+  EXPECT_EQ(c()({"PING"}), Status("PONG"));
+}
 
 // A client that sends requests and never reads what they answer.
 void PipelineWithoutReading(Client& client, int requests) {
