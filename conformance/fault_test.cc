@@ -78,6 +78,54 @@ TEST_F(FaultTest, NodeCommandsAreNotRedisCommands) {
   EXPECT_EQ(c()({"DISCARD"}), Status("OK"));
 }
 
+// FAULT and TOPOLOGY run through the engine's checks as any command, but stay out of everything
+// that lists, describes or permits Redis's commands, and stay usable wherever a node must remain
+// breakable and mendable.
+TEST_F(FaultTest, NodeCommandsAreHiddenYetCheckedAsAnyCommand) {
+  EXPECT_EQ(c()({"FAULT", "LIST"}), Array({}));
+  EXPECT_EQ(c()({"INFO", "commandstats"}).str.find("cmdstat_fault"), std::string::npos);
+  for (const Reply& name : c()({"ACL", "CAT", "dangerous"}).elements) {
+    EXPECT_NE(name.str, "fault");
+    EXPECT_NE(name.str, "topology");
+  }
+  EXPECT_EQ(c()({"ACL", "SETUSER", "faulty", "+fault"}),
+            Error("ERR Error in ACL SETUSER modifier '+fault': Unknown command or category name "
+                  "in ACL"));
+  Reply from_script = c()({"EVAL", "return redis.call('fault', 'list')", "0"});
+  ASSERT_EQ(from_script.type, Reply::Type::kError);
+  EXPECT_EQ(from_script.str.rfind("ERR Unknown Redis command called from script", 0), 0u)
+      << from_script.str;
+  // Refused inside MULTI, which then fails as with any command refused there.
+  EXPECT_EQ(c()({"MULTI"}), Status("OK"));
+  EXPECT_EQ(c()({"FAULT", "LIST"}), Error("ERR Command not allowed inside a transaction"));
+  EXPECT_EQ(c()({"EXEC"}),
+            Error("EXECABORT Transaction discarded because of previous errors."));
+  // A pause of every command does not hold it (on a frozen clock the pause lasts until the
+  // clock is moved, by FAULT itself), nor does a RESP2 subscription refuse it.
+  ASSERT_EQ(c()({"FAULT", "CLOCK", "MANUAL"}), Status("OK"));
+  Client other(port(), std::chrono::milliseconds(300));
+  EXPECT_EQ(other({"CLIENT", "PAUSE", "1000", "ALL"}), Status("OK"));
+  other.SendCommand({"PING"});
+  EXPECT_THROW(other.Read(), std::runtime_error);  // held by the pause
+  EXPECT_EQ(c()({"FAULT", "LIST"}).elements.at(0), Bulk("CLOCK MANUAL"));
+  EXPECT_EQ(c()({"FAULT", "CLOCK", "ADVANCE", "1001"}), Status("OK"));
+  EXPECT_EQ(ReadWithin(other, std::chrono::seconds(5)), Status("PONG"));
+  ASSERT_EQ(c()({"FAULT", "RESET"}), Status("OK"));
+  Client subscriber = Connect();
+  subscriber.SendCommand({"SUBSCRIBE", "news"});
+  subscriber.Read();
+  EXPECT_EQ(subscriber({"FAULT", "LIST"}), Array({}));
+  // Only a user allowed every command, key and channel may use them.
+  ASSERT_EQ(c()({"ACL", "SETUSER", "limited", "on", ">pw", "+@all", "~app:*"}), Status("OK"));
+  Client limited = Connect();
+  ASSERT_EQ(limited({"AUTH", "limited", "pw"}), Status("OK"));
+  EXPECT_EQ(limited({"FAULT", "LIST"}),
+            Error("NOPERM this user has no permissions to run the 'fault' command"));
+  EXPECT_EQ(limited({"TOPOLOGY", "NODES"}),
+            Error("NOPERM this user has no permissions to run the 'topology' command"));
+  EXPECT_EQ(c()({"ACL", "DELUSER", "limited"}), Int(1));
+}
+
 TEST(FaultAuthTest, FaultNeedsAuthentication) {
   REDLAB_ONLY(kRedlabOnly);
   std::unique_ptr<Server> server = StartServer({.requirepass = "secret"});

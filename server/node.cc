@@ -211,28 +211,17 @@ class Node::Impl : public sentinel::SentinelHost,
     if (net::Partitioned(port_.load(), port)) return nullptr;
     return net::ConnectSync(host, port, timeout_ms);
   }
-  bool ExecuteNodeCommand(engine::Client& client, std::span<std::string> args,
-                          resp::ReplyWriter& reply) override {
-    bool fault = server::EqualsIgnoreCase(args[0], "fault");
-    bool topology = server::EqualsIgnoreCase(args[0], "topology");
-    if (!fault && !topology) return false;
+  bool ServesNodeCommands() const override { return true; }
+  // FAULT or TOPOLOGY, checked by the engine as any command (see cmd_node_control.cc).
+  void RunNodeCommand(engine::Client& /*client*/, std::span<std::string> args,
+                      resp::ReplyWriter& reply) override {
     PublishState();
-    if (!client.authenticated() && engine_->auth_required()) {
-      reply.Error(engine::err::kNoAuth);
-    } else if (client.user() != nullptr && !client.user()->unrestricted()) {
-      // Outside Redis's command table, these belong to no ACL category: only a user allowed
-      // every command, key and channel may break the node.
-      reply.Error("-NOPERM this user has no permissions to run the '" +
-                  std::string(fault ? "fault" : "topology") + "' command");
-    } else if (client.in_multi()) {
-      reply.Error(engine::err::kNotInMulti);
-    } else if (fault) {
+    if (server::EqualsIgnoreCase(args[0], "fault")) {
       faults_.Execute(args, reply, *this);
     } else {
       TopologyCommand(*registry_, port_.load(), args, reply);
     }
     PublishState();
-    return true;
   }
 
   // ---- ReplicationHost ----

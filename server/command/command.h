@@ -57,6 +57,11 @@ enum CommandFlag : uint32_t {
   // wrapped in MULTI/EXEC (not printed, as in Redis)
   kCmdTouchesArbitraryKeys = 1u << 19,
   kCmdAsking = 1u << 26,  // accepted after ASKING in cluster mode (RESTORE-ASKING)
+  // redlab's own FAULT and TOPOLOGY, served by the node around the engine (EngineHost::
+  // RunNodeCommand): hidden from everything that lists or describes commands, refused to users
+  // who are not allowed everything, never paused, and their replies are never dropped. Never
+  // printed.
+  kCmdNodeControl = 1u << 27,
 
   // redlab's names for what Redis's processCommand and call() decide by comparing command
   // procs (c->cmd->proc == execCommand...). Never printed.

@@ -106,7 +106,22 @@ void CommandTable::Add(CommandSpec spec) {
   commands_.push_back(std::move(cmd));
 }
 
+void CommandTable::AddHidden(CommandSpec spec) {
+  specs_.push_back(std::make_unique<CommandSpec>(std::move(spec)));
+  auto cmd = Build(specs_.back().get(), nullptr);
+  if (index_.count(cmd->name()) != 0 ||
+      !hidden_index_.emplace(Lower(cmd->name()), cmd.get()).second) {
+    std::fprintf(stderr, "redlab: command '%s' is registered twice\n", cmd->full_name.c_str());
+    std::abort();
+  }
+  hidden_.push_back(std::move(cmd));
+}
+
 const Command* CommandTable::Find(std::string_view name) const { return FindIn(index_, name); }
+
+const Command* CommandTable::ResolveHidden(std::span<const std::string> args) const {
+  return args.empty() ? nullptr : FindIn(hidden_index_, args[0]);
+}
 
 const Command* CommandTable::Resolve(std::span<const std::string> args) const {
   if (args.empty()) return nullptr;

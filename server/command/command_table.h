@@ -67,12 +67,19 @@ class CommandTable {
   // with the name, so no family can shadow another's command silently.
   void Add(CommandSpec spec);
 
+  // Adds a command no client may learn of (kCmdNodeControl: FAULT, TOPOLOGY): nothing that lists
+  // or looks up commands sees it (COMMAND, INFO commandstats, ACL rules and categories,
+  // scripts); only ResolveHidden finds it, for the engine to run a client's request.
+  void AddHidden(CommandSpec spec);
+
   // Case-insensitive lookup of a top-level command.
   const Command* Find(std::string_view name) const;
   // Resolves an invocation as Redis's lookupCommand: a command with subcommands called with
   // arguments resolves to the subcommand args[1] names (nullptr when none does); called alone it
   // resolves to itself (whose arity then refuses it).
   const Command* Resolve(std::span<const std::string> args) const;
+  // The hidden command args[0] names, or nullptr.
+  const Command* ResolveHidden(std::span<const std::string> args) const;
 
   size_t size() const { return commands_.size(); }  // top-level commands
   size_t total_ids() const { return next_id_; }     // commands and subcommands
@@ -84,6 +91,8 @@ class CommandTable {
   std::vector<std::unique_ptr<CommandSpec>> specs_;  // owned descriptions (stable addresses)
   std::vector<std::unique_ptr<Command>> commands_;   // in registration order
   NameIndex index_;
+  std::vector<std::unique_ptr<Command>> hidden_;
+  NameIndex hidden_index_;
   size_t next_id_ = 0;
 };
 

@@ -274,9 +274,8 @@ void Connection::MaybeDropReply(size_t from, bool own_command) {
   std::string& out = client_->reply_buffer();
   if (out.size() <= from) return;
   // FAULT's own replies always arrive, so the fault can be inspected and lifted.
-  if (own_command && args_.size() > 0 &&
-      (server::EqualsIgnoreCase(args_[0], "fault") ||
-       server::EqualsIgnoreCase(args_[0], "topology"))) {
+  if (own_command && client_->last_command() != nullptr &&
+      client_->last_command()->has(kCmdNodeControl)) {
     return;
   }
   if (rule->DropNext()) out.resize(from);

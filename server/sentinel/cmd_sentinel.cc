@@ -561,6 +561,8 @@ void RegisterSentinelCommands(CommandTable& table) {
            Sub("simulate-failure", -3, SimulateFailureCmd, "3.2.0", "Simulate failover scenarios"),
            Sub("slaves", 3, ReplicasCmd, "2.8.0", "List the monitored slaves"),
        }});
+  // A sentinel takes FAULT (crash, stall, clock, partition) and TOPOLOGY like any node.
+  engine::RegisterNodeControlCommands(table);
 }
 
 }  // namespace redlab::server::sentinel

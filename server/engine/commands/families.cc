@@ -39,6 +39,7 @@ void RegisterCommands(CommandTable& table) {
   RegisterLolwutCommand(table);
   RegisterScriptingCommands(table);
   RegisterFunctionCommands(table);
+  RegisterNodeControlCommands(table);
 }
 
 }  // namespace redlab::server::engine

@@ -18,6 +18,8 @@ void RegisterKeyCommands(CommandTable& table);
 void RegisterCopyCommands(CommandTable& table);         // cmd_copy.cc: COPY MOVE SWAPDB
 void RegisterDumpCommands(CommandTable& table);  // cmd_dump.cc: DUMP RESTORE RESTORE-ASKING
 void RegisterMigrateCommands(CommandTable& table);  // cmd_migrate.cc: MIGRATE
+// cmd_node_control.cc: FAULT and TOPOLOGY, hidden (served by the node, see EngineHost)
+void RegisterNodeControlCommands(CommandTable& table);
 void RegisterSortCommands(CommandTable& table);         // cmd_sort.cc: SORT SORT_RO
 void RegisterPersistenceCommands(CommandTable& table);  // cmd_persistence.cc
 void RegisterExpireCommands(CommandTable& table);

@@ -68,13 +68,12 @@ class EngineHost {
   // Asks for Engine::BeforeSleep to be called once the events being served are done, before
   // the loop waits again (Redis's beforeSleep).
   virtual void ScheduleBeforeSleep() {}
-  // Commands the node itself provides beyond Redis's (FAULT, TOPOLOGY): they are not in the
-  // command table, so COMMAND keeps listing exactly Redis's. Returns false when `args` names
-  // none of them.
-  virtual bool ExecuteNodeCommand(Client& /*client*/, std::span<std::string> /*args*/,
-                                  resp::ReplyWriter& /*reply*/) {
-    return false;
-  }
+  // Runs FAULT or TOPOLOGY, the commands the node provides beyond Redis's (hidden entries of
+  // the command table, kCmdNodeControl), once the engine has checked them as any command. Only
+  // a host that overrides it makes them known: elsewhere they are unknown commands.
+  virtual bool ServesNodeCommands() const { return false; }
+  virtual void RunNodeCommand(Client& /*client*/, std::span<std::string> /*args*/,
+                              resp::ReplyWriter& /*reply*/) {}
   // MIGRATE: a blocking connection to host:port made within timeout_ms, or nullptr (a host
   // without network, such as a unit test's, never connects).
   virtual std::unique_ptr<SyncLink> ConnectSync(const std::string& /*host*/, int /*port*/,

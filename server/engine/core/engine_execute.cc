@@ -206,10 +206,11 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
   MasterViewScope master_view(keyspace_, client);
 
   const Command* cmd = commands_.Resolve(args);
+  if (cmd == nullptr && host_ != nullptr && host_->ServesNodeCommands()) [[unlikely]]
+    cmd = commands_.ResolveHidden(args);
   // CLIENT LIST's cmd=: the command last looked up, refused or not (Redis's c->lastcmd; EXEC
   // while the transaction runs).
   client.set_last_command(cmd);
-  if (cmd == nullptr && host_ != nullptr && host_->ExecuteNodeCommand(client, args, reply)) return;
   if (cmd == nullptr) {
     Reject(client, nullptr, args, reply, UnknownCommandError(commands_, args));
     return;
@@ -239,6 +240,13 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
   // ACLs. A user allowed everything (the default user, usually) costs one test here.
   if (const acl::User* user = client.user(); user != nullptr && !user->unrestricted())
       [[unlikely]] {
+    // FAULT and TOPOLOGY belong to no ACL category: only a user allowed every command, key
+    // and channel may break the node.
+    if (cmd->has(kCmdNodeControl)) {
+      Reject(client, cmd, args, reply,
+             "-NOPERM this user has no permissions to run the '" + cmd->full_name + "' command");
+      return;
+    }
     if (!AclPermits(client, *cmd, args, reply)) return;
   }
   // Over maxmemory, commands that may grow memory are refused once eviction cannot help (inside
@@ -281,7 +289,7 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
   }
   // During CLIENT PAUSE the command waits (with its arguments) until the pause ends.
   // Replicas are never paused: their acks must keep flowing.
-  if (client.repl_role() != Client::ReplRole::kReplica &&
+  if (client.repl_role() != Client::ReplRole::kReplica && !cmd->has(kCmdNodeControl) &&
       (PauseApplies(flags) ||
        (pause_end_ms_ != 0 && cmd->has(kCmdRunsQueue) && pause_writes_only_ &&
         std::any_of(client.multi().commands.begin(), client.multi().commands.end(),
