@@ -1,11 +1,13 @@
 // The spin lock client (Redisson's RSpinLock): the reentrant lock's hash, waiters that back off
-// and try again instead of subscribing, contention across clients, and a holder that dies. On
+// and try again instead of subscribing, releases that publish nothing (RedissonSpinLock's own
+// unlock and forceUnlock scripts), contention across clients, and a holder that dies. On
 // embedded redlab and on real redis-server.
 #include <future>
 #include <mutex>
 #include <thread>
 
 #include "client/spin_lock.h"
+#include "conformance/lock_family_support.h"
 #include "conformance/lock_support.h"
 
 namespace redlab::conformance {
@@ -76,6 +78,30 @@ TEST_F(SpinLockTest, ContendingClientsNeverOverlap) {
   EXPECT_EQ(entries, kClients * kThreads * kRounds);
   EXPECT_EQ(Subscribers(ChannelOf("contended")), 0);
   EXPECT_EQ(c()({"EXISTS", "contended"}), Int(0));
+}
+
+TEST_F(SpinLockTest, ReleasesPublishNothingAsRedissonSpinLock) {
+  auto client = NewClient();
+  Listener listener(port(), {ChannelOf("quiet")});
+  redlab::SpinLock lock = client->GetSpinLock("quiet");
+  lock.Lock();
+  lock.Lock();
+  lock.Unlock();
+  EXPECT_EQ(c()({"HGETALL", "quiet"}), Array({Bulk(lock.OwnerId()), Bulk("1")}));
+  lock.Unlock();
+  EXPECT_EQ(c()({"EXISTS", "quiet"}), Int(0));
+  EXPECT_THROW(lock.Unlock(), IllegalMonitorState);
+  lock.Lock();
+  EXPECT_TRUE(lock.ForceUnlock());
+  EXPECT_FALSE(lock.ForceUnlock());
+  EXPECT_EQ(c()({"EXISTS", "quiet"}), Int(0));
+  EXPECT_EQ(listener.Received(c()), std::vector<Listener::Message>{});
+  // The reentrant lock of the same name publishes Redisson's unlock message, "0".
+  redlab::ReentrantLock plain = client->GetLock("quiet");
+  plain.Lock();
+  plain.Unlock();
+  EXPECT_EQ(listener.Received(c()),
+            (std::vector<Listener::Message>{{ChannelOf("quiet"), "0"}}));
 }
 
 }  // namespace
