@@ -76,8 +76,9 @@ TEST_F(FencedLockScriptsTest, CounterIsAnOrdinaryInteger) {
   c()({"DEL", "l"});
   c()({"SET", token_, "abc"});
   std::string sha = client::Sha1Hex(lua::ScriptText("fenced_lock_acquire"));
+  // Line 13 of lua/fenced_lock_acquire.lua: the INCR of the counter.
   EXPECT_EQ(Acquire("30000", "u:1"), Error("ERR value is not an integer or out of range script: " +
-                                           sha + ", on @user_script:12."));
+                                           sha + ", on @user_script:13."));
   EXPECT_TRUE(KeyIs(c(), "l", NoKey()));
   EXPECT_TRUE(KeyIs(c(), token_, StringKey("abc")));
 }
