@@ -108,10 +108,10 @@ int64_t PermitExpirableSemaphore::TryRelease(const std::vector<std::string>& ids
                                 kPublishCommand};
   for (const std::string& id : ids) args.push_back(IdBytes(id));
   const auto& scripts = core_->client->scripts;
-  return core_->client->Await(EvalAsync<int64_t>(
-      core_, scripts.permit_semaphore_release_many,
-      {core_->name, core_->channel, core_->timeout_key}, std::move(args), /*idempotent=*/true,
-      [](const Reply& r) { return r.integer; }));
+  return core_->client->Await(EvalAsync<int64_t>(core_, scripts.permit_semaphore_release_many,
+                                                 {core_->name, core_->channel, core_->timeout_key},
+                                                 std::move(args), /*idempotent=*/true,
+                                                 [](const Reply& r) { return r.integer; }));
 }
 
 void PermitExpirableSemaphore::Release(const std::vector<std::string>& ids) {
@@ -144,11 +144,11 @@ int64_t PermitExpirableSemaphore::GetPermits() {
 
 int64_t PermitExpirableSemaphore::AcquiredPermits() {
   const auto& scripts = core_->client->scripts;
-  return core_->client->Await(EvalAsync<int64_t>(
-      core_, scripts.permit_semaphore_acquired_permits,
-      {core_->name, core_->timeout_key, core_->channel},
-      {std::to_string(UnixMillis()), kPublishCommand}, /*idempotent=*/true,
-      [](const Reply& r) { return r.integer; }));
+  return core_->client->Await(EvalAsync<int64_t>(core_, scripts.permit_semaphore_acquired_permits,
+                                                 {core_->name, core_->timeout_key, core_->channel},
+                                                 {std::to_string(UnixMillis()), kPublishCommand},
+                                                 /*idempotent=*/true,
+                                                 [](const Reply& r) { return r.integer; }));
 }
 
 void PermitExpirableSemaphore::SetPermits(int64_t permits) {

@@ -198,7 +198,9 @@ TEST_F(PermitSemaphoreTest, CountsLeasesAndReleasesOfSeveralAsRedisson) {
   EXPECT_EQ(s.AcquiredPermits(), 3);
   EXPECT_EQ(s.TryRelease(std::vector<std::string>{ids[0], ids[1]}), 2);
   EXPECT_EQ(c()({"GET", "pool"}), Bulk("5"));
-  EXPECT_EQ(error_of([&] { s.Release(std::vector<std::string>{ids[0], ids[2]}); }),
+  EXPECT_EQ(error_of([&] {
+              s.Release(std::vector<std::string>{ids[0], ids[2]});
+            }),
             "Permits with ids [" + ids[0] + ", " + ids[2] +
                 "] have already been released or don't exist");
   EXPECT_EQ(error_of([&] { s.TryRelease(std::vector<std::string>{}); }),

@@ -132,8 +132,7 @@ TEST_F(SpinLockTest, ReleasesPublishNothingAsRedissonSpinLock) {
   redlab::ReentrantLock plain = client->GetLock("quiet");
   plain.Lock();
   plain.Unlock();
-  EXPECT_EQ(listener.Received(c()),
-            (std::vector<Listener::Message>{{ChannelOf("quiet"), "0"}}));
+  EXPECT_EQ(listener.Received(c()), (std::vector<Listener::Message>{{ChannelOf("quiet"), "0"}}));
 }
 
 TEST_F(SpinLockTest, SharedWithARedissonSpinPeer) {
