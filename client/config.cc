@@ -172,6 +172,7 @@ void Config::Validate() const {
   positive(connect_timeout, "connect_timeout");
   positive(timeout, "timeout");
   positive(lock_watchdog_timeout, "lock_watchdog_timeout");
+  positive(fair_lock_wait_timeout, "fair_lock_wait_timeout");
   positive(slaves_sync_timeout, "slaves_sync_timeout");
   positive(subscription_timeout, "subscription_timeout");
   positive(red_lock_node_timeout, "red_lock_node_timeout");

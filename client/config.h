@@ -84,6 +84,10 @@ struct Config {
   /// The lease a lock gets when no lease is given, and that the watchdog renews every third of
   /// it while the holder lives (Redisson: lockWatchdogTimeout, 30 s).
   std::chrono::milliseconds lock_watchdog_timeout{30000};
+  /// The fair lock: how long a queued waiter keeps its place after the one before it when the
+  /// caller gives no wait time; a waiter that stops asking drops out of the queue then
+  /// (Redisson: fairLockWaitTimeout, 5 min).
+  std::chrono::milliseconds fair_lock_wait_timeout{300000};
   /// How many locks the watchdog renews in one EVAL (Redisson: lockWatchdogBatchSize, 100).
   int lock_watchdog_batch_size = 100;
   /// With replicas: when a lock write reached no replica within slaves_sync_timeout, undo an

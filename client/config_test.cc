@@ -88,6 +88,8 @@ TEST(ConfigTest, DefaultsAreRedissons) {
   EXPECT_EQ(c.retry_delay_base, std::chrono::milliseconds(1000));
   EXPECT_EQ(c.retry_delay_max, std::chrono::milliseconds(2000));
   EXPECT_EQ(c.lock_watchdog_timeout, std::chrono::milliseconds(30000));
+  EXPECT_EQ(c.lock_watchdog_batch_size, 100);
+  EXPECT_EQ(c.fair_lock_wait_timeout, std::chrono::milliseconds(300000));
   EXPECT_TRUE(c.check_lock_synced_slaves);
   EXPECT_EQ(c.slaves_sync_timeout, std::chrono::milliseconds(1000));
   EXPECT_EQ(c.subscription_timeout, std::chrono::milliseconds(7500));
@@ -107,6 +109,9 @@ TEST(ConfigTest, TopologiesAndValidation) {
 
   Config bad = Config::SingleServer("h:1");
   bad.lock_watchdog_timeout = std::chrono::milliseconds(0);
+  EXPECT_THROW(bad.Validate(), ConfigError);
+  bad = Config::SingleServer("h:1");
+  bad.fair_lock_wait_timeout = std::chrono::milliseconds(0);
   EXPECT_THROW(bad.Validate(), ConfigError);
   bad = Config::SingleServer("h:1");
   bad.connection_pool_size = 0;

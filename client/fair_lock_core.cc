@@ -13,11 +13,12 @@ std::string NowMs() {
                             .count());
 }
 
-int64_t WaitMs(const AcquireRequest& r) {
-  return r.wait && r.wait->count() > 0 ? r.wait->count() : FairLockCore::kThreadWaitTimeMs;
-}
-
 }  // namespace
+
+int64_t FairLockCore::WaitMs(const AcquireRequest& r) const {
+  return r.wait && r.wait->count() > 0 ? r.wait->count()
+                                       : client->config.fair_lock_wait_timeout.count();
+}
 
 FairLockCore::FairLockCore(std::shared_ptr<ClientCore> c, size_t node, std::string name)
     : LockCore(c, node, name),

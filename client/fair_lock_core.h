@@ -18,8 +18,9 @@ struct FairLockCore : LockCore {
   std::string WaitChannel(ThreadId t) const override { return channel + ":" + Owner(t); }
   void GaveUp(ThreadId t, const AcquireRequest& request) override;
 
-  /// Redisson's threadWaitTime: each waiter's allowance when the caller gives no wait (5 min).
-  static constexpr int64_t kThreadWaitTimeMs = 300000;
+  /// Redisson's threadWaitTime: each waiter's allowance, the caller's wait when it gives one,
+  /// else Config::fair_lock_wait_timeout (Redisson's fairLockWaitTimeout, 5 min).
+  int64_t WaitMs(const AcquireRequest& request) const;
 
   const std::string queue;     // redisson_lock_queue:{name}
   const std::string timeouts;  // redisson_lock_timeout:{name}

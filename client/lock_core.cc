@@ -53,6 +53,12 @@ ScriptCall LockCore::AcquireCall(ThreadId t, int64_t ttl, const AcquireRequest&)
 
 ScriptCall LockCore::ReleaseCall(ThreadId t, int64_t restart_ms, const std::string& latch,
                                  int64_t latch_ms) const {
+  if (spin) {
+    // RedissonSpinLock's own release: no waiter subscribes, so nothing is published.
+    return {&client->scripts.spin_release,
+            {name, latch},
+            {std::to_string(restart_ms), Owner(t), std::to_string(latch_ms)}};
+  }
   return {&client->scripts.release,
           {name, channel, latch},
           {kUnlockMessage, std::to_string(restart_ms), Owner(t), kPublishCommand,
@@ -60,6 +66,7 @@ ScriptCall LockCore::ReleaseCall(ThreadId t, int64_t restart_ms, const std::stri
 }
 
 ScriptCall LockCore::ForceReleaseCall() const {
+  if (spin) return {&client->scripts.spin_force_release, {name}, {}};
   return {&client->scripts.force_release, {name, channel}, {kUnlockMessage, kPublishCommand}};
 }
 

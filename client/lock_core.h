@@ -19,9 +19,10 @@
 
 namespace redlab::client {
 
-/// The publish command the scripts are given (Redisson's getPublishCommand(): SPUBLISH only
-/// with sharded pub/sub in a cluster, which the client does not use).
-inline constexpr char kPublishCommand[] = "publish";
+/// The publish command the scripts are given: Redisson's getPublishCommand(), the command's
+/// name as RedisCommands spells it ("PUBLISH"; "SPUBLISH" only with sharded pub/sub in a
+/// cluster, which the client does not use).
+inline constexpr char kPublishCommand[] = "PUBLISH";
 
 /// Redisson's prefixName: `prefix:{name}`, or `prefix:name` when name already has braces.
 std::string PrefixName(std::string_view prefix, std::string_view name);
@@ -109,7 +110,8 @@ struct LockCore : std::enable_shared_from_this<LockCore> {
 
   /// Redisson's RSpinLock: waiters never subscribe; they try again after an exponential
   /// back-off with jitter (LockOptions.ExponentialBackOff: from 1 ms, x2 plus a random part
-  /// below the number of failures, at most 128 ms). Set once, before any use.
+  /// below the number of failures, at most 128 ms); its releases (lua/spin_lock_*.lua)
+  /// publish nothing. Set once, before any use.
   struct Spin {
     int64_t initial_ms = 1;
     int64_t max_ms = 128;

@@ -1,6 +1,7 @@
 #include "client/multi_lock.h"
 
 #include <exception>
+#include <random>
 
 #include "client/errors.h"
 
@@ -29,13 +30,21 @@ bool MultiLock::Acquire(std::optional<Millis> wait, std::optional<Millis> lease,
     std::vector<ReentrantLock*> held;
     bool all = true;
     for (ReentrantLock& lock : locks_) {
-      bool got;
-      if (!wait) {
-        got = lease ? lock.TryLock(Millis(0), lease_ms, owner) : lock.TryLock(owner);
-      } else {
-        auto left = std::chrono::duration_cast<Millis>(deadline - Clock::now());
-        if (left.count() < 0) left = Millis(0);
-        got = lease ? lock.TryLock(left, lease_ms, owner) : lock.TryLock(left, owner);
+      bool got = false;
+      // Redisson's tryLock counts a lock whose attempt failed (an error reply, a lost
+      // connection) as not acquired, and releases it when the answer timed out (the attempt
+      // may have taken it).
+      try {
+        if (!wait) {
+          got = lease ? lock.TryLock(Millis(0), lease_ms, owner) : lock.TryLock(owner);
+        } else {
+          auto left = std::chrono::duration_cast<Millis>(deadline - Clock::now());
+          if (left.count() < 0) left = Millis(0);
+          got = lease ? lock.TryLock(left, lease_ms, owner) : lock.TryLock(left, owner);
+        }
+      } catch (const TimeoutError&) {
+        ReleaseAll({&lock}, owner);
+      } catch (const Error&) {
       }
       if (!got) {
         all = false;
@@ -52,10 +61,20 @@ bool MultiLock::Acquire(std::optional<Millis> wait, std::optional<Millis> lease,
 void MultiLock::Lock() { Lock(Millis(-1), ThreadId::Current()); }
 void MultiLock::Lock(Millis lease) { Lock(lease, ThreadId::Current()); }
 void MultiLock::Lock(Millis lease, ThreadId owner) {
-  Millis round(static_cast<int64_t>(locks_.size()) * 1500);
+  // Redisson's lockInterruptibly: rounds of N x 1.5 s without a lease; with one, a random
+  // round within [lease / 2, lease) when the lease is at most that, else [N x 1.5 s, lease).
+  const int64_t base = static_cast<int64_t>(locks_.size()) * 1500;
   std::optional<Millis> l;
   if (lease.count() > 0) l = lease;
-  while (!Acquire(round, l, owner)) {
+  thread_local std::mt19937_64 random{std::random_device{}()};
+  while (true) {
+    int64_t round = base;
+    if (l) {
+      int64_t low = l->count() <= base ? l->count() / 2 : base;
+      int64_t high = l->count();
+      round = low < high ? std::uniform_int_distribution<int64_t>(low, high - 1)(random) : low;
+    }
+    if (Acquire(Millis(round), l, owner)) return;
   }
 }
 

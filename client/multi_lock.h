@@ -17,18 +17,22 @@ namespace redlab {
 
 /// The locks are taken one after another, in the order given (give every MultiLock of the same
 /// locks the same order); when one cannot be had, those taken are released and, within the
-/// wait, the whole round starts again (Redisson's tryLock with failedLocksLimit 0). Each lock
-/// is held by the same owner (ThreadId) on its own client, with the lease given (or its
-/// client's watchdog). Redisson first takes every lock with twice the wait as lease and then
-/// shortens each to the lease; here each is taken with the lease directly, so a lease shorter
-/// than the wait may run out on an early lock while a later one is awaited.
+/// wait, the whole round starts again (Redisson's tryLock with failedLocksLimit 0). A lock whose
+/// attempt fails with an error counts as not acquired, as in Redisson (after a TimeoutError it
+/// is also released, since the attempt may have taken it). Each lock is held by the same owner
+/// (ThreadId) on its own client, with the lease given (or its client's watchdog). Redisson
+/// first takes every lock with twice the wait as lease and then shortens each to the lease;
+/// here each is taken with the lease directly, so a lease shorter than the wait may run out on
+/// an early lock while a later one is awaited.
 class MultiLock {
  public:
   using Millis = std::chrono::milliseconds;
 
   explicit MultiLock(std::vector<ReentrantLock> locks);
 
-  /// Until all are held: rounds of TryLock(N x 1.5 s, lease), as Redisson's lock().
+  /// Until all are held: rounds of TryLock(N x 1.5 s) without a lease; with one, each round
+  /// waits a random time within [lease / 2, lease) when the lease is at most N x 1.5 s, else
+  /// within [N x 1.5 s, lease), as Redisson's lock(leaseTime).
   void Lock();
   void Lock(Millis lease);
   void Lock(Millis lease, ThreadId owner);

@@ -102,6 +102,63 @@ void PermitExpirableSemaphore::Release(const std::string& id) {
   }
 }
 
+int64_t PermitExpirableSemaphore::TryRelease(const std::vector<std::string>& ids) {
+  if (ids.empty()) throw Error("permitIds can't be null or empty");
+  std::vector<std::string> args{std::to_string(ids.size()), std::to_string(UnixMillis()),
+                                kPublishCommand};
+  for (const std::string& id : ids) args.push_back(IdBytes(id));
+  const auto& scripts = core_->client->scripts;
+  return core_->client->Await(EvalAsync<int64_t>(core_, scripts.permit_semaphore_release_many,
+                                                 {core_->name, core_->channel, core_->timeout_key},
+                                                 std::move(args), /*idempotent=*/true,
+                                                 [](const Reply& r) { return r.integer; }));
+}
+
+void PermitExpirableSemaphore::Release(const std::vector<std::string>& ids) {
+  if (TryRelease(ids) == static_cast<int64_t>(ids.size())) return;
+  std::string list;
+  for (const std::string& id : ids) list += (list.empty() ? "" : ", ") + id;
+  throw Error("Permits with ids [" + list + "] have already been released or don't exist");
+}
+
+int64_t PermitExpirableSemaphore::GetLeaseTime(const std::string& id) {
+  const auto& scripts = core_->client->scripts;
+  int64_t left = core_->client->Await(EvalAsync<int64_t>(
+      core_, scripts.permit_semaphore_lease_time, {core_->name, core_->timeout_key, core_->channel},
+      {IdBytes(id), std::to_string(kNonExpirableDate), std::to_string(UnixMillis()),
+       kPublishCommand},
+      /*idempotent=*/true, [](const Reply& r) { return r.integer; }));
+  if (left == 0) {
+    throw Error("Permit with id " + id + " has already been released or doesn't exist");
+  }
+  return left;
+}
+
+int64_t PermitExpirableSemaphore::GetPermits() {
+  const auto& scripts = core_->client->scripts;
+  return core_->client->Await(EvalAsync<int64_t>(
+      core_, scripts.permit_semaphore_permits, {core_->name, core_->timeout_key, core_->channel},
+      {std::to_string(UnixMillis()), kPublishCommand}, /*idempotent=*/true,
+      [](const Reply& r) { return r.integer; }));
+}
+
+int64_t PermitExpirableSemaphore::AcquiredPermits() {
+  const auto& scripts = core_->client->scripts;
+  return core_->client->Await(EvalAsync<int64_t>(core_, scripts.permit_semaphore_acquired_permits,
+                                                 {core_->name, core_->timeout_key, core_->channel},
+                                                 {std::to_string(UnixMillis()), kPublishCommand},
+                                                 /*idempotent=*/true,
+                                                 [](const Reply& r) { return r.integer; }));
+}
+
+void PermitExpirableSemaphore::SetPermits(int64_t permits) {
+  const auto& scripts = core_->client->scripts;
+  core_->client->Await(EvalAsync<void>(core_, scripts.permit_semaphore_set_permits,
+                                       {core_->name, core_->channel, core_->timeout_key},
+                                       {std::to_string(permits), kPublishCommand},
+                                       /*idempotent=*/true, [](const Reply&) {}));
+}
+
 bool PermitExpirableSemaphore::UpdateLeaseTime(const std::string& id, std::optional<Millis> lease) {
   int64_t now = UnixMillis();
   int64_t date = lease ? now + lease->count() : kNonExpirableDate;

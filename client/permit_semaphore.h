@@ -49,11 +49,28 @@ class PermitExpirableSemaphore {
   /// TryRelease, throwing Error("Permit with id <id> has already been released or doesn't
   /// exist") when it answers false, as Redisson's release throws IllegalArgumentException.
   void Release(const std::string& id);
+  /// Gives several permits back, all or nothing: how many went back; 0 (nothing changed) when
+  /// one of them is not held or has expired (tryRelease(permitsIds)). Throws Error("permitIds
+  /// can't be null or empty") for an empty list, as Redisson.
+  int64_t TryRelease(const std::vector<std::string>& ids);
+  /// TryRelease(ids), throwing Error("Permits with ids [<id>, <id>] have already been released
+  /// or don't exist") unless all went back, as Redisson's release(permitsIds).
+  void Release(const std::vector<std::string>& ids);
   /// A new lease for a permit still held, from now (none: no expiry); false when it is not
   /// held (updateLeaseTime).
   bool UpdateLeaseTime(const std::string& id, std::optional<Millis> lease);
+  /// The lease left on permit `id` in milliseconds, -1 for a permit without a lease; throws
+  /// Error("Permit with id <id> has already been released or doesn't exist") when it is not
+  /// held (getLeaseTime).
+  int64_t GetLeaseTime(const std::string& id);
   /// The free permits, expired ones given back first (availablePermits).
   int64_t AvailablePermits();
+  /// Free plus taken permits; 0 when never set (getPermits).
+  int64_t GetPermits();
+  /// The permits taken and not expired (acquiredPermits).
+  int64_t AcquiredPermits();
+  /// Sets the total, free plus taken: the free count moves by the difference (setPermits).
+  void SetPermits(int64_t permits);
   /// Sets the permits when none are set (trySetPermits); false when they were.
   bool TrySetPermits(int64_t permits);
   /// Adds (negative: removes) free permits (addPermits).

@@ -24,6 +24,9 @@ struct LockScripts {
   Script release = Script::Load("lock_release");
   Script renew = Script::Load("lock_renew");
   Script force_release = Script::Load("lock_force_release");
+  // The spin lock (RedissonSpinLock): releases that publish nothing.
+  Script spin_release = Script::Load("spin_lock_release");
+  Script spin_force_release = Script::Load("spin_lock_force_release");
   // The fenced lock: acquire returning the token, and the plain form behind Lock / TryLock.
   Script fenced_acquire = Script::Load("fenced_lock_acquire");
   Script fenced_acquire_plain = Script::Load("fenced_lock_acquire_plain");
@@ -56,6 +59,11 @@ struct LockScripts {
   Script permit_semaphore_available_permits = Script::Load("permit_semaphore_available_permits");
   Script permit_semaphore_update_lease_time = Script::Load("permit_semaphore_update_lease_time");
   Script permit_semaphore_add_permits = Script::Load("permit_semaphore_add_permits");
+  Script permit_semaphore_release_many = Script::Load("permit_semaphore_release_many");
+  Script permit_semaphore_permits = Script::Load("permit_semaphore_permits");
+  Script permit_semaphore_acquired_permits = Script::Load("permit_semaphore_acquired_permits");
+  Script permit_semaphore_set_permits = Script::Load("permit_semaphore_set_permits");
+  Script permit_semaphore_lease_time = Script::Load("permit_semaphore_lease_time");
   Script latch_try_set_count = Script::Load("countdown_latch_try_set_count");
   Script latch_count_down = Script::Load("countdown_latch_count_down");
   Script latch_delete = Script::Load("countdown_latch_delete");

@@ -119,6 +119,12 @@ std::future<bool> Semaphore::TryAcquireAsync(int64_t permits, Millis wait) {
 
 std::future<void> Semaphore::ReleaseAsync(int64_t permits) {
   CheckPermits(permits);
+  if (permits == 0) {
+    // Redisson's releaseAsync(0) answers itself: no INCRBY 0 creating a semaphore, no message.
+    std::promise<void> p;
+    p.set_value();
+    return p.get_future();
+  }
   const auto& scripts = core_->client->scripts;
   return EvalAsync<void>(core_, scripts.semaphore_release, {core_->name, core_->channel},
                          {std::to_string(permits), kPublishCommand}, /*idempotent=*/false,

@@ -26,7 +26,7 @@ class FairLockScriptsTest : public LockFamilyTest {
   Reply Release(const std::string& owner, const std::string& request, const std::string& now,
                 const std::string& lease = "30000") {
     return Run("fair_lock_release", {"l", queue_, timeouts_, channel_, Latch(request)},
-               {"0", lease, owner, now, "publish", "5000"});
+               {"0", lease, owner, now, "PUBLISH", "5000"});
   }
   Reply Leave(const std::string& owner) {
     return Run("fair_lock_leave_queue", {queue_, timeouts_}, {owner, std::to_string(kWait)});
@@ -199,7 +199,7 @@ TEST_F(FairLockScriptsTest, ForceReleaseWakesTheFirstLiveWaiter) {
   int64_t first = HoldAndQueueTwo();
   auto force = [&](const std::string& now) {
     return Run("fair_lock_force_release", {"l", queue_, timeouts_, channel_},
-               {"0", now, "publish"});
+               {"0", now, "PUBLISH"});
   };
   // At u:2's deadline it is dropped; u:3 is told.
   EXPECT_EQ(force(std::to_string(kT + first + kWait)), Int(1));

@@ -27,7 +27,7 @@ class ReadWriteLockScriptsTest : public LockFamilyTest {
   }
   Reply ReadRelease(const std::string& owner, const std::string& request) {
     return Run("read_lock_release", {"l", channel_, TimeoutPrefix(owner), "{l}", Latch(request)},
-               {"0", owner, "publish", "5000"});
+               {"0", owner, "PUBLISH", "5000"});
   }
   Reply ReadRenew(const std::string& owner, const std::string& lease) {
     return Run("read_lock_renew", {"l", "{l}"}, {lease, "1", owner});
@@ -38,7 +38,7 @@ class ReadWriteLockScriptsTest : public LockFamilyTest {
   Reply WriteRelease(const std::string& owner, const std::string& request,
                      const std::string& lease = "30000") {
     return Run("write_lock_release", {"l", channel_, Latch(request)},
-               {"1", lease, owner + ":write", "publish", "5000"});
+               {"1", lease, owner + ":write", "PUBLISH", "5000"});
   }
   // A refusal: the holder's PTTL, within a second under `lease`.
   void ExpectRefused(const Reply& r, int64_t lease) {
@@ -145,16 +145,16 @@ TEST_F(ReadWriteLockScriptsTest, ReleaseOfNoLockAnswersNilYetPublishesAndLatches
 TEST_F(ReadWriteLockScriptsTest, ForceReleaseTakesOnlyItsOwnMode) {
   Listener listener = Listen({channel_});
   ReadAcquire("u:1");
-  EXPECT_EQ(Run("write_lock_force_release", {"l", channel_}, {"1", "publish"}), Int(0));
+  EXPECT_EQ(Run("write_lock_force_release", {"l", channel_}, {"1", "PUBLISH"}), Int(0));
   EXPECT_EQ(Run("read_lock_is_locked", {"l"}, {}), Int(1));
-  EXPECT_EQ(Run("read_lock_force_release", {"l", channel_}, {"0", "publish"}), Int(1));
+  EXPECT_EQ(Run("read_lock_force_release", {"l", channel_}, {"0", "PUBLISH"}), Int(1));
   EXPECT_EQ(Run("read_lock_is_locked", {"l"}, {}), Int(0));
   WriteAcquire("u:2");
   EXPECT_EQ(Run("read_lock_is_locked", {"l"}, {}), Int(0));  // the writer alone does not read
   ReadAcquire("u:2");
   EXPECT_EQ(Run("read_lock_is_locked", {"l"}, {}), Int(1));  // ...until it takes a read hold
-  EXPECT_EQ(Run("read_lock_force_release", {"l", channel_}, {"0", "publish"}), Int(0));
-  EXPECT_EQ(Run("write_lock_force_release", {"l", channel_}, {"1", "publish"}), Int(1));
+  EXPECT_EQ(Run("read_lock_force_release", {"l", channel_}, {"0", "PUBLISH"}), Int(0));
+  EXPECT_EQ(Run("write_lock_force_release", {"l", channel_}, {"1", "PUBLISH"}), Int(1));
   EXPECT_TRUE(KeyIs(c(), "l", NoKey()));
   EXPECT_EQ(listener.Received(c()),
             (std::vector<Listener::Message>{{channel_, "0"}, {channel_, "1"}}));

@@ -18,7 +18,7 @@ class FencedLockScriptsTest : public LockFamilyTest {
     return Run("lock_release",
                {"l", Prefixed("redisson_lock__channel", "l"),
                 Prefixed("redisson_unlock_latch", "l") + ":" + request},
-               {"0", "30000", owner, "publish", "5000"});
+               {"0", "30000", owner, "PUBLISH", "5000"});
   }
 };
 
@@ -76,8 +76,9 @@ TEST_F(FencedLockScriptsTest, CounterIsAnOrdinaryInteger) {
   c()({"DEL", "l"});
   c()({"SET", token_, "abc"});
   std::string sha = client::Sha1Hex(lua::ScriptText("fenced_lock_acquire"));
+  // Line 13 of lua/fenced_lock_acquire.lua: the INCR of the counter.
   EXPECT_EQ(Acquire("30000", "u:1"), Error("ERR value is not an integer or out of range script: " +
-                                           sha + ", on @user_script:12."));
+                                           sha + ", on @user_script:13."));
   EXPECT_TRUE(KeyIs(c(), "l", NoKey()));
   EXPECT_TRUE(KeyIs(c(), token_, StringKey("abc")));
 }
@@ -86,13 +87,13 @@ class SemaphoreScriptsTest : public LockFamilyTest {
  protected:
   const std::string channel_ = Prefixed("redisson_sc", "s");
   Reply TrySet(const std::string& permits) {
-    return Run("semaphore_try_set_permits", {"s", channel_}, {permits, "publish"});
+    return Run("semaphore_try_set_permits", {"s", channel_}, {permits, "PUBLISH"});
   }
   Reply Acquire(const std::string& permits, const std::string& name = "s") {
     return Run("semaphore_acquire", {name}, {permits});
   }
   Reply Release(const std::string& permits, const std::string& name = "s") {
-    return Run("semaphore_release", {name, Prefixed("redisson_sc", name)}, {permits, "publish"});
+    return Run("semaphore_release", {name, Prefixed("redisson_sc", name)}, {permits, "PUBLISH"});
   }
 };
 
@@ -167,10 +168,10 @@ TEST_F(SemaphoreScriptsTest, ContendedPermitsGoToWhoeverAsksFirst) {
 
 TEST_F(SemaphoreScriptsTest, TrySetPermitsWithATimeToLive) {
   Listener listener = Listen({channel_});
-  EXPECT_EQ(Run("semaphore_try_set_permits_ttl", {"s", channel_}, {"4", "publish", "60000"}),
+  EXPECT_EQ(Run("semaphore_try_set_permits_ttl", {"s", channel_}, {"4", "PUBLISH", "60000"}),
             Int(1));
   EXPECT_TRUE(KeyIs(c(), "s", StringKey("4", 60000)));
-  EXPECT_EQ(Run("semaphore_try_set_permits_ttl", {"s", channel_}, {"9", "publish", "1000"}),
+  EXPECT_EQ(Run("semaphore_try_set_permits_ttl", {"s", channel_}, {"9", "PUBLISH", "1000"}),
             Int(0));
   EXPECT_TRUE(KeyIs(c(), "s", StringKey("4", 60000)));
   EXPECT_EQ(listener.Received(c()), (std::vector<Listener::Message>{{channel_, "4"}}));
@@ -178,10 +179,10 @@ TEST_F(SemaphoreScriptsTest, TrySetPermitsWithATimeToLive) {
 
 TEST_F(SemaphoreScriptsTest, ReleaseIfExistsCreatesNothing) {
   Listener listener = Listen({channel_});
-  EXPECT_EQ(Run("semaphore_release_if_exists", {"s", channel_}, {"2", "publish"}), Int(0));
+  EXPECT_EQ(Run("semaphore_release_if_exists", {"s", channel_}, {"2", "PUBLISH"}), Int(0));
   EXPECT_TRUE(AllKeys(c()).empty());
   TrySet("1");
-  EXPECT_EQ(Run("semaphore_release_if_exists", {"s", channel_}, {"2", "publish"}), Int(1));
+  EXPECT_EQ(Run("semaphore_release_if_exists", {"s", channel_}, {"2", "PUBLISH"}), Int(1));
   EXPECT_TRUE(KeyIs(c(), "s", StringKey("3")));
   EXPECT_EQ(listener.Received(c()),
             (std::vector<Listener::Message>{{channel_, "1"}, {channel_, "3"}}));
@@ -190,7 +191,7 @@ TEST_F(SemaphoreScriptsTest, ReleaseIfExistsCreatesNothing) {
 TEST_F(SemaphoreScriptsTest, DrainTakesEveryFreePermit) {
   EXPECT_EQ(Run("semaphore_drain_permits", {"s"}, {}), Int(0));
   EXPECT_TRUE(AllKeys(c()).empty());
-  EXPECT_EQ(Run("semaphore_try_set_permits_ttl", {"s", channel_}, {"5", "publish", "60000"}),
+  EXPECT_EQ(Run("semaphore_try_set_permits_ttl", {"s", channel_}, {"5", "PUBLISH", "60000"}),
             Int(1));
   // The count comes back as GET gave it (a bulk string); SET drops the time to live.
   EXPECT_EQ(Run("semaphore_drain_permits", {"s"}, {}), Bulk("5"));
@@ -200,9 +201,9 @@ TEST_F(SemaphoreScriptsTest, DrainTakesEveryFreePermit) {
 
 TEST_F(SemaphoreScriptsTest, AddPermitsCountsFromZeroAndMayGoNegative) {
   Listener listener = Listen({channel_});
-  EXPECT_EQ(Run("semaphore_add_permits", {"s", channel_}, {"2", "publish"}), Nil());
+  EXPECT_EQ(Run("semaphore_add_permits", {"s", channel_}, {"2", "PUBLISH"}), Nil());
   EXPECT_TRUE(KeyIs(c(), "s", StringKey("2")));
-  EXPECT_EQ(Run("semaphore_add_permits", {"s", channel_}, {"-5", "publish"}), Nil());
+  EXPECT_EQ(Run("semaphore_add_permits", {"s", channel_}, {"-5", "PUBLISH"}), Nil());
   EXPECT_TRUE(KeyIs(c(), "s", StringKey("-3")));
   EXPECT_EQ(listener.Received(c()),
             (std::vector<Listener::Message>{{channel_, "2"}, {channel_, "-3"}}));
@@ -215,10 +216,10 @@ class CountDownLatchScriptsTest : public LockFamilyTest {
     return "redisson_countdownlatch__channel__{" + name + "}";
   }
   Reply TrySetCount(const std::string& count, const std::string& name = "d") {
-    return Run("countdown_latch_try_set_count", {name, ChannelOf(name)}, {"1", count, "publish"});
+    return Run("countdown_latch_try_set_count", {name, ChannelOf(name)}, {"1", count, "PUBLISH"});
   }
   Reply CountDown(const std::string& name = "d") {
-    return Run("countdown_latch_count_down", {name, ChannelOf(name)}, {"0", "publish"});
+    return Run("countdown_latch_count_down", {name, ChannelOf(name)}, {"0", "PUBLISH"});
   }
 };
 
@@ -255,7 +256,7 @@ TEST_F(CountDownLatchScriptsTest, ReachingZeroDeletesAndOpens) {
 
 TEST_F(CountDownLatchScriptsTest, DeleteAnnouncesANewCount) {
   Listener listener = Listen({ChannelOf("d")});
-  auto del = [&] { return Run("countdown_latch_delete", {"d", ChannelOf("d")}, {"1", "publish"}); };
+  auto del = [&] { return Run("countdown_latch_delete", {"d", ChannelOf("d")}, {"1", "PUBLISH"}); };
   EXPECT_EQ(del(), Int(0));
   TrySetCount("2");
   EXPECT_EQ(del(), Int(1));

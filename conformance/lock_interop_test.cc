@@ -1,7 +1,10 @@
 // Sharing locks with Redisson: a peer that runs Redisson's own scripts (as the seed articles
-// quote them) and subscribes to its channel, against the redlab client, in both directions.
-// On embedded redlab and real redis-server.
+// quote them) and subscribes to its channel, against the redlab client, in both directions;
+// and the client's own calls, read back from SLOWLOG, carrying Redisson's arguments. On
+// embedded redlab and real redis-server.
+#include <algorithm>
 #include <future>
+#include <regex>
 
 #include "conformance/lock_support.h"
 
@@ -85,6 +88,63 @@ TEST_F(LockInteropTest, PeerExpiryWithoutMessageStillLetsUsIn) {
   EXPECT_EQ(PeerAcquire(peer, "crashed", kPeerOwner, 150), Nil());
   auto client = NewClient();
   EXPECT_TRUE(client->GetLock("crashed").TryLock(milliseconds(20000)));
+}
+
+// The arguments of every EVAL/EVALSHA of lock `name` the server logged, oldest first; an EVAL
+// repeating the EVALSHA before it (after NOSCRIPT) counts once.
+std::vector<std::vector<std::string>> LoggedEvals(Client& c, const std::string& name) {
+  std::vector<std::vector<std::string>> out;
+  Reply log = c({"SLOWLOG", "GET", "-1"});
+  for (auto e = log.elements.rbegin(); e != log.elements.rend(); ++e) {
+    std::vector<std::string> args;
+    for (const Reply& a : e->elements.at(3).elements) args.push_back(a.str);
+    if (args.size() > 3 &&
+        (args[0] == "EVALSHA" || args[0] == "EVAL" || args[0] == "evalsha" || args[0] == "eval") &&
+        args[3] == name) {
+      bool repeat = !out.empty() && std::equal(out.back().begin() + 2, out.back().end(),
+                                               args.begin() + 2, args.end());
+      if (!repeat) out.push_back(std::move(args));
+    }
+  }
+  return out;
+}
+
+TEST_F(LockInteropTest, OurAcquireAndReleaseCarryRedissonsArguments) {
+  auto client = NewClient();
+  redlab::Lock lock = client->GetLock("wire");
+  ASSERT_EQ(c()({"CONFIG", "SET", "slowlog-log-slower-than", "0"}), Status("OK"));
+  ASSERT_EQ(c()({"SLOWLOG", "RESET"}), Status("OK"));
+  lock.Lock(milliseconds(20000));
+  lock.Unlock();
+  std::vector<std::vector<std::string>> evals = LoggedEvals(c(), "wire");
+  ASSERT_EQ(evals.size(), 2u) << c()({"SLOWLOG", "GET", "-1"});
+  // tryLockInnerAsync: KEYS = name; ARGV = lease, owner.
+  EXPECT_EQ(std::vector<std::string>(evals[0].begin() + 2, evals[0].end()),
+            (std::vector<std::string>{"1", "wire", "20000", lock.OwnerId()}));
+  // unlockInnerAsync: KEYS = name, channel, latch; ARGV = "0", lease, owner, "PUBLISH" (the
+  // name of Redisson's RedisCommands.PUBLISH), the latch's TTL: (timeout + retry delay) x
+  // retry attempts = (2000 + 50) x 4.
+  const std::vector<std::string>& release = evals[1];
+  ASSERT_EQ(release.size(), 11u);
+  EXPECT_EQ(release[2], "3");
+  EXPECT_EQ(release[4], ChannelOf("wire"));
+  static const std::regex kLatch(R"(redisson_unlock_latch:\{wire\}:[0-9a-f]{32})");
+  EXPECT_TRUE(std::regex_match(release[5], kLatch)) << release[5];
+  EXPECT_EQ(std::vector<std::string>(release.begin() + 6, release.end()),
+            (std::vector<std::string>{"0", release[7], lock.OwnerId(), "PUBLISH", "8200"}));
+  // Once answered, the latch is deleted by a DEL of its own, as RedissonBaseLock does.
+  EXPECT_TRUE(Eventually([&] { return c()({"EXISTS", release[5]}) == Int(0); }));
+  bool deleted = false;
+  Reply log = c()({"SLOWLOG", "GET", "-1"});
+  for (const Reply& e : log.elements) {
+    const Reply& args = e.elements.at(3);
+    if (args.elements.size() == 2 && args.elements[0].str == "DEL" &&
+        args.elements[1].str == release[5]) {
+      deleted = true;
+    }
+  }
+  EXPECT_TRUE(deleted) << log;
+  ASSERT_EQ(c()({"CONFIG", "SET", "slowlog-log-slower-than", "10000"}), Status("OK"));
 }
 
 }  // namespace

@@ -81,7 +81,7 @@ TEST_F(CountDownLatchTest, DeleteAnnouncesANewCountAndSharedWithARedissonPeer) {
   std::future<bool> opened = latch.AwaitAsync(milliseconds(20000));
   ASSERT_TRUE(Eventually([&] { return client->ParkedWaiters(latch.channel()) == 1; }));
   Client peer = Connect();
-  EXPECT_EQ(peer({"EVAL", kRedissonCountDown, "2", "peer", latch.channel(), "0", "publish"}),
+  EXPECT_EQ(peer({"EVAL", kRedissonCountDown, "2", "peer", latch.channel(), "0", "PUBLISH"}),
             Nil());
   EXPECT_TRUE(opened.get());
   EXPECT_EQ(sub.Read(), Array({Bulk("message"), Bulk(latch.channel()), Bulk("0")}));

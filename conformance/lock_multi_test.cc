@@ -1,6 +1,6 @@
 // MultiLock (Redisson's RedissonMultiLock): several reentrant locks, of one client or of clients
-// of two servers, all held or none; a partial round given back; waiting for a holder. On
-// embedded redlab and on real redis-server.
+// of two servers, all held or none; a partial round given back (also when a lock's attempt
+// fails with an error); waiting for a holder. On embedded redlab and on real redis-server.
 #include <future>
 
 #include "client/multi_lock.h"
@@ -62,6 +62,22 @@ TEST_F(MultiLockTest, LocksOfTwoServersWaitForTheirHolder) {
   both.UnlockAsync(owner).get();
   EXPECT_EQ(c()({"EXISTS", "x"}), Int(0));
   EXPECT_EQ(second_conn({"EXISTS", "y"}), Int(0));
+}
+
+TEST_F(MultiLockTest, ALockWhoseAttemptFailsCountsAsNotAcquired) {
+  // Redisson's tryLock catches the failure of one lock's attempt: that lock is not acquired,
+  // the round's locks are given back and the answer is false (no exception, nothing kept).
+  auto client = NewClient();
+  ASSERT_EQ(c()({"SET", "broken", "a string"}), Status("OK"));
+  redlab::MultiLock both({client->GetLock("fine"), client->GetLock("broken")});
+  EXPECT_FALSE(both.TryLock());
+  EXPECT_EQ(c()({"EXISTS", "fine"}), Int(0));
+  EXPECT_FALSE(both.TryLock(milliseconds(100), milliseconds(10000)));
+  EXPECT_EQ(c()({"EXISTS", "fine"}), Int(0));
+  EXPECT_EQ(c()({"GET", "broken"}), Bulk("a string"));
+  ASSERT_EQ(c()({"DEL", "broken"}), Int(1));
+  EXPECT_TRUE(both.TryLock());
+  both.Unlock();
 }
 
 }  // namespace

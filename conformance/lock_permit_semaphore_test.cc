@@ -1,11 +1,14 @@
 // The permit-expirable semaphore (Redisson's RPermitExpirableSemaphore) over the wire, on both
 // targets: the keys as Redisson keeps them (free permits in `name`, the taken ones in the zset
 // {name}:timeout as 16-byte ids scored with their expiry date), leases that give permits back,
-// waiters woken by a release and by the nearest lease's end, updateLeaseTime, and a peer that
+// waiters woken by a release and by the nearest lease's end, updateLeaseTime, getLeaseTime,
+// getPermits, acquiredPermits, setPermits, the release of several permits, and a peer that
 // takes a permit with Redisson's own script text.
+#include <functional>
 #include <future>
 
 #include "client/permit_semaphore_core.h"
+#include "conformance/lock_family_support.h"
 #include "conformance/lock_support.h"
 
 namespace redlab::conformance {
@@ -147,18 +150,72 @@ TEST_F(PermitSemaphoreTest, SharesPermitsWithARedissonPeer) {
   int64_t now = client::UnixMillis();
   EXPECT_EQ(c().Call({"EVAL", kRedissonTryAcquire, "3", "shared", "{shared}:timeout",
                       "redisson_sc:{shared}", "1", std::to_string(now + 60000), std::to_string(now),
-                      "922337203685477", "publish", client::HexToBytes(peer_id)}),
+                      "922337203685477", "PUBLISH", client::HexToBytes(peer_id)}),
             Bulk("OK"));
   EXPECT_EQ(s.AvailablePermits(), 0);
   // The peer's answer to a second taker: the nearest expiry date.
   Reply nearest =
       c().Call({"EVAL", kRedissonTryAcquire, "3", "shared", "{shared}:timeout",
                 "redisson_sc:{shared}", "1", "922337203685477", std::to_string(now),
-                "922337203685477", "publish", client::HexToBytes(client::RandomHex(16))});
+                "922337203685477", "PUBLISH", client::HexToBytes(client::RandomHex(16))});
   EXPECT_EQ(nearest, Bulk(":" + std::to_string(now + 60000)));
   EXPECT_FALSE(s.TryAcquire().has_value());
   s.Release(peer_id);
   EXPECT_TRUE(s.TryAcquire().has_value());
+}
+
+TEST_F(PermitSemaphoreTest, CountsLeasesAndReleasesOfSeveralAsRedisson) {
+  auto client = NewClient();
+  redlab::PermitExpirableSemaphore s = client->GetPermitExpirableSemaphore("pool");
+  auto error_of = [](const std::function<void()>& f) {
+    try {
+      f();
+    } catch (const redlab::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(s.GetPermits(), 0);  // never set
+  EXPECT_EQ(s.AcquiredPermits(), 0);
+  Listener listener(port(), {"redisson_sc:{pool}"});
+  s.SetPermits(4);  // not set yet: SET, and the total announced
+  EXPECT_EQ(c()({"GET", "pool"}), Bulk("4"));
+  std::vector<std::string> ids = s.TryAcquire(3, milliseconds(0), std::nullopt);
+  ASSERT_EQ(ids.size(), 3u);
+  EXPECT_EQ(s.GetPermits(), 4);
+  EXPECT_EQ(s.AcquiredPermits(), 3);
+  EXPECT_EQ(s.AvailablePermits(), 1);
+  EXPECT_EQ(s.GetLeaseTime(ids[0]), -1);  // no lease
+  ASSERT_TRUE(s.UpdateLeaseTime(ids[1], seconds(60)));
+  int64_t left = s.GetLeaseTime(ids[1]);
+  EXPECT_GT(left, 0);
+  EXPECT_LE(left, 60000);
+  s.SetPermits(6);  // the total moves from 4 to 6: two more free
+  EXPECT_EQ(c()({"GET", "pool"}), Bulk("3"));
+  s.SetPermits(6);  // unchanged: nothing announced
+  // All or nothing: one id not held, and none goes back.
+  EXPECT_EQ(s.TryRelease(std::vector<std::string>{ids[0], std::string(32, '0')}), 0);
+  EXPECT_EQ(s.AcquiredPermits(), 3);
+  EXPECT_EQ(s.TryRelease(std::vector<std::string>{ids[0], ids[1]}), 2);
+  EXPECT_EQ(c()({"GET", "pool"}), Bulk("5"));
+  EXPECT_EQ(error_of([&] {
+              s.Release(std::vector<std::string>{ids[0], ids[2]});
+            }),
+            "Permits with ids [" + ids[0] + ", " + ids[2] +
+                "] have already been released or don't exist");
+  EXPECT_EQ(error_of([&] { s.TryRelease(std::vector<std::string>{}); }),
+            "permitIds can't be null or empty");
+  EXPECT_EQ(error_of([&] { s.GetLeaseTime(ids[0]); }),
+            "Permit with id " + ids[0] + " has already been released or doesn't exist");
+  s.Release(std::vector<std::string>{ids[2]});
+  EXPECT_EQ(s.AcquiredPermits(), 0);
+  EXPECT_EQ(s.GetPermits(), 6);
+  EXPECT_EQ(listener.Received(c()), (std::vector<Listener::Message>{
+                                        {"redisson_sc:{pool}", "4"},  // SetPermits(4)
+                                        {"redisson_sc:{pool}", "6"},  // SetPermits(6)
+                                        {"redisson_sc:{pool}", "2"},  // two released
+                                        {"redisson_sc:{pool}", "1"},  // one released
+                                    }));
 }
 
 }  // namespace

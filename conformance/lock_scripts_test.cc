@@ -1,6 +1,6 @@
-// The reentrant lock's scripts of lua/, run by EVAL exactly as the client sends them: their
-// replies and the keys they leave (types, fields, TTLs), identical on embedded redlab and real
-// redis-server.
+// The reentrant lock's scripts of lua/ (and the spin lock's releases), run by EVAL exactly as
+// the client sends them: their replies, the keys they leave (types, fields, TTLs) and what they
+// publish, identical on embedded redlab and real redis-server.
 #include "conformance/lock_family_support.h"
 #include "conformance/lock_support.h"
 
@@ -16,7 +16,7 @@ class LockScriptsTest : public LockFamilyTest {
                 const std::string& lease = "30000", const std::string& latch_ms = "5000") {
     return Run("lock_release",
                {name, ChannelOf(name), "redisson_unlock_latch:{" + name + "}:" + request},
-               {"0", lease, owner, "publish", latch_ms});
+               {"0", lease, owner, "PUBLISH", latch_ms});
   }
   // PTTL within (0, limit].
   bool TtlWithin(const std::string& key, int64_t limit) {
@@ -92,12 +92,47 @@ TEST_F(LockScriptsTest, ForceReleaseDeletesAndPublishes) {
   sub.SendCommand({"SUBSCRIBE", ChannelOf("l")});
   sub.Read();
   Acquire("l", "30000", "u:1");
-  EXPECT_EQ(Run("lock_force_release", {"l", ChannelOf("l")}, {"0", "publish"}), Int(1));
+  EXPECT_EQ(Run("lock_force_release", {"l", ChannelOf("l")}, {"0", "PUBLISH"}), Int(1));
   EXPECT_EQ(c()({"EXISTS", "l"}), Int(0));
   EXPECT_EQ(sub.Read(), Array({Bulk("message"), Bulk(ChannelOf("l")), Bulk("0")}));
-  EXPECT_EQ(Run("lock_force_release", {"l", ChannelOf("l")}, {"0", "publish"}), Int(0));
+  EXPECT_EQ(Run("lock_force_release", {"l", ChannelOf("l")}, {"0", "PUBLISH"}), Int(0));
   EXPECT_EQ(c()({"PUBLISH", ChannelOf("l"), "end"}), Int(1));
   EXPECT_EQ(sub.Read(), Array({Bulk("message"), Bulk(ChannelOf("l")), Bulk("end")}));
+}
+
+TEST_F(LockScriptsTest, SpinReleaseCountsDownAndLatchesWithoutPublishing) {
+  // RedissonSpinLock's unlockInnerAsync: KEYS = lock, latch; ARGV = lease, owner, latch TTL.
+  Listener listener = Listen({ChannelOf("s")});
+  auto release = [&](const std::string& request, const std::string& owner) {
+    return Run("spin_lock_release", {"s", "redisson_unlock_latch:{s}:" + request},
+               {"10000", owner, "5000"});
+  };
+  Acquire("s", "30000", "u:1");
+  Acquire("s", "30000", "u:1");
+  EXPECT_EQ(release("r1", "u:2"), Nil());
+  EXPECT_EQ(c()({"EXISTS", "redisson_unlock_latch:{s}:r1"}), Int(0));
+  EXPECT_EQ(release("r1", "u:1"), Int(0));
+  EXPECT_EQ(c()({"HGETALL", "s"}), Array({Bulk("u:1"), Bulk("1")}));
+  EXPECT_TRUE(TtlWithin("s", 10000));
+  EXPECT_EQ(c()({"GET", "redisson_unlock_latch:{s}:r1"}), Bulk("0"));
+  EXPECT_TRUE(TtlWithin("redisson_unlock_latch:{s}:r1", 5000));
+  EXPECT_EQ(release("r1", "u:1"), Int(0));  // a retry: the latch answers
+  EXPECT_EQ(c()({"HGET", "s", "u:1"}), Bulk("1"));
+  EXPECT_EQ(release("r2", "u:1"), Int(1));
+  EXPECT_EQ(c()({"EXISTS", "s"}), Int(0));
+  EXPECT_EQ(c()({"GET", "redisson_unlock_latch:{s}:r2"}), Bulk("1"));
+  EXPECT_EQ(release("r2", "u:1"), Int(1));
+  EXPECT_EQ(release("r3", "u:1"), Nil());
+  EXPECT_EQ(listener.Received(c()), std::vector<Listener::Message>{});
+}
+
+TEST_F(LockScriptsTest, SpinForceReleaseDeletesWithoutPublishing) {
+  Listener listener = Listen({ChannelOf("s")});
+  Acquire("s", "30000", "u:1");
+  EXPECT_EQ(Run("spin_lock_force_release", {"s"}, {}), Int(1));
+  EXPECT_EQ(c()({"EXISTS", "s"}), Int(0));
+  EXPECT_EQ(Run("spin_lock_force_release", {"s"}, {}), Int(0));
+  EXPECT_EQ(listener.Received(c()), std::vector<Listener::Message>{});
 }
 
 }  // namespace

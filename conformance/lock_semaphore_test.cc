@@ -52,6 +52,9 @@ TEST_F(SemaphoreTest, PermitsAsRedissonKeepsThem) {
   EXPECT_EQ(s.AvailablePermits(), -1);
   EXPECT_TRUE(s.Delete());
   EXPECT_FALSE(s.ReleaseIfExists(1));
+  // Releasing 0 permits is answered without a call, as Redisson's releaseAsync(0): no INCRBY 0
+  // creates the semaphore.
+  s.Release(0);
   EXPECT_EQ(c()({"EXISTS", "slots"}), Int(0));
   EXPECT_TRUE(s.TrySetPermits(4, milliseconds(60000)));
   int64_t pttl = c()({"PTTL", "slots"}).integer;
@@ -139,7 +142,7 @@ TEST_F(SemaphoreTest, SharedWithARedissonPeer) {
   std::future<bool> got = s.TryAcquireAsync(1, milliseconds(20000));
   ASSERT_TRUE(Eventually([&] { return client->ParkedWaiters("redisson_sc:{shared}") == 1; }));
   // The peer's release publishes the count on redisson_sc:{shared}: that wakes us.
-  EXPECT_EQ(peer({"EVAL", kRedissonRelease, "2", "shared", "redisson_sc:{shared}", "1", "publish"}),
+  EXPECT_EQ(peer({"EVAL", kRedissonRelease, "2", "shared", "redisson_sc:{shared}", "1", "PUBLISH"}),
             Nil());
   EXPECT_TRUE(got.get());
   // Ours wakes a peer listening as Redisson does.

@@ -42,7 +42,7 @@ std::vector<std::string> RedissonUnlock(const std::string& name, const std::stri
           "0",
           "30000",
           owner,
-          "publish",
+          "PUBLISH",
           "5000"};
 }
 

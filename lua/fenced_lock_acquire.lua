@@ -5,8 +5,9 @@
 -- ARGV[1]  lease in milliseconds (the watchdog timeout when the caller gives none)
 -- ARGV[2]  owner, "<client uuid>:<thread id>"
 -- Returns {-1, token} when the caller now holds the lock (the lease restarted), else
--- {holder's PTTL, -1} and the counter untouched. As in Redisson, a holder without expiry answers
--- {-1, -1}: the -1 in the second place is what says "not acquired".
+-- {holder's PTTL, -1} and the counter untouched. A holder without expiry answers {-1, -1}:
+-- Redisson's tryLockAndGetToken tests the first element (-1) and takes that for an acquisition
+-- with token -1; the redlab client reads the -1 token as "not acquired".
 -- Released by lock_release.lua, like the reentrant lock.
 if (redis.call('exists', KEYS[1]) == 0) or (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then
   local token = redis.call('incr', KEYS[2])
