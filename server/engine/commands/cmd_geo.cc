@@ -441,8 +441,10 @@ void GeoSearchStoreCommand(CommandContext& ctx) {
   GeoRadiusGeneric(ctx, 2, kGeoSearch | kGeoSearchStore);
 }
 
-void GeoHashCommand(CommandContext& ctx) {
-  static constexpr char kAlphabet[] = "0123456789bcdefghjkmnpqrstuvwxyz";
+// GEOHASH and GEOPOS: an array with one entry per member argument (from argument 2), `reply`
+// called with the member's longitude and latitude, `missing` for a member (or key) not there.
+template <typename Reply, typename Missing>
+void ReplyEachPosition(CommandContext& ctx, Reply reply, Missing missing) {
   Db::Node* node = nullptr;
   if (!ctx.LookupRead(ctx.arg(1), ObjectType::kZset, &node)) return;
   ctx.reply().ArrayHeader(ctx.argc() - 2);
@@ -451,37 +453,40 @@ void GeoHashCommand(CommandContext& ctx) {
     double xy[2];
     if (node == nullptr || !node->value.value.zset().Score(ctx.arg(j), &score) ||
         !geo::DecodeScore(score, xy)) {
-      ctx.reply().Null();
-      continue;
+      missing();
+    } else {
+      reply(xy);
     }
-    // Re-encoded over the standard latitude range (-90, 90), as geohash strings use.
-    geo::HashBits hash;
-    geo::Encode({-180, 180}, {-90, 90}, xy[0], xy[1], 26, &hash);
-    char buf[11];
-    for (int i = 0; i < 11; ++i) {
-      int idx = i == 10 ? 0 : static_cast<int>((hash.bits >> (52 - ((i + 1) * 5))) & 0x1f);
-      buf[i] = kAlphabet[idx];
-    }
-    ctx.reply().Bulk(std::string_view(buf, 11));
   }
 }
 
+void GeoHashCommand(CommandContext& ctx) {
+  static constexpr char kAlphabet[] = "0123456789bcdefghjkmnpqrstuvwxyz";
+  ReplyEachPosition(
+      ctx,
+      [&](const double* xy) {
+        // Re-encoded over the standard latitude range (-90, 90), as geohash strings use.
+        geo::HashBits hash;
+        geo::Encode({-180, 180}, {-90, 90}, xy[0], xy[1], 26, &hash);
+        char buf[11];
+        for (int i = 0; i < 11; ++i) {
+          int idx = i == 10 ? 0 : static_cast<int>((hash.bits >> (52 - ((i + 1) * 5))) & 0x1f);
+          buf[i] = kAlphabet[idx];
+        }
+        ctx.reply().Bulk(std::string_view(buf, 11));
+      },
+      [&] { ctx.reply().Null(); });
+}
+
 void GeoPosCommand(CommandContext& ctx) {
-  Db::Node* node = nullptr;
-  if (!ctx.LookupRead(ctx.arg(1), ObjectType::kZset, &node)) return;
-  ctx.reply().ArrayHeader(ctx.argc() - 2);
-  for (size_t j = 2; j < ctx.argc(); ++j) {
-    double score = 0;
-    double xy[2];
-    if (node == nullptr || !node->value.value.zset().Score(ctx.arg(j), &score) ||
-        !geo::DecodeScore(score, xy)) {
-      ctx.reply().NullArray();
-      continue;
-    }
-    ctx.reply().ArrayHeader(2);
-    ReplyHumanDouble(ctx, xy[0]);
-    ReplyHumanDouble(ctx, xy[1]);
-  }
+  ReplyEachPosition(
+      ctx,
+      [&](const double* xy) {
+        ctx.reply().ArrayHeader(2);
+        ReplyHumanDouble(ctx, xy[0]);
+        ReplyHumanDouble(ctx, xy[1]);
+      },
+      [&] { ctx.reply().NullArray(); });
 }
 
 void GeoDistCommand(CommandContext& ctx) {

@@ -15,6 +15,18 @@ void ReplyStringSet(resp::ReplyWriter& r, const std::vector<std::string_view>& i
   for (std::string_view s : items) r.Status(s);
 }
 
+// A begin_search or find_keys entry's type and spec (a map of integer fields), after its "type".
+void ReplySpecOfType(resp::ReplyWriter& r, std::string_view type,
+                     std::initializer_list<std::pair<std::string_view, int64_t>> fields) {
+  r.Bulk(type);
+  r.Bulk("spec");
+  r.MapHeader(fields.size());
+  for (const auto& [name, value] : fields) {
+    r.Bulk(name);
+    r.Integer(value);
+  }
+}
+
 void ReplyKeySpec(resp::ReplyWriter& r, const KeySpec& k) {
   r.MapHeader(k.notes.empty() ? 3 : 4);
   if (!k.notes.empty()) {
@@ -27,23 +39,9 @@ void ReplyKeySpec(resp::ReplyWriter& r, const KeySpec& k) {
   r.MapHeader(2);
   r.Bulk("type");
   if (k.unknown) {
-    r.Bulk("unknown");
-    r.Bulk("spec");
-    r.MapHeader(0);
-    r.Bulk("find_keys");
-    r.MapHeader(2);
-    r.Bulk("type");
-    r.Bulk("unknown");
-    r.Bulk("spec");
-    r.MapHeader(0);
-    return;
-  }
-  if (k.begin_index > 0) {
-    r.Bulk("index");
-    r.Bulk("spec");
-    r.MapHeader(1);
-    r.Bulk("index");
-    r.Integer(k.begin_index);
+    ReplySpecOfType(r, "unknown", {});
+  } else if (k.begin_index > 0) {
+    ReplySpecOfType(r, "index", {{"index", k.begin_index}});
   } else {
     r.Bulk("keyword");
     r.Bulk("spec");
@@ -56,26 +54,15 @@ void ReplyKeySpec(resp::ReplyWriter& r, const KeySpec& k) {
   r.Bulk("find_keys");
   r.MapHeader(2);
   r.Bulk("type");
-  if (k.keynum) {
-    r.Bulk("keynum");
-    r.Bulk("spec");
-    r.MapHeader(3);
-    r.Bulk("keynumidx");
-    r.Integer(k.keynum_index);
-    r.Bulk("firstkey");
-    r.Integer(k.first_key);
-    r.Bulk("keystep");
-    r.Integer(k.key_step);
+  if (k.unknown) {
+    ReplySpecOfType(r, "unknown", {});
+  } else if (k.keynum) {
+    ReplySpecOfType(r, "keynum", {{"keynumidx", k.keynum_index},
+                                  {"firstkey", k.first_key},
+                                  {"keystep", k.key_step}});
   } else {
-    r.Bulk("range");
-    r.Bulk("spec");
-    r.MapHeader(3);
-    r.Bulk("lastkey");
-    r.Integer(k.last_key);
-    r.Bulk("keystep");
-    r.Integer(k.key_step);
-    r.Bulk("limit");
-    r.Integer(k.limit);
+    ReplySpecOfType(r, "range",
+                    {{"lastkey", k.last_key}, {"keystep", k.key_step}, {"limit", k.limit}});
   }
 }
 

@@ -46,6 +46,20 @@ void ReplyRange(CommandContext& ctx, const ListValue& list, size_t first, size_t
   list.ForEach(first, last, reverse, [&](std::string_view v) { r.Bulk(v); });
 }
 
+// Pops up to `count` (> 0) elements from `end` of a non-empty list and replies them as an array in
+// the order they were popped (listPopRangeAndReplyWithKey's range); returns how many it popped.
+size_t PopAndReplyRange(CommandContext& ctx, ListValue& list, End end, int64_t count) {
+  size_t len = list.size();
+  size_t n = static_cast<uint64_t>(count) < len ? static_cast<size_t>(count) : len;
+  if (end == End::kHead) {
+    ReplyRange(ctx, list, 0, n - 1, false);
+  } else {
+    ReplyRange(ctx, list, len - n, len - 1, true);
+  }
+  list.Erase(end, n);
+  return n;
+}
+
 // LPUSH, RPUSH, LPUSHX, RPUSHX (pushGenericCommand). `only_existing` is the X variants.
 void Push(CommandContext& ctx, End end, bool only_existing) {
   const std::string& key = ctx.arg(1);
@@ -101,14 +115,7 @@ void Pop(CommandContext& ctx, End end) {
   if (!has_count) {
     ctx.reply().Bulk(list.Pop(end));
   } else {
-    size_t len = list.size();
-    removed = static_cast<uint64_t>(count) < len ? static_cast<size_t>(count) : len;
-    if (end == End::kHead) {
-      ReplyRange(ctx, list, 0, removed - 1, false);
-    } else {
-      ReplyRange(ctx, list, len - removed, len - 1, true);
-    }
-    list.Erase(end, removed);
+    removed = PopAndReplyRange(ctx, list, end, count);
   }
   ListPopped(ctx, node, key, end);
   ctx.SignalModifiedKey(key);
@@ -366,18 +373,10 @@ void ListMove(CommandContext& ctx, End from, End to) {
 
 void ListPopRangeWithKey(CommandContext& ctx, const std::string& key, Db::Node* node, End end,
                          int64_t count) {
-  ListValue& list = ListOf(node);
-  size_t len = list.size();
-  size_t n = static_cast<uint64_t>(count) < len ? static_cast<size_t>(count) : len;
   resp::ReplyWriter& r = ctx.reply();
   r.ArrayHeader(2);
   r.Bulk(key);
-  if (end == End::kHead) {
-    ReplyRange(ctx, list, 0, n - 1, false);
-  } else {
-    ReplyRange(ctx, list, len - n, len - 1, true);
-  }
-  list.Erase(end, n);
+  size_t n = PopAndReplyRange(ctx, ListOf(node), end, count);
   ListPopped(ctx, node, key, end);
   ctx.SignalModifiedKey(key);
   ctx.MarkDirty(n);
