@@ -54,9 +54,21 @@ constexpr std::string_view kXGroupHelp[] = {
     "    Set the current group ID and entries_read counter.",
 };
 
-// The NOGROUP error of XPENDING, XCLAIM and XAUTOCLAIM.
-void ReplyNoGroup(CommandContext& ctx, const std::string& key, const std::string& group) {
-  ctx.ReplyError("-NOGROUP No such key '" + key + "' or consumer group '" + group + "'");
+// XPENDING, XCLAIM and XAUTOCLAIM: the group named by argument 2 of the stream at argument 1
+// (and that stream in `*stream`), or nullptr once the reply is made: a wrong type's error, or
+// NOGROUP for a missing key or group.
+StreamGroup* FindGroupOrReply(CommandContext& ctx, StreamValue** stream) {
+  Db::Node* node = nullptr;
+  if (!ctx.LookupRead(ctx.arg(1), ObjectType::kStream, &node)) return nullptr;
+  StreamValue* s = node == nullptr ? nullptr : &node->value.value.stream();
+  StreamGroup* group = s == nullptr ? nullptr : s->FindGroup(ctx.arg(2));
+  if (group == nullptr) {
+    ctx.ReplyError("-NOGROUP No such key '" + ctx.arg(1) + "' or consumer group '" + ctx.arg(2) +
+                   "'");
+    return nullptr;
+  }
+  *stream = s;
+  return group;
 }
 
 // xgroupCommand: every subcommand of XGROUP, as the one procedure Redis has.
@@ -227,13 +239,9 @@ void XPendingCommand(CommandContext& ctx) {
     if (!IntervalArg(ctx, at + 1, UINT64_MAX, false, &end)) return;
     if (at + 3 < ctx.argc()) consumer_name = &ctx.arg(at + 3);
   }
-  Db::Node* node = nullptr;
-  if (!ctx.LookupRead(ctx.arg(1), ObjectType::kStream, &node)) return;
-  StreamGroup* group = node == nullptr ? nullptr : node->value.value.stream().FindGroup(ctx.arg(2));
-  if (group == nullptr) {
-    ReplyNoGroup(ctx, ctx.arg(1), ctx.arg(2));
-    return;
-  }
+  StreamValue* s = nullptr;
+  StreamGroup* group = FindGroupOrReply(ctx, &s);
+  if (group == nullptr) return;
   resp::ReplyWriter& r = ctx.reply();
   if (justinfo) {
     r.ArrayHeader(4);
@@ -319,14 +327,9 @@ StreamConsumer* Claimer(CommandContext& ctx, StreamGroup& group, StreamConsumer*
 }
 
 void XClaimCommand(CommandContext& ctx) {
-  Db::Node* node = nullptr;
-  if (!ctx.LookupRead(ctx.arg(1), ObjectType::kStream, &node)) return;
-  StreamValue* s = node == nullptr ? nullptr : &node->value.value.stream();
-  StreamGroup* group = s == nullptr ? nullptr : s->FindGroup(ctx.arg(2));
-  if (group == nullptr) {
-    ReplyNoGroup(ctx, ctx.arg(1), ctx.arg(2));
-    return;
-  }
+  StreamValue* s = nullptr;
+  StreamGroup* group = FindGroupOrReply(ctx, &s);
+  if (group == nullptr) return;
   int64_t minidle = 0;
   if (!ctx.IntArg(4, &minidle, "Invalid min-idle-time argument for XCLAIM")) return;
   if (minidle < 0) minidle = 0;
@@ -442,14 +445,9 @@ void XAutoClaimCommand(CommandContext& ctx) {
       return;
     }
   }
-  Db::Node* node = nullptr;
-  if (!ctx.LookupRead(ctx.arg(1), ObjectType::kStream, &node)) return;
-  StreamValue* s = node == nullptr ? nullptr : &node->value.value.stream();
-  StreamGroup* group = s == nullptr ? nullptr : s->FindGroup(ctx.arg(2));
-  if (group == nullptr) {
-    ReplyNoGroup(ctx, ctx.arg(1), ctx.arg(2));
-    return;
-  }
+  StreamValue* s = nullptr;
+  StreamGroup* group = FindGroupOrReply(ctx, &s);
+  if (group == nullptr) return;
   resp::ReplyWriter& r = ctx.reply();
   int64_t attempts = count * kAttemptsFactor;
   int64_t now = ctx.now_ms();

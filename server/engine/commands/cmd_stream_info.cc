@@ -44,6 +44,20 @@ void ReplyEdgeEntry(CommandContext& ctx, const StreamValue::Entry* e) {
   }
 }
 
+// XINFO STREAM FULL's "pending" of a group or a consumer: at most `count` entries of `pel` (0:
+// all), each replied by `entry(id, nack)`.
+template <typename Pel, typename Entry>
+void ReplyPendingUpTo(resp::ReplyWriter& r, const Pel& pel, int64_t count, Entry entry) {
+  size_t n = 0;
+  size_t at = r.BeginDeferred();
+  for (const auto& [id, nack] : pel) {
+    if (count != 0 && static_cast<int64_t>(n) >= count) break;
+    entry(id, nack);
+    ++n;
+  }
+  r.EndDeferredArray(at, n);
+}
+
 void ReplyFullGroups(CommandContext& ctx, const StreamValue& s, int64_t count) {
   resp::ReplyWriter& r = ctx.reply();
   r.ArrayHeader(s.groups().size());
@@ -60,18 +74,13 @@ void ReplyFullGroups(CommandContext& ctx, const StreamValue& s, int64_t count) {
     r.Bulk("pel-count");
     r.Integer(static_cast<int64_t>(group.pel().size()));
     r.Bulk("pending");
-    size_t n = 0;
-    size_t at = r.BeginDeferred();
-    for (const auto& [id, nack] : group.pel()) {
-      if (count != 0 && static_cast<int64_t>(n) >= count) break;
+    ReplyPendingUpTo(r, group.pel(), count, [&](const StreamId& id, const auto& nack) {
       r.ArrayHeader(4);
       r.Bulk(id.ToString());
       r.Bulk(nack.consumer->name);
       r.Integer(nack.delivery_time);
       r.Integer(static_cast<int64_t>(nack.delivery_count));
-      ++n;
-    }
-    r.EndDeferredArray(at, n);
+    });
     r.Bulk("consumers");
     r.ArrayHeader(group.consumers().size());
     for (const auto& [cname, consumer] : group.consumers()) {
@@ -83,17 +92,12 @@ void ReplyFullGroups(CommandContext& ctx, const StreamValue& s, int64_t count) {
       r.Bulk("pel-count");
       r.Integer(static_cast<int64_t>(consumer.pel.size()));
       r.Bulk("pending");
-      size_t m = 0;
-      size_t cat = r.BeginDeferred();
-      for (const auto& [id, nack] : consumer.pel) {
-        if (count != 0 && static_cast<int64_t>(m) >= count) break;
+      ReplyPendingUpTo(r, consumer.pel, count, [&](const StreamId& id, const auto* nack) {
         r.ArrayHeader(3);
         r.Bulk(id.ToString());
         r.Integer(nack->delivery_time);
         r.Integer(static_cast<int64_t>(nack->delivery_count));
-        ++m;
-      }
-      r.EndDeferredArray(cat, m);
+      });
     }
   }
 }
