@@ -246,19 +246,32 @@ void ClientKillCommand(CommandContext& ctx) {
   }
 }
 
-void ClientPauseCommand(CommandContext& ctx) {
+// CLIENT PAUSE's and CLIENT UNBLOCK's optional argument 3, one of two words: sets *first when
+// it is `first`. False once the reply is made: a syntax error for more arguments, `error` for
+// another word.
+bool OptionalChoiceArg(CommandContext& ctx, std::string_view first, std::string_view second,
+                       std::string_view error, bool* is_first) {
   if (ctx.argc() > 4) {
     ReplySubcommandSyntaxError(ctx);
-    return;
+    return false;
   }
-  bool writes_only = false;
+  *is_first = false;
   if (ctx.argc() == 4) {
-    if (ctx.ArgIs(3, "write")) {
-      writes_only = true;
-    } else if (!ctx.ArgIs(3, "all")) {
-      ctx.ReplyError("CLIENT PAUSE mode must be WRITE or ALL");
-      return;
+    if (ctx.ArgIs(3, first)) {
+      *is_first = true;
+    } else if (!ctx.ArgIs(3, second)) {
+      ctx.ReplyError(error);
+      return false;
     }
+  }
+  return true;
+}
+
+void ClientPauseCommand(CommandContext& ctx) {
+  bool writes_only = false;
+  if (!OptionalChoiceArg(ctx, "write", "all", "CLIENT PAUSE mode must be WRITE or ALL",
+                         &writes_only)) {
+    return;
   }
   int64_t end_ms = 0;
   if (!ctx.TimeoutArg(2, /*seconds=*/false, &end_ms)) return;
@@ -273,18 +286,10 @@ void ClientUnpauseCommand(CommandContext& ctx) {
 
 // CLIENT UNBLOCK id [TIMEOUT|ERROR]: the reason is checked before the id.
 void ClientUnblockCommand(CommandContext& ctx) {
-  if (ctx.argc() > 4) {
-    ReplySubcommandSyntaxError(ctx);
-    return;
-  }
   bool with_error = false;
-  if (ctx.argc() == 4) {
-    if (ctx.ArgIs(3, "error")) {
-      with_error = true;
-    } else if (!ctx.ArgIs(3, "timeout")) {
-      ctx.ReplyError("CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
-      return;
-    }
+  if (!OptionalChoiceArg(ctx, "error", "timeout",
+                         "CLIENT UNBLOCK reason should be TIMEOUT or ERROR", &with_error)) {
+    return;
   }
   int64_t id = 0;
   if (!ctx.IntArg(2, &id)) return;
