@@ -10,9 +10,6 @@
 
 namespace redlab::server::engine {
 
-// Registers the commands of cmd_bitfield.cc; called by RegisterBitmapCommands.
-void RegisterBitfieldCommands(CommandTable& table);
-
 // getBitOffsetFromArgument: a bit offset in argument `i`, at most proto-max-bulk-len bytes into
 // a string (the master's stream is obeyed whatever the limit). With `field_bits` > 0 (BITFIELD),
 // "#<n>" means n fields of that width. Replies Redis's error and returns false when invalid.

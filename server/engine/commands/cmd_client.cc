@@ -246,19 +246,32 @@ void ClientKillCommand(CommandContext& ctx) {
   }
 }
 
-void ClientPauseCommand(CommandContext& ctx) {
+// CLIENT PAUSE's and CLIENT UNBLOCK's optional argument 3, one of two words: sets *first when
+// it is `first`. False once the reply is made: a syntax error for more arguments, `error` for
+// another word.
+bool OptionalChoiceArg(CommandContext& ctx, std::string_view first, std::string_view second,
+                       std::string_view error, bool* is_first) {
   if (ctx.argc() > 4) {
     ReplySubcommandSyntaxError(ctx);
-    return;
+    return false;
   }
-  bool writes_only = false;
+  *is_first = false;
   if (ctx.argc() == 4) {
-    if (ctx.ArgIs(3, "write")) {
-      writes_only = true;
-    } else if (!ctx.ArgIs(3, "all")) {
-      ctx.ReplyError("CLIENT PAUSE mode must be WRITE or ALL");
-      return;
+    if (ctx.ArgIs(3, first)) {
+      *is_first = true;
+    } else if (!ctx.ArgIs(3, second)) {
+      ctx.ReplyError(error);
+      return false;
     }
+  }
+  return true;
+}
+
+void ClientPauseCommand(CommandContext& ctx) {
+  bool writes_only = false;
+  if (!OptionalChoiceArg(ctx, "write", "all", "CLIENT PAUSE mode must be WRITE or ALL",
+                         &writes_only)) {
+    return;
   }
   int64_t end_ms = 0;
   if (!ctx.TimeoutArg(2, /*seconds=*/false, &end_ms)) return;
@@ -273,18 +286,10 @@ void ClientUnpauseCommand(CommandContext& ctx) {
 
 // CLIENT UNBLOCK id [TIMEOUT|ERROR]: the reason is checked before the id.
 void ClientUnblockCommand(CommandContext& ctx) {
-  if (ctx.argc() > 4) {
-    ReplySubcommandSyntaxError(ctx);
-    return;
-  }
   bool with_error = false;
-  if (ctx.argc() == 4) {
-    if (ctx.ArgIs(3, "error")) {
-      with_error = true;
-    } else if (!ctx.ArgIs(3, "timeout")) {
-      ctx.ReplyError("CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
-      return;
-    }
+  if (!OptionalChoiceArg(ctx, "error", "timeout",
+                         "CLIENT UNBLOCK reason should be TIMEOUT or ERROR", &with_error)) {
+    return;
   }
   int64_t id = 0;
   if (!ctx.IntArg(2, &id)) return;
@@ -326,70 +331,7 @@ void ClientNoEvictCommand(CommandContext& ctx) {
 
 }  // namespace
 
-void RegisterClientCommands(CommandTable& table) {
-  constexpr uint32_t kConn = kAclConnection;
-  constexpr uint32_t kClientFlags = kCmdNoscript | kCmdLoading | kCmdStale;
-  auto sub = [](std::string_view name, int arity, uint32_t flags, uint32_t acl, CommandProc proc,
-                std::string_view since, std::string_view summary, std::string_view complexity) {
-    return CommandSpec{.name = name,
-                       .arity = arity,
-                       .flags = flags,
-                       .acl = acl,
-                       .proc = proc,
-                       .group = "connection",
-                       .since = since,
-                       .summary = summary,
-                       .complexity = complexity};
-  };
-  CommandSpec client{.name = "client",
-                     .arity = -2,
-                     .flags = kCmdKeepsCaching,
-                     .group = "connection",
-                     .since = "2.4.0",
-                     .summary = "A container for client connection commands",
-                     .complexity = "Depends on subcommand."};
-  client.subcommands = {
-      sub("help", 2, kCmdLoading | kCmdStale, kConn, ClientHelpCommand, "5.0.0",
-          "Show helpful text about the different subcommands", "O(1)"),
-      sub("id", 2, kClientFlags, kConn, ClientIdCommand, "5.0.0",
-          "Returns the client ID for the current connection", "O(1)"),
-      sub("info", 2, kClientFlags, kConn, ClientInfoCommand, "6.2.0",
-          "Returns information about the current client connection.", "O(1)"),
-      sub("getname", 2, kClientFlags, kConn, ClientGetNameCommand, "2.6.9",
-          "Get the current connection name", "O(1)"),
-      sub("setname", 3, kClientFlags, kConn, ClientSetNameCommand, "2.6.9",
-          "Set the current connection name", "O(1)"),
-      sub("list", -2, kCmdAdmin | kClientFlags, kConn, ClientListCommand, "2.4.0",
-          "Get the list of client connections", "O(N) where N is the number of client connections"),
-      sub("kill", -3, kCmdAdmin | kClientFlags, kConn, ClientKillCommand, "2.4.0",
-          "Kill the connection of a client", "O(N) where N is the number of client connections"),
-      sub("pause", -3, kCmdAdmin | kClientFlags, kConn, ClientPauseCommand, "2.9.50",
-          "Stop processing commands from clients for some time", "O(1)"),
-      sub("unpause", 2, kCmdAdmin | kClientFlags, kConn, ClientUnpauseCommand, "6.2.0",
-          "Resume processing of clients that were paused",
-          "O(N) Where N is the number of paused clients"),
-      sub("unblock", -3, kCmdAdmin | kClientFlags, kConn, ClientUnblockCommand, "5.0.0",
-          "Unblock a client blocked in a blocking command from a different connection",
-          "O(log N) where N is the number of client connections"),
-      sub("reply", 3, kClientFlags, kConn, ClientReplyCommand, "3.2.0",
-          "Instruct the server whether to reply to commands", "O(1)"),
-      sub("no-evict", 3, kCmdAdmin | kClientFlags, kConn, ClientNoEvictCommand, "7.0.0",
-          "Set client eviction mode for the current connection", "O(1)"),
-      sub("getredir", 2, kClientFlags, kConn, ClientGetRedirCommand, "6.0.0",
-          "Get tracking notifications redirection client ID if any", "O(1)"),
-      sub("trackinginfo", 2, kClientFlags, kConn, ClientTrackingInfoCommand, "6.2.0",
-          "Return information about server assisted client side caching for the current "
-          "connection",
-          "O(1)"),
-      sub("caching", 3, kClientFlags, kConn, ClientCachingCommand, "6.0.0",
-          "Instruct the server about tracking or not keys in the next request", "O(1)"),
-      sub("tracking", -3, kClientFlags, kConn, ClientTrackingCommand, "6.0.0",
-          "Enable or disable server assisted client side caching support",
-          "O(1). Some options may introduce additional complexity."),
-  };
-  client.subcommands[2].tips = {"nondeterministic_output"};
-  client.subcommands[5].tips = {"nondeterministic_output"};
-  table.Add(std::move(client));
-}
+// The commands of specs/client.json (generated by server/command/generate_specs.py).
+#include "server/engine/commands/specs/client.inc"
 
 }  // namespace redlab::server::engine

@@ -441,8 +441,10 @@ void GeoSearchStoreCommand(CommandContext& ctx) {
   GeoRadiusGeneric(ctx, 2, kGeoSearch | kGeoSearchStore);
 }
 
-void GeoHashCommand(CommandContext& ctx) {
-  static constexpr char kAlphabet[] = "0123456789bcdefghjkmnpqrstuvwxyz";
+// GEOHASH and GEOPOS: an array with one entry per member argument (from argument 2), `reply`
+// called with the member's longitude and latitude, `missing` for a member (or key) not there.
+template <typename Reply, typename Missing>
+void ReplyEachPosition(CommandContext& ctx, Reply reply, Missing missing) {
   Db::Node* node = nullptr;
   if (!ctx.LookupRead(ctx.arg(1), ObjectType::kZset, &node)) return;
   ctx.reply().ArrayHeader(ctx.argc() - 2);
@@ -451,37 +453,40 @@ void GeoHashCommand(CommandContext& ctx) {
     double xy[2];
     if (node == nullptr || !node->value.value.zset().Score(ctx.arg(j), &score) ||
         !geo::DecodeScore(score, xy)) {
-      ctx.reply().Null();
-      continue;
+      missing();
+    } else {
+      reply(xy);
     }
-    // Re-encoded over the standard latitude range (-90, 90), as geohash strings use.
-    geo::HashBits hash;
-    geo::Encode({-180, 180}, {-90, 90}, xy[0], xy[1], 26, &hash);
-    char buf[11];
-    for (int i = 0; i < 11; ++i) {
-      int idx = i == 10 ? 0 : static_cast<int>((hash.bits >> (52 - ((i + 1) * 5))) & 0x1f);
-      buf[i] = kAlphabet[idx];
-    }
-    ctx.reply().Bulk(std::string_view(buf, 11));
   }
 }
 
+void GeoHashCommand(CommandContext& ctx) {
+  static constexpr char kAlphabet[] = "0123456789bcdefghjkmnpqrstuvwxyz";
+  ReplyEachPosition(
+      ctx,
+      [&](const double* xy) {
+        // Re-encoded over the standard latitude range (-90, 90), as geohash strings use.
+        geo::HashBits hash;
+        geo::Encode({-180, 180}, {-90, 90}, xy[0], xy[1], 26, &hash);
+        char buf[11];
+        for (int i = 0; i < 11; ++i) {
+          int idx = i == 10 ? 0 : static_cast<int>((hash.bits >> (52 - ((i + 1) * 5))) & 0x1f);
+          buf[i] = kAlphabet[idx];
+        }
+        ctx.reply().Bulk(std::string_view(buf, 11));
+      },
+      [&] { ctx.reply().Null(); });
+}
+
 void GeoPosCommand(CommandContext& ctx) {
-  Db::Node* node = nullptr;
-  if (!ctx.LookupRead(ctx.arg(1), ObjectType::kZset, &node)) return;
-  ctx.reply().ArrayHeader(ctx.argc() - 2);
-  for (size_t j = 2; j < ctx.argc(); ++j) {
-    double score = 0;
-    double xy[2];
-    if (node == nullptr || !node->value.value.zset().Score(ctx.arg(j), &score) ||
-        !geo::DecodeScore(score, xy)) {
-      ctx.reply().NullArray();
-      continue;
-    }
-    ctx.reply().ArrayHeader(2);
-    ReplyHumanDouble(ctx, xy[0]);
-    ReplyHumanDouble(ctx, xy[1]);
-  }
+  ReplyEachPosition(
+      ctx,
+      [&](const double* xy) {
+        ctx.reply().ArrayHeader(2);
+        ReplyHumanDouble(ctx, xy[0]);
+        ReplyHumanDouble(ctx, xy[1]);
+      },
+      [&] { ctx.reply().NullArray(); });
 }
 
 void GeoDistCommand(CommandContext& ctx) {
@@ -521,86 +526,9 @@ std::vector<FoundKey> GeoRadiusKeys(std::span<const std::string> args) {
   return keys;
 }
 
-KeySpec StoreKeyAfter(std::string_view keyword, int startfrom) {
-  KeySpec k;
-  k.flags = kKeyOW | kKeyUpdate;
-  k.begin_keyword = keyword;
-  k.keyword_startfrom = startfrom;
-  return k;
-}
-
-CommandSpec Geo(std::string_view name, int arity, uint32_t flags, std::vector<KeySpec> keys,
-                CommandProc proc, std::string_view since, std::string_view summary,
-                std::string_view complexity) {
-  return {.name = name,
-          .arity = arity,
-          .flags = flags,
-          .acl = kAclGeo,
-          .keys = std::move(keys),
-          .proc = proc,
-          .group = "geo",
-          .since = since,
-          .summary = summary,
-          .complexity = complexity};
-}
-
 }  // namespace
 
-void RegisterGeoCommands(CommandTable& table) {
-  const KeySpec ro = KeyAt(1, kKeyRO | kKeyAccess);
-  constexpr std::string_view kRadiusComplexity =
-      "O(N+log(M)) where N is the number of elements inside the bounding box of the circular "
-      "area delimited by center and radius and M is the number of items inside the index.";
-  constexpr std::string_view kSearchComplexity =
-      "O(N+log(M)) where N is the number of elements in the grid-aligned bounding box area "
-      "around the shape provided as the filter and M is the number of items inside the shape";
-  table.Add(Geo("geoadd", -5, kCmdWrite | kCmdDenyOom, {KeyAt(1, kKeyRW | kKeyUpdate)},
-                GeoAddCommand, "3.2.0",
-                "Add one or more geospatial items in the geospatial index represented using a "
-                "sorted set",
-                "O(log(N)) for each item added, where N is the number of elements in the sorted "
-                "set."));
-  table.Add(Geo("geodist", -4, kCmdReadonly, {ro}, GeoDistCommand, "3.2.0",
-                "Returns the distance between two members of a geospatial index", "O(log(N))"));
-  table.Add(Geo("geohash", -2, kCmdReadonly, {ro}, GeoHashCommand, "3.2.0",
-                "Returns members of a geospatial index as standard geohash strings",
-                "O(log(N)) for each member requested, where N is the number of elements in the "
-                "sorted set."));
-  table.Add(Geo("geopos", -2, kCmdReadonly, {ro}, GeoPosCommand, "3.2.0",
-                "Returns longitude and latitude of members of a geospatial index",
-                "O(N) where N is the number of members requested."));
-  CommandSpec georadius =
-      Geo("georadius", -6, kCmdWrite | kCmdDenyOom,
-          {ro, StoreKeyAfter("STORE", 6), StoreKeyAfter("STOREDIST", 6)}, GeoRadiusCommand,
-          "3.2.0",
-          "Query a sorted set representing a geospatial index to fetch members matching a given "
-          "maximum distance from a point",
-          kRadiusComplexity);
-  georadius.get_keys = GeoRadiusKeys;
-  table.Add(std::move(georadius));
-  table.Add(Geo("georadius_ro", -6, kCmdReadonly, {ro}, GeoRadiusRoCommand, "3.2.10",
-                "A read-only variant for GEORADIUS", kRadiusComplexity));
-  CommandSpec bymember =
-      Geo("georadiusbymember", -5, kCmdWrite | kCmdDenyOom,
-          {ro, StoreKeyAfter("STORE", 5), StoreKeyAfter("STOREDIST", 5)},
-          GeoRadiusByMemberCommand, "3.2.0",
-          "Query a sorted set representing a geospatial index to fetch members matching a given "
-          "maximum distance from a member",
-          kRadiusComplexity);
-  bymember.get_keys = GeoRadiusKeys;
-  table.Add(std::move(bymember));
-  table.Add(Geo("georadiusbymember_ro", -5, kCmdReadonly, {ro}, GeoRadiusByMemberRoCommand,
-                "3.2.10", "A read-only variant for GEORADIUSBYMEMBER", kRadiusComplexity));
-  table.Add(Geo("geosearch", -7, kCmdReadonly, {ro}, GeoSearchCommand, "6.2.0",
-                "Query a sorted set representing a geospatial index to fetch members inside an "
-                "area of a box or a circle.",
-                kSearchComplexity));
-  table.Add(Geo("geosearchstore", -8, kCmdWrite | kCmdDenyOom,
-                {KeyAt(1, kKeyOW | kKeyUpdate), KeyAt(2, kKeyRO | kKeyAccess)},
-                GeoSearchStoreCommand, "6.2.0",
-                "Query a sorted set representing a geospatial index to fetch members inside an "
-                "area of a box or a circle, and store the result in another key.",
-                kSearchComplexity));
-}
+// The commands of specs/geo.json (generated by server/command/generate_specs.py).
+#include "server/engine/commands/specs/geo.inc"
 
 }  // namespace redlab::server::engine

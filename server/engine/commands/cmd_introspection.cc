@@ -15,6 +15,18 @@ void ReplyStringSet(resp::ReplyWriter& r, const std::vector<std::string_view>& i
   for (std::string_view s : items) r.Status(s);
 }
 
+// A begin_search or find_keys entry's type and spec (a map of integer fields), after its "type".
+void ReplySpecOfType(resp::ReplyWriter& r, std::string_view type,
+                     std::initializer_list<std::pair<std::string_view, int64_t>> fields) {
+  r.Bulk(type);
+  r.Bulk("spec");
+  r.MapHeader(fields.size());
+  for (const auto& [name, value] : fields) {
+    r.Bulk(name);
+    r.Integer(value);
+  }
+}
+
 void ReplyKeySpec(resp::ReplyWriter& r, const KeySpec& k) {
   r.MapHeader(k.notes.empty() ? 3 : 4);
   if (!k.notes.empty()) {
@@ -27,23 +39,9 @@ void ReplyKeySpec(resp::ReplyWriter& r, const KeySpec& k) {
   r.MapHeader(2);
   r.Bulk("type");
   if (k.unknown) {
-    r.Bulk("unknown");
-    r.Bulk("spec");
-    r.MapHeader(0);
-    r.Bulk("find_keys");
-    r.MapHeader(2);
-    r.Bulk("type");
-    r.Bulk("unknown");
-    r.Bulk("spec");
-    r.MapHeader(0);
-    return;
-  }
-  if (k.begin_index > 0) {
-    r.Bulk("index");
-    r.Bulk("spec");
-    r.MapHeader(1);
-    r.Bulk("index");
-    r.Integer(k.begin_index);
+    ReplySpecOfType(r, "unknown", {});
+  } else if (k.begin_index > 0) {
+    ReplySpecOfType(r, "index", {{"index", k.begin_index}});
   } else {
     r.Bulk("keyword");
     r.Bulk("spec");
@@ -56,26 +54,15 @@ void ReplyKeySpec(resp::ReplyWriter& r, const KeySpec& k) {
   r.Bulk("find_keys");
   r.MapHeader(2);
   r.Bulk("type");
-  if (k.keynum) {
-    r.Bulk("keynum");
-    r.Bulk("spec");
-    r.MapHeader(3);
-    r.Bulk("keynumidx");
-    r.Integer(k.keynum_index);
-    r.Bulk("firstkey");
-    r.Integer(k.first_key);
-    r.Bulk("keystep");
-    r.Integer(k.key_step);
+  if (k.unknown) {
+    ReplySpecOfType(r, "unknown", {});
+  } else if (k.keynum) {
+    ReplySpecOfType(r, "keynum", {{"keynumidx", k.keynum_index},
+                                  {"firstkey", k.first_key},
+                                  {"keystep", k.key_step}});
   } else {
-    r.Bulk("range");
-    r.Bulk("spec");
-    r.MapHeader(3);
-    r.Bulk("lastkey");
-    r.Integer(k.last_key);
-    r.Bulk("keystep");
-    r.Integer(k.key_step);
-    r.Bulk("limit");
-    r.Integer(k.limit);
+    ReplySpecOfType(r, "range",
+                    {{"lastkey", k.last_key}, {"keystep", k.key_step}, {"limit", k.limit}});
   }
 }
 
@@ -269,52 +256,7 @@ void CommandHelpCommand(CommandContext& ctx) { ReplyHelp(ctx, kCommandHelp); }
 
 }  // namespace
 
-void RegisterIntrospectionCommands(CommandTable& table) {
-  constexpr uint32_t kFlags = kCmdLoading | kCmdStale;
-  auto sub = [](std::string_view name, int arity, CommandProc proc, std::string_view since,
-                std::string_view summary, std::string_view complexity) {
-    return CommandSpec{.name = name,
-                       .arity = arity,
-                       .flags = kFlags,
-                       .acl = kAclConnection,
-                       .proc = proc,
-                       .group = "server",
-                       .since = since,
-                       .summary = summary,
-                       .complexity = complexity};
-  };
-  CommandSpec command{.name = "command",
-                      .arity = -1,
-                      .flags = kFlags,
-                      .acl = kAclConnection,
-                      .proc = CommandCommand,
-                      .group = "server",
-                      .since = "2.8.13",
-                      .summary = "Get array of Redis command details",
-                      .complexity = "O(N) where N is the total number of Redis commands",
-                      .tips = {"nondeterministic_output_order"}};
-  command.subcommands = {
-      sub("count", 2, CommandCountCommand, "2.8.13", "Get total number of Redis commands", "O(1)"),
-      sub("docs", -2, CommandDocsCommand, "7.0.0",
-          "Get array of specific Redis command documentation",
-          "O(N) where N is the number of commands to look up"),
-      sub("getkeys", -4, CommandGetKeysCommand, "2.8.13", "Extract keys given a full Redis command",
-          "O(N) where N is the number of arguments to the command"),
-      sub("getkeysandflags", -4, CommandGetKeysAndFlagsCommand, "7.0.0",
-          "Extract keys and access flags given a full Redis command",
-          "O(N) where N is the number of arguments to the command"),
-      sub("help", 2, CommandHelpCommand, "5.0.0",
-          "Show helpful text about the different subcommands", "O(1)"),
-      sub("info", -2, CommandInfoCommand, "2.8.13",
-          "Get array of specific Redis command details, or all when no argument is given.",
-          "O(N) where N is the number of commands to look up"),
-      sub("list", -2, CommandListCommand, "7.0.0", "Get an array of Redis command names",
-          "O(N) where N is the total number of Redis commands"),
-  };
-  command.subcommands[1].tips = {"nondeterministic_output_order"};
-  command.subcommands[5].tips = {"nondeterministic_output_order"};
-  command.subcommands[6].tips = {"nondeterministic_output_order"};
-  table.Add(std::move(command));
-}
+// The commands of specs/introspection.json (generated by server/command/generate_specs.py).
+#include "server/engine/commands/specs/introspection.inc"
 
 }  // namespace redlab::server::engine

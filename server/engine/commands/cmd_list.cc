@@ -46,6 +46,20 @@ void ReplyRange(CommandContext& ctx, const ListValue& list, size_t first, size_t
   list.ForEach(first, last, reverse, [&](std::string_view v) { r.Bulk(v); });
 }
 
+// Pops up to `count` (> 0) elements from `end` of a non-empty list and replies them as an array in
+// the order they were popped (listPopRangeAndReplyWithKey's range); returns how many it popped.
+size_t PopAndReplyRange(CommandContext& ctx, ListValue& list, End end, int64_t count) {
+  size_t len = list.size();
+  size_t n = static_cast<uint64_t>(count) < len ? static_cast<size_t>(count) : len;
+  if (end == End::kHead) {
+    ReplyRange(ctx, list, 0, n - 1, false);
+  } else {
+    ReplyRange(ctx, list, len - n, len - 1, true);
+  }
+  list.Erase(end, n);
+  return n;
+}
+
 // LPUSH, RPUSH, LPUSHX, RPUSHX (pushGenericCommand). `only_existing` is the X variants.
 void Push(CommandContext& ctx, End end, bool only_existing) {
   const std::string& key = ctx.arg(1);
@@ -101,14 +115,7 @@ void Pop(CommandContext& ctx, End end) {
   if (!has_count) {
     ctx.reply().Bulk(list.Pop(end));
   } else {
-    size_t len = list.size();
-    removed = static_cast<uint64_t>(count) < len ? static_cast<size_t>(count) : len;
-    if (end == End::kHead) {
-      ReplyRange(ctx, list, 0, removed - 1, false);
-    } else {
-      ReplyRange(ctx, list, len - removed, len - 1, true);
-    }
-    list.Erase(end, removed);
+    removed = PopAndReplyRange(ctx, list, end, count);
   }
   ListPopped(ctx, node, key, end);
   ctx.SignalModifiedKey(key);
@@ -366,204 +373,16 @@ void ListMove(CommandContext& ctx, End from, End to) {
 
 void ListPopRangeWithKey(CommandContext& ctx, const std::string& key, Db::Node* node, End end,
                          int64_t count) {
-  ListValue& list = ListOf(node);
-  size_t len = list.size();
-  size_t n = static_cast<uint64_t>(count) < len ? static_cast<size_t>(count) : len;
   resp::ReplyWriter& r = ctx.reply();
   r.ArrayHeader(2);
   r.Bulk(key);
-  if (end == End::kHead) {
-    ReplyRange(ctx, list, 0, n - 1, false);
-  } else {
-    ReplyRange(ctx, list, len - n, len - 1, true);
-  }
-  list.Erase(end, n);
+  size_t n = PopAndReplyRange(ctx, ListOf(node), end, count);
   ListPopped(ctx, node, key, end);
   ctx.SignalModifiedKey(key);
   ctx.MarkDirty(n);
 }
 
-void RegisterListCommands(CommandTable& table) {
-  constexpr uint32_t kRwInsert = kKeyRW | kKeyInsert;
-  constexpr uint32_t kRwPop = kKeyRW | kKeyAccess | kKeyDelete;
-  table.Add({.name = "lpush",
-             .arity = -3,
-             .flags = kCmdWrite | kCmdDenyOom | kCmdFast,
-             .acl = kAclList,
-             .keys = {KeyAt(1, kRwInsert)},
-             .proc = LpushCommand,
-             .group = "list",
-             .since = "1.0.0",
-             .summary = "Prepend one or multiple elements to a list",
-             .complexity = "O(1) for each element added, so O(N) to add N elements when the "
-                           "command is called with multiple arguments."});
-  table.Add({.name = "rpush",
-             .arity = -3,
-             .flags = kCmdWrite | kCmdDenyOom | kCmdFast,
-             .acl = kAclList,
-             .keys = {KeyAt(1, kRwInsert)},
-             .proc = RpushCommand,
-             .group = "list",
-             .since = "1.0.0",
-             .summary = "Append one or multiple elements to a list",
-             .complexity = "O(1) for each element added, so O(N) to add N elements when the "
-                           "command is called with multiple arguments."});
-  table.Add({.name = "lpushx",
-             .arity = -3,
-             .flags = kCmdWrite | kCmdDenyOom | kCmdFast,
-             .acl = kAclList,
-             .keys = {KeyAt(1, kRwInsert)},
-             .proc = LpushxCommand,
-             .group = "list",
-             .since = "2.2.0",
-             .summary = "Prepend an element to a list, only if the list exists",
-             .complexity = "O(1) for each element added, so O(N) to add N elements when the "
-                           "command is called with multiple arguments."});
-  table.Add({.name = "rpushx",
-             .arity = -3,
-             .flags = kCmdWrite | kCmdDenyOom | kCmdFast,
-             .acl = kAclList,
-             .keys = {KeyAt(1, kRwInsert)},
-             .proc = RpushxCommand,
-             .group = "list",
-             .since = "2.2.0",
-             .summary = "Append an element to a list, only if the list exists",
-             .complexity = "O(1) for each element added, so O(N) to add N elements when the "
-                           "command is called with multiple arguments."});
-  table.Add({.name = "lpop",
-             .arity = -2,
-             .flags = kCmdWrite | kCmdFast,
-             .acl = kAclList,
-             .keys = {KeyAt(1, kRwPop)},
-             .proc = LpopCommand,
-             .group = "list",
-             .since = "1.0.0",
-             .summary = "Remove and get the first elements in a list",
-             .complexity = "O(N) where N is the number of elements returned"});
-  table.Add({.name = "rpop",
-             .arity = -2,
-             .flags = kCmdWrite | kCmdFast,
-             .acl = kAclList,
-             .keys = {KeyAt(1, kRwPop)},
-             .proc = RpopCommand,
-             .group = "list",
-             .since = "1.0.0",
-             .summary = "Remove and get the last elements in a list",
-             .complexity = "O(N) where N is the number of elements returned"});
-  table.Add({.name = "llen",
-             .arity = 2,
-             .flags = kCmdReadonly | kCmdFast,
-             .acl = kAclList,
-             .keys = {KeyAt(1, kKeyRO)},
-             .proc = LlenCommand,
-             .group = "list",
-             .since = "1.0.0",
-             .summary = "Get the length of a list",
-             .complexity = "O(1)"});
-  table.Add({.name = "lindex",
-             .arity = 3,
-             .flags = kCmdReadonly,
-             .acl = kAclList,
-             .keys = {KeyAt(1, kKeyRO | kKeyAccess)},
-             .proc = LindexCommand,
-             .group = "list",
-             .since = "1.0.0",
-             .summary = "Get an element from a list by its index",
-             .complexity = "O(N) where N is the number of elements to traverse to get to the "
-                           "element at index. This makes asking for the first or the last "
-                           "element of the list O(1)."});
-  table.Add({.name = "lrange",
-             .arity = 4,
-             .flags = kCmdReadonly,
-             .acl = kAclList,
-             .keys = {KeyAt(1, kKeyRO | kKeyAccess)},
-             .proc = LrangeCommand,
-             .group = "list",
-             .since = "1.0.0",
-             .summary = "Get a range of elements from a list",
-             .complexity = "O(S+N) where S is the distance of start offset from HEAD for small "
-                           "lists, from nearest end (HEAD or TAIL) for large lists; and N is the "
-                           "number of elements in the specified range."});
-  table.Add({.name = "lrem",
-             .arity = 4,
-             .flags = kCmdWrite,
-             .acl = kAclList,
-             .keys = {KeyAt(1, kKeyRW | kKeyDelete)},
-             .proc = LremCommand,
-             .group = "list",
-             .since = "1.0.0",
-             .summary = "Remove elements from a list",
-             .complexity = "O(N+M) where N is the length of the list and M is the number of "
-                           "elements removed."});
-  table.Add({.name = "lset",
-             .arity = 4,
-             .flags = kCmdWrite | kCmdDenyOom,
-             .acl = kAclList,
-             .keys = {KeyAt(1, kKeyRW | kKeyUpdate)},
-             .proc = LsetCommand,
-             .group = "list",
-             .since = "1.0.0",
-             .summary = "Set the value of an element in a list by its index",
-             .complexity = "O(N) where N is the length of the list. Setting either the first or "
-                           "the last element of the list is O(1)."});
-  table.Add({.name = "ltrim",
-             .arity = 4,
-             .flags = kCmdWrite,
-             .acl = kAclList,
-             .keys = {KeyAt(1, kKeyRW | kKeyDelete)},
-             .proc = LtrimCommand,
-             .group = "list",
-             .since = "1.0.0",
-             .summary = "Trim a list to the specified range",
-             .complexity = "O(N) where N is the number of elements to be removed by the "
-                           "operation."});
-  table.Add({.name = "linsert",
-             .arity = 5,
-             .flags = kCmdWrite | kCmdDenyOom,
-             .acl = kAclList,
-             .keys = {KeyAt(1, kRwInsert)},
-             .proc = LinsertCommand,
-             .group = "list",
-             .since = "2.2.0",
-             .summary = "Insert an element before or after another element in a list",
-             .complexity = "O(N) where N is the number of elements to traverse before seeing "
-                           "the value pivot. This means that inserting somewhere on the left end "
-                           "on the list (head) can be considered O(1) and inserting somewhere on "
-                           "the right end (tail) is O(N)."});
-  table.Add({.name = "lpos",
-             .arity = -3,
-             .flags = kCmdReadonly,
-             .acl = kAclList,
-             .keys = {KeyAt(1, kKeyRO | kKeyAccess)},
-             .proc = LposCommand,
-             .group = "list",
-             .since = "6.0.6",
-             .summary = "Return the index of matching elements on a list",
-             .complexity = "O(N) where N is the number of elements in the list, for the average "
-                           "case. When searching for elements near the head or the tail of the "
-                           "list, or when the MAXLEN option is provided, the command may run in "
-                           "constant time."});
-  table.Add({.name = "lmove",
-             .arity = 5,
-             .flags = kCmdWrite | kCmdDenyOom,
-             .acl = kAclList,
-             .keys = {KeyAt(1, kRwPop), KeyAt(2, kRwInsert)},
-             .proc = LmoveCommand,
-             .group = "list",
-             .since = "6.2.0",
-             .summary = "Pop an element from a list, push it to another list and return it",
-             .complexity = "O(1)"});
-  table.Add({.name = "rpoplpush",
-             .arity = 3,
-             .flags = kCmdWrite | kCmdDenyOom,
-             .acl = kAclList,
-             .keys = {KeyAt(1, kRwPop), KeyAt(2, kRwInsert)},
-             .proc = RpoplpushCommand,
-             .group = "list",
-             .since = "1.2.0",
-             .summary = "Remove the last element in a list, prepend it to another list and "
-                        "return it",
-             .complexity = "O(1)"});
-}
+// The commands of specs/list.json (generated by server/command/generate_specs.py).
+#include "server/engine/commands/specs/list.inc"
 
 }  // namespace redlab::server::engine

@@ -44,8 +44,4 @@ void PropagateGroupId(CommandContext& ctx, std::string_view key, const StreamGro
 void PropagateConsumerCreation(CommandContext& ctx, std::string_view key,
                                std::string_view group_name, std::string_view consumer);
 
-void RegisterStreamReadCommands(CommandTable& table);
-void RegisterStreamGroupCommands(CommandTable& table);
-void RegisterStreamInfoCommands(CommandTable& table);
-
 }  // namespace redlab::server::engine

@@ -54,9 +54,21 @@ constexpr std::string_view kXGroupHelp[] = {
     "    Set the current group ID and entries_read counter.",
 };
 
-// The NOGROUP error of XPENDING, XCLAIM and XAUTOCLAIM.
-void ReplyNoGroup(CommandContext& ctx, const std::string& key, const std::string& group) {
-  ctx.ReplyError("-NOGROUP No such key '" + key + "' or consumer group '" + group + "'");
+// XPENDING, XCLAIM and XAUTOCLAIM: the group named by argument 2 of the stream at argument 1
+// (and that stream in `*stream`), or nullptr once the reply is made: a wrong type's error, or
+// NOGROUP for a missing key or group.
+StreamGroup* FindGroupOrReply(CommandContext& ctx, StreamValue** stream) {
+  Db::Node* node = nullptr;
+  if (!ctx.LookupRead(ctx.arg(1), ObjectType::kStream, &node)) return nullptr;
+  StreamValue* s = node == nullptr ? nullptr : &node->value.value.stream();
+  StreamGroup* group = s == nullptr ? nullptr : s->FindGroup(ctx.arg(2));
+  if (group == nullptr) {
+    ctx.ReplyError("-NOGROUP No such key '" + ctx.arg(1) + "' or consumer group '" + ctx.arg(2) +
+                   "'");
+    return nullptr;
+  }
+  *stream = s;
+  return group;
 }
 
 // xgroupCommand: every subcommand of XGROUP, as the one procedure Redis has.
@@ -227,13 +239,9 @@ void XPendingCommand(CommandContext& ctx) {
     if (!IntervalArg(ctx, at + 1, UINT64_MAX, false, &end)) return;
     if (at + 3 < ctx.argc()) consumer_name = &ctx.arg(at + 3);
   }
-  Db::Node* node = nullptr;
-  if (!ctx.LookupRead(ctx.arg(1), ObjectType::kStream, &node)) return;
-  StreamGroup* group = node == nullptr ? nullptr : node->value.value.stream().FindGroup(ctx.arg(2));
-  if (group == nullptr) {
-    ReplyNoGroup(ctx, ctx.arg(1), ctx.arg(2));
-    return;
-  }
+  StreamValue* s = nullptr;
+  StreamGroup* group = FindGroupOrReply(ctx, &s);
+  if (group == nullptr) return;
   resp::ReplyWriter& r = ctx.reply();
   if (justinfo) {
     r.ArrayHeader(4);
@@ -319,14 +327,9 @@ StreamConsumer* Claimer(CommandContext& ctx, StreamGroup& group, StreamConsumer*
 }
 
 void XClaimCommand(CommandContext& ctx) {
-  Db::Node* node = nullptr;
-  if (!ctx.LookupRead(ctx.arg(1), ObjectType::kStream, &node)) return;
-  StreamValue* s = node == nullptr ? nullptr : &node->value.value.stream();
-  StreamGroup* group = s == nullptr ? nullptr : s->FindGroup(ctx.arg(2));
-  if (group == nullptr) {
-    ReplyNoGroup(ctx, ctx.arg(1), ctx.arg(2));
-    return;
-  }
+  StreamValue* s = nullptr;
+  StreamGroup* group = FindGroupOrReply(ctx, &s);
+  if (group == nullptr) return;
   int64_t minidle = 0;
   if (!ctx.IntArg(4, &minidle, "Invalid min-idle-time argument for XCLAIM")) return;
   if (minidle < 0) minidle = 0;
@@ -442,14 +445,9 @@ void XAutoClaimCommand(CommandContext& ctx) {
       return;
     }
   }
-  Db::Node* node = nullptr;
-  if (!ctx.LookupRead(ctx.arg(1), ObjectType::kStream, &node)) return;
-  StreamValue* s = node == nullptr ? nullptr : &node->value.value.stream();
-  StreamGroup* group = s == nullptr ? nullptr : s->FindGroup(ctx.arg(2));
-  if (group == nullptr) {
-    ReplyNoGroup(ctx, ctx.arg(1), ctx.arg(2));
-    return;
-  }
+  StreamValue* s = nullptr;
+  StreamGroup* group = FindGroupOrReply(ctx, &s);
+  if (group == nullptr) return;
   resp::ReplyWriter& r = ctx.reply();
   int64_t attempts = count * kAttemptsFactor;
   int64_t now = ctx.now_ms();
@@ -497,104 +495,7 @@ void XAutoClaimCommand(CommandContext& ctx) {
 
 }  // namespace
 
-void RegisterStreamGroupCommands(CommandTable& table) {
-  auto sub = [](std::string_view name, int arity, uint32_t flags, uint32_t key_flags,
-                std::string_view since, std::string_view summary,
-                std::string_view complexity = "O(1)") {
-    return CommandSpec{.name = name,
-                       .arity = arity,
-                       .flags = flags,
-                       .acl = kAclStream,
-                       .keys = {KeyAt(2, key_flags)},
-                       .proc = XGroupCommand,
-                       .group = "stream",
-                       .since = since,
-                       .summary = summary,
-                       .complexity = complexity};
-  };
-  CommandSpec xgroup{.name = "xgroup",
-                     .arity = -2,
-                     .group = "stream",
-                     .since = "5.0.0",
-                     .summary = "A container for consumer groups commands",
-                     .complexity = "Depends on subcommand."};
-  xgroup.subcommands = {
-      sub("create", -5, kCmdWrite | kCmdDenyOom, kKeyRW | kKeyInsert, "5.0.0",
-          "Create a consumer group."),
-      sub("createconsumer", 5, kCmdWrite | kCmdDenyOom, kKeyRW | kKeyInsert, "6.2.0",
-          "Create a consumer in a consumer group."),
-      sub("delconsumer", 5, kCmdWrite, kKeyRW | kKeyDelete, "5.0.0",
-          "Delete a consumer from a consumer group."),
-      sub("destroy", 4, kCmdWrite, kKeyRW | kKeyDelete, "5.0.0", "Destroy a consumer group.",
-          "O(N) where N is the number of entries in the group's pending entries list (PEL)."),
-      {.name = "help",
-       .arity = 2,
-       .flags = kCmdLoading | kCmdStale,
-       .acl = kAclStream,
-       .proc = XGroupCommand,
-       .group = "stream",
-       .since = "5.0.0",
-       .summary = "Show helpful text about the different subcommands",
-       .complexity = "O(1)"},
-      sub("setid", -5, kCmdWrite, kKeyRW | kKeyUpdate, "5.0.0",
-          "Set a consumer group to an arbitrary last delivered ID value."),
-  };
-  table.Add(std::move(xgroup));
-  table.Add({.name = "xack",
-             .arity = -4,
-             .flags = kCmdWrite | kCmdFast,
-             .acl = kAclStream,
-             .keys = {KeyAt(1, kKeyRW | kKeyUpdate)},
-             .proc = XAckCommand,
-             .group = "stream",
-             .since = "5.0.0",
-             .summary = "Marks a pending message as correctly processed, effectively removing it "
-                        "from the pending entries list of the consumer group. Return value of "
-                        "the command is the number of messages successfully acknowledged, that "
-                        "is, the IDs we were actually able to resolve in the PEL.",
-             .complexity = "O(1) for each message ID processed."});
-  table.Add({.name = "xpending",
-             .arity = -3,
-             .flags = kCmdReadonly,
-             .acl = kAclStream,
-             .keys = {KeyAt(1, kKeyRO | kKeyAccess)},
-             .proc = XPendingCommand,
-             .group = "stream",
-             .since = "5.0.0",
-             .summary = "Return information and entries from a stream consumer group pending "
-                        "entries list, that are messages fetched but never acknowledged.",
-             .complexity = "O(N) with N being the number of elements returned, so asking for a "
-                           "small fixed number of entries per call is O(1). O(M), where M is the "
-                           "total number of entries scanned when used with the IDLE filter. When "
-                           "the command returns just the summary and the list of consumers is "
-                           "small, it runs in O(1) time; otherwise, an additional O(N) time for "
-                           "iterating every consumer.",
-             .tips = {"nondeterministic_output"}});
-  table.Add({.name = "xclaim",
-             .arity = -6,
-             .flags = kCmdWrite | kCmdFast,
-             .acl = kAclStream,
-             .keys = {KeyAt(1, kKeyRW | kKeyUpdate)},
-             .proc = XClaimCommand,
-             .group = "stream",
-             .since = "5.0.0",
-             .summary = "Changes (or acquires) ownership of a message in a consumer group, as "
-                        "if the message was delivered to the specified consumer.",
-             .complexity = "O(log N) with N being the number of messages in the PEL of the "
-                           "consumer group.",
-             .tips = {"nondeterministic_output"}});
-  table.Add({.name = "xautoclaim",
-             .arity = -6,
-             .flags = kCmdWrite | kCmdFast,
-             .acl = kAclStream,
-             .keys = {KeyAt(1, kKeyRW | kKeyDelete)},
-             .proc = XAutoClaimCommand,
-             .group = "stream",
-             .since = "6.2.0",
-             .summary = "Changes (or acquires) ownership of messages in a consumer group, as if "
-                        "the messages were delivered to the specified consumer.",
-             .complexity = "O(1) if COUNT is small.",
-             .tips = {"nondeterministic_output"}});
-}
+// The commands of specs/stream_group.json (generated by server/command/generate_specs.py).
+#include "server/engine/commands/specs/stream_group.inc"
 
 }  // namespace redlab::server::engine

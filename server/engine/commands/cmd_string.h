@@ -9,9 +9,6 @@
 
 namespace redlab::server::engine {
 
-// Registers the commands of cmd_string_ops.cc; called by RegisterStringCommands.
-void RegisterStringOpsCommands(CommandTable& table);
-
 // Redis matches option words on C strings (strcasecmp, or byte tests ending in '\0'), so an
 // argument is read only up to its first NUL byte: "nx\0junk" is NX.
 inline bool OptionIs(std::string_view arg, std::string_view word) {

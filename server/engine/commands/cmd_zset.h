@@ -1,5 +1,5 @@
 // What the sorted-set command files (cmd_zset*.cc) share: the listpack limits from the
-// configuration, their common description, and the reply shape of a member with its score.
+// configuration and the reply shape of a member with its score.
 #pragma once
 
 #include <string_view>
@@ -15,22 +15,6 @@ inline ZsetLimits ZsetLimitsOf(CommandContext& ctx) {
   const ServerConfig& config = ctx.engine().config();
   return {static_cast<size_t>(config.zset_max_listpack_entries),
           static_cast<size_t>(config.zset_max_listpack_value)};
-}
-
-// The description of a sorted-set command whose only key is argument 1 (most of them).
-inline CommandSpec ZsetCommand(std::string_view name, int arity, uint32_t flags, uint32_t key_flags,
-                               CommandProc proc, std::string_view since, std::string_view summary,
-                               std::string_view complexity) {
-  return {.name = name,
-          .arity = arity,
-          .flags = flags,
-          .acl = kAclSortedSet,
-          .keys = {KeyAt(1, key_flags)},
-          .proc = proc,
-          .group = "sorted-set",
-          .since = since,
-          .summary = summary,
-          .complexity = complexity};
 }
 
 // A member and its score in a WITHSCORES reply: two flat elements in RESP2, a [member, score]

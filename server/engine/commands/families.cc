@@ -6,6 +6,7 @@ namespace redlab::server::engine {
 
 void RegisterCommands(CommandTable& table) {
   RegisterConnectionCommands(table);
+  RegisterClientCommands(table);
   RegisterServerCommands(table);
   RegisterAclCommands(table);
   RegisterKeyCommands(table);
@@ -16,9 +17,14 @@ void RegisterCommands(CommandTable& table) {
   RegisterPersistenceCommands(table);
   RegisterExpireCommands(table);
   RegisterStringCommands(table);
+  RegisterStringOpsCommands(table);
   RegisterBitmapCommands(table);
+  RegisterBitfieldCommands(table);
   RegisterHashCommands(table);
   RegisterStreamCommands(table);
+  RegisterStreamReadCommands(table);
+  RegisterStreamGroupCommands(table);
+  RegisterStreamInfoCommands(table);
   RegisterListCommands(table);
   RegisterListBlockingCommands(table);
   RegisterSetCommands(table);
