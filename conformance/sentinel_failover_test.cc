@@ -7,142 +7,18 @@
 // periods are shortened with SENTINEL DEBUG and down-after-milliseconds is 1 s. (Shorter, the
 // new master itself can go SDOWN right after the switch, as on Redis: the promotion's CLIENT KILL
 // drops the other sentinels' links, and a link is made again at most every ping period.)
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <functional>
-#include <map>
 
-#include "conformance/harness/fixture.h"
-#include "conformance/harness/topology.h"
+#include "conformance/sentinel_fixture.h"
 
 namespace redlab::conformance {
 namespace {
 
-using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-std::map<std::string, std::string> Fields(const Reply& r) {
-  std::map<std::string, std::string> out;
-  for (size_t i = 0; i + 1 < r.elements.size(); i += 2) {
-    out[r.elements[i].str] = r.elements[i + 1].str;
-  }
-  return out;
-}
-
-// `args` on a fresh connection to `port`; an empty reply when the connection fails or is closed
-// (a sentinel's transaction ends with CLIENT KILL TYPE normal, and may be sent again while the
-// node still reports the old role).
-Reply Ask(int port, const std::vector<std::string>& args) {
-  try {
-    Client c(port);
-    return c.Call(args);
-  } catch (const std::exception&) {
-    return Reply{};
-  }
-}
-
-struct Event {
-  std::string channel, message;
-};
-
-class SentinelFailoverTest : public ::testing::Test {
- protected:
-  // A master with two replicas (linked directly, so a sentinel's REPLICAOF reaches them);
-  // replica 0 gets replica-priority `priority0`.
-  void StartNodes(int priority0 = 100) {
-    TopologyOptions t;
-    t.replicas = 2;
-    t.fault_proxy = false;
-    topology_ = StartTopology(t);
-    Client r0 = topology_->ConnectReplica(0);
-    ASSERT_EQ(r0({"CONFIG", "SET", "replica-priority", std::to_string(priority0)}), Status("OK"));
-    ASSERT_TRUE(topology_->WaitForSync());
-    master_ = std::to_string(topology_->master_port());
-  }
-
-  // `n` sentinels monitoring the master with quorum `quorum`, each with a client subscribed to
-  // all its events.
-  void StartSentinels(int n, int quorum) {
-    for (int i = 0; i < n; ++i) {
-      ServerOptions o;
-      o.sentinel = true;
-      o.config = {{"sentinel", "monitor mymaster 127.0.0.1 " + master_ + " " +
-                                   std::to_string(quorum)},
-                  {"sentinel", "down-after-milliseconds mymaster 1000"},
-                  {"sentinel", "failover-timeout mymaster 3000"}};
-      sentinels_.push_back(StartServer(o));
-      Client c(sentinels_.back()->port());
-      EXPECT_EQ(c({"SENTINEL", "DEBUG", "publish-period", "200", "ask-period", "100",
-                   "info-period", "500", "ping-period", "250"}),
-                Status("OK"));
-      ids_.push_back(c({"SENTINEL", "MYID"}).str);
-      subs_.emplace_back(sentinels_.back()->port());
-      EXPECT_EQ(subs_.back()({"PSUBSCRIBE", "*"}),
-                Array({Bulk("psubscribe"), Bulk("*"), Int(1)}));
-      events_.emplace_back();
-    }
-  }
-  Client Sentinel(size_t i) { return Client(sentinels_.at(i)->port()); }
-
-  // Reads the events of every sentinel until `done` holds; false at the deadline.
-  bool WaitFor(const std::function<bool()>& done, milliseconds within = seconds(30)) {
-    auto deadline = std::chrono::steady_clock::now() + within;
-    while (!done()) {
-      if (std::chrono::steady_clock::now() > deadline) return false;
-      bool any = false;
-      for (size_t i = 0; i < subs_.size(); ++i) {
-        while (subs_[i].Readable(milliseconds(any ? 0 : 5))) {
-          Reply m = subs_[i].Read();
-          any = true;
-          if (m.elements.size() == 4 && m.elements[0].str == "pmessage") {
-            events_[i].push_back({m.elements[2].str, m.elements[3].str});
-          }
-        }
-      }
-    }
-    return true;
-  }
-  // The index of the first event of sentinel `i` on `channel` (and with `message`, unless empty)
-  // from `from` on; -1 when none.
-  int Find(size_t i, const std::string& channel, const std::string& message = {},
-           int from = 0) const {
-    for (size_t k = static_cast<size_t>(from); k < events_[i].size(); ++k) {
-      if (events_[i][k].channel == channel && (message.empty() || events_[i][k].message == message))
-        return static_cast<int>(k);
-    }
-    return -1;
-  }
-  int Leader() const {
-    for (size_t i = 0; i < events_.size(); ++i) {
-      if (Find(i, "+elected-leader") >= 0) return static_cast<int>(i);
-    }
-    return -1;
-  }
-  std::string Slave(int port, const std::string& master_port) const {
-    std::string p = std::to_string(port);
-    return "slave 127.0.0.1:" + p + " 127.0.0.1 " + p + " @ mymaster 127.0.0.1 " + master_port;
-  }
-  // The channels of sentinel `i`'s events in order, among `wanted`.
-  std::vector<std::string> Sequence(size_t i, const std::vector<std::string>& wanted) const {
-    std::vector<std::string> out;
-    for (const Event& e : events_[i]) {
-      if (std::find(wanted.begin(), wanted.end(), e.channel) != wanted.end()) {
-        out.push_back(e.channel);
-      }
-    }
-    return out;
-  }
-
-  std::unique_ptr<Topology> topology_;
-  std::vector<std::unique_ptr<Server>> sentinels_;
-  std::vector<Client> subs_;
-  std::vector<std::vector<Event>> events_;
-  std::vector<std::string> ids_;
-  std::string master_;
-};
+class SentinelFailoverTest : public SentinelFixture {};
 
 TEST_F(SentinelFailoverTest, AutomaticFailoverPromotesTheBestReplicaAndTheOldMasterRejoins) {
   // Replica 0 (replica-priority 0) must never be promoted: replica 1 is.
@@ -235,14 +111,21 @@ TEST_F(SentinelFailoverTest, AutomaticFailoverPromotesTheBestReplicaAndTheOldMas
   }));
   EXPECT_GE(Find(l, "+slave", Slave(topology_->replica_port(0), r1), switched), 0);
   EXPECT_GE(Find(l, "+slave", Slave(topology_->master_port(), r1), switched), 0);
-  // The others voted for the leader in that epoch and took the new configuration from it.
+  // The others took the new configuration from another sentinel's hello: the leader's, or
+  // (real Sentinel does it too) the third one's once it had it.
   for (size_t i = 0; i < events_.size(); ++i) {
     if (i == l) continue;
     EXPECT_GE(Find(i, "+switch-master", sw), 0);
     int update = Find(i, "+config-update-from");
     if (update >= 0) {
-      EXPECT_EQ(events_[i][update].message.rfind("sentinel " + id + " 127.0.0.1 ", 0), 0u)
-          << events_[i][update].message;
+      const std::string& from = events_[i][update].message;
+      bool from_another = false;
+      for (size_t k = 0; k < ids_.size(); ++k) {
+        if (k != i && from.rfind("sentinel " + ids_[k] + " 127.0.0.1 ", 0) == 0) {
+          from_another = true;
+        }
+      }
+      EXPECT_TRUE(from_another) << from;
     }
   }
   for (size_t i = 0; i < sentinels_.size(); ++i) {
@@ -402,11 +285,11 @@ TEST_F(SentinelFailoverTest, AClockJumpPutsTheSentinelInTilt) {
 }
 
 // A real client that supports Sentinel (ioredis, with failoverDetector) finds the master through
-// the sentinels and follows the failover to the new master. DISABLED: it passes most runs on
-// both targets, but about one run in three ioredis never takes a write on the new master within
-// 30 s although every sentinel names it; not diagnosed yet (run it with
-// --gtest_also_run_disabled_tests).
-TEST_F(SentinelFailoverTest, DISABLED_IoredisFollowsTheFailover) {
+// the sentinels and follows the failover to the new master. Under load ioredis 5.11.1 can end
+// its own connection when its failover detector hears +switch-master while it is still asking
+// the sentinels (on both targets alike); the script then connects it again (see
+// conformance/clients/ioredis_sentinel.js).
+TEST_F(SentinelFailoverTest, IoredisFollowsTheFailover) {
   std::filesystem::path modules =
       std::filesystem::path(REDLAB_SOURCE_DIR) / "tools/lab/drivers/node-redlock/node_modules";
   if (!std::filesystem::exists(modules / "ioredis") ||

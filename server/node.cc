@@ -22,7 +22,7 @@
 #include "server/fault/history.h"
 #include "server/log.h"
 #include "server/net/listener.h"
-#include "server/net/master_link.h"
+#include "server/net/outbound_link.h"
 #include "server/net/partition.h"
 #include "server/net/stall.h"
 #include "server/net/sync_link.h"
@@ -227,7 +227,7 @@ class Node::Impl : public sentinel::SentinelHost,
   // ---- ReplicationHost ----
   replication::LinkIo* ConnectToMaster(const std::string& host, int port,
                                        replication::LinkHandler* handler) override {
-    return net::MasterLink::Start(&loop_, host, port, handler, port_.load());
+    return net::OutboundLink::Start(&loop_, host, port, handler, port_.load());
   }
   void ScheduleReplicationTimer(int64_t delay_ms) override {
     if (crashed_ || shutting_down_) return;
@@ -420,7 +420,7 @@ class Node::Impl : public sentinel::SentinelHost,
     partition_watch_ = net::WatchPartition([this] {
       PostRaw([this] {
         if (listener_) listener_->RecheckPartition();
-        net::MasterLink::RecheckPartition(&loop_);
+        net::OutboundLink::RecheckPartition(&loop_);
       });
     });
     if (!replicaof_host_.empty()) {

@@ -2,10 +2,10 @@
 // process-wide (nodes of a process share a network, as machines on one switch do), the one
 // exception to "a node owns everything it uses": a partition is between nodes, not inside one.
 //
-// Every node-to-node link consults it: a replica's link to its master (net/master_link.cc), the
-// connections a node accepts from another node of the process (net/connection.cc, knowing the
-// peer by the local port its link registered), and, through the same two functions, Sentinel's
-// links to the instances it monitors. Traffic across a partition is held, never refused: a
+// Every node-to-node link consults it: a node's outbound links (net/outbound_link.cc: a
+// replica's link to its master, a sentinel's links to the masters, replicas and sentinels it
+// watches) and the connections a node accepts from another node of the process
+// (net/connection.cc, knowing the peer by the local port its link registered). Traffic across a partition is held, never refused: a
 // connection being made does not complete, nothing is read or written (bytes wait in the
 // kernel's buffers and in the link's own, and a sender's window fills), until the partition
 // heals; then everything flows in order, unless a timeout on either side has given up first.

@@ -2,18 +2,9 @@
 #include "server/sentinel/instance_link.h"
 
 #include <cstdlib>
-#include <cstring>
-#include <memory>
 
 namespace redlab::server::sentinel {
 namespace {
-
-// One write in flight, owning its bytes.
-struct WriteReq {
-  uv_write_t req;
-  std::string bytes;
-  void* link;
-};
 
 // The line up to "\r\n" from `pos`; npos when incomplete.
 size_t LineEnd(std::string_view in, size_t pos) {
@@ -65,12 +56,6 @@ long ParseAt(std::string_view in, size_t pos, Reply* out) {
   }
 }
 
-bool Resolve(const std::string& host, int port, sockaddr_storage* out) {
-  std::string name = host == "localhost" ? "127.0.0.1" : host;
-  if (uv_ip4_addr(name.c_str(), port, reinterpret_cast<sockaddr_in*>(out)) == 0) return true;
-  return uv_ip6_addr(name.c_str(), port, reinterpret_cast<sockaddr_in6*>(out)) == 0;
-}
-
 }  // namespace
 
 long ParseReply(std::string_view in, Reply* out) {
@@ -79,54 +64,23 @@ long ParseReply(std::string_view in, Reply* out) {
 }
 
 InstanceLink* InstanceLink::Start(uv_loop_t* loop, const std::string& host, int port,
-                                  Events events) {
-  sockaddr_storage addr{};
-  if (!Resolve(host, port, &addr)) return nullptr;
+                                  int own_port, Events events) {
   auto* link = new InstanceLink(std::move(events));
-  link->tcp_.data = link;
-  link->connect_req_.data = link;
-  if (uv_tcp_init(loop, &link->tcp_) != 0) {
+  link->io_ = net::OutboundLink::Start(loop, host, port, link, own_port);
+  if (link->io_ == nullptr) {
     delete link;
-    return nullptr;
-  }
-  uv_tcp_nodelay(&link->tcp_, 1);
-  if (uv_tcp_connect(&link->connect_req_, &link->tcp_, reinterpret_cast<sockaddr*>(&addr),
-                     OnConnect) != 0) {
-    link->closing_ = true;
-    uv_close(reinterpret_cast<uv_handle_t*>(&link->tcp_), OnClosed);
     return nullptr;
   }
   return link;
 }
 
-void InstanceLink::OnConnect(uv_connect_t* req, int status) {
-  auto* self = static_cast<InstanceLink*>(req->data);
-  if (self->closing_) return;
-  if (status != 0 ||
-      uv_read_start(reinterpret_cast<uv_stream_t*>(&self->tcp_), OnAlloc, OnRead) != 0) {
-    self->Fail();
-    return;
-  }
-  self->connected_ = true;
-  self->Flush();
-  if (!self->closing_ && self->events_.on_connected) self->events_.on_connected();
-}
-
-void InstanceLink::OnAlloc(uv_handle_t* handle, size_t, uv_buf_t* buf) {
-  auto* self = static_cast<InstanceLink*>(handle->data);
-  buf->base = self->read_buf_;
-  buf->len = sizeof(self->read_buf_);
-}
-
-void InstanceLink::OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf) {
-  auto* self = static_cast<InstanceLink*>(stream->data);
-  if (self->closing_) return;
-  if (nread < 0) {
-    self->Fail();
-    return;
-  }
-  self->input_.append(buf->base, static_cast<size_t>(nread));
-  self->Consume();
+void InstanceLink::OnLinkData(std::string_view bytes) {
+  if (closing_) return;
+  input_.append(bytes);
+  ++in_callbacks_;
+  Consume();
+  --in_callbacks_;
+  ReleaseIfDone();
 }
 
 void InstanceLink::Consume() {
@@ -162,53 +116,27 @@ void InstanceLink::Send(const std::vector<std::string>& args, ReplyFn done) {
     out += a;
     out += "\r\n";
   }
-  pending_out_ += out;
   callbacks_.push_back(std::move(done));
-  if (connected_) Flush();
+  io_->Write(out);  // held until the connection is made
 }
 
-void InstanceLink::Flush() {
-  if (pending_out_.empty() || closing_) return;
-  auto* w = new WriteReq;
-  w->bytes.swap(pending_out_);
-  w->req.data = w;
-  w->link = this;
-  uv_buf_t buf = uv_buf_init(w->bytes.data(), static_cast<unsigned>(w->bytes.size()));
-  if (uv_write(&w->req, reinterpret_cast<uv_stream_t*>(&tcp_), &buf, 1, OnWrite) != 0) {
-    delete w;
-    Fail();
-  }
-}
-
-void InstanceLink::OnWrite(uv_write_t* req, int status) {
-  std::unique_ptr<WriteReq> w(static_cast<WriteReq*>(req->data));
-  auto* self = static_cast<InstanceLink*>(w->link);
-  if (status < 0 && !self->closing_) self->Fail();
+void InstanceLink::OnLinkClosed() {
+  io_ = nullptr;  // it frees itself
+  Fail();
 }
 
 void InstanceLink::Fail() {
   if (closing_) return;
   std::function<void()> on_closed = std::move(events_.on_closed);
   std::deque<ReplyFn> callbacks = std::move(callbacks_);
+  ++in_callbacks_;
   Close();
   for (ReplyFn& fn : callbacks) {
     if (fn) fn(Reply{});
   }
   if (on_closed) on_closed();
-}
-
-std::string InstanceLink::LocalIp() const {
-  if (!connected_) return {};
-  sockaddr_storage addr{};
-  int len = sizeof(addr);
-  if (uv_tcp_getsockname(&tcp_, reinterpret_cast<sockaddr*>(&addr), &len) != 0) return {};
-  char ip[64] = {};
-  if (addr.ss_family == AF_INET6) {
-    uv_ip6_name(reinterpret_cast<sockaddr_in6*>(&addr), ip, sizeof(ip));
-  } else {
-    uv_ip4_name(reinterpret_cast<sockaddr_in*>(&addr), ip, sizeof(ip));
-  }
-  return ip;
+  --in_callbacks_;
+  ReleaseIfDone();
 }
 
 void InstanceLink::Close() {
@@ -216,12 +144,13 @@ void InstanceLink::Close() {
   closing_ = true;
   events_ = Events{};
   callbacks_.clear();
-  if (connected_) uv_read_stop(reinterpret_cast<uv_stream_t*>(&tcp_));
-  uv_close(reinterpret_cast<uv_handle_t*>(&tcp_), OnClosed);
+  if (io_ != nullptr) io_->Close();
+  io_ = nullptr;
+  ReleaseIfDone();
 }
 
-void InstanceLink::OnClosed(uv_handle_t* handle) {
-  delete static_cast<InstanceLink*>(handle->data);
+void InstanceLink::ReleaseIfDone() {
+  if (closing_ && in_callbacks_ == 0) delete this;
 }
 
 }  // namespace redlab::server::sentinel

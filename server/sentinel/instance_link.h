@@ -1,8 +1,8 @@
 // Sentinel's link to a monitored instance (Redis's instanceLink in sentinel.c, over hiredis's
-// async context there): one TCP connection on the node's loop that sends commands and hands
-// each reply, in order, to the callback given with its command; a subscribed link hands the
-// messages it receives to the message callback. It owns its libuv handle and frees itself once
-// the handle is closed.
+// async context there): commands over the node's outbound connection (net::OutboundLink, the
+// one a replica's link to its master uses too), each reply handed, in order, to the callback
+// given with its command; a subscribed link hands the messages it receives to the message
+// callback.
 #pragma once
 
 #include <uv.h>
@@ -12,6 +12,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "server/net/outbound_link.h"
 
 namespace redlab::server::sentinel {
 
@@ -28,49 +30,47 @@ struct Reply {
 // bytes are not RESP.
 long ParseReply(std::string_view in, Reply* out);
 
-class InstanceLink {
+class InstanceLink final : private replication::LinkHandler {
  public:
   using ReplyFn = std::function<void(const Reply&)>;
   struct Events {
-    std::function<void()> on_connected;
     std::function<void()> on_closed;  // after a failure or the peer's close (not after Close())
     std::function<void(const Reply&)> on_push;  // replies no command waits for (pub/sub)
   };
-  // Starts connecting; nullptr when the address cannot be used.
-  static InstanceLink* Start(uv_loop_t* loop, const std::string& host, int port, Events events);
+  // Starts connecting, from the sentinel node listening on `own_port` (FAULT PARTITION between
+  // it and the instance holds the link's traffic); nullptr when the address cannot be used.
+  static InstanceLink* Start(uv_loop_t* loop, const std::string& host, int port, int own_port,
+                             Events events);
 
-  // Sends a command; `done` gets its reply (or a reply of type 0 when the link closes first).
+  // Sends a command (once connected); `done` gets its reply (or a reply of type 0 when the link
+  // closes first).
   void Send(const std::vector<std::string>& args, ReplyFn done);
   size_t pending() const { return callbacks_.size(); }
-  bool connected() const { return connected_; }
   // The local address of the connection ("" before it is connected): a hello's own ip.
-  std::string LocalIp() const;
-  // Closes the link; no callback runs after this.
+  std::string LocalIp() const { return io_ == nullptr ? std::string() : io_->LocalIp(); }
+  // Closes the link; no callback runs after this, and the link is freed.
   void Close();
 
  private:
   explicit InstanceLink(Events events) : events_(std::move(events)) {}
-  ~InstanceLink() = default;
+  ~InstanceLink() override = default;
 
-  static void OnConnect(uv_connect_t* req, int status);
-  static void OnAlloc(uv_handle_t* handle, size_t suggested, uv_buf_t* buf);
-  static void OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf);
-  static void OnWrite(uv_write_t* req, int status);
-  static void OnClosed(uv_handle_t* handle);
+  void OnLinkConnected() override {}
+  void OnLinkData(std::string_view bytes) override;
+  void OnLinkClosed() override;
 
   void Fail();
-  void Flush();
   void Consume();
+  // Frees the link once closed, unless one of its callbacks is still running (it is freed when
+  // that returns).
+  void ReleaseIfDone();
 
   Events events_;
-  uv_tcp_t tcp_;
-  uv_connect_t connect_req_;
-  bool connected_ = false;
+  net::OutboundLink* io_ = nullptr;  // frees itself
   bool closing_ = false;
-  std::string pending_out_;  // written once connected
+  int in_callbacks_ = 0;
   std::string input_;
   std::deque<ReplyFn> callbacks_;
-  char read_buf_[16 * 1024];
 };
 
 }  // namespace redlab::server::sentinel

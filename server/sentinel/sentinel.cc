@@ -326,6 +326,8 @@ void Sentinel::Reconnect(Instance* ri) {
   int64_t now = Now();
   if (now - ri->last_reconn_time < timing.ping_period) return;
   ri->last_reconn_time = now;
+  // FAULT PARTITION between this sentinel's node and the instance holds both links.
+  int own_port = static_cast<int>(engine_->config().port);
   auto on_closed = [this, ri](bool command_link) {
     // Redis's instanceLinkConnectionError: the other link closes too when the command link
     // fails; the instance is disconnected until both are made again.
@@ -347,7 +349,7 @@ void Sentinel::Reconnect(Instance* ri) {
   if (ri->cc == nullptr) {
     InstanceLink::Events ev;
     ev.on_closed = [on_closed] { on_closed(true); };
-    ri->cc = InstanceLink::Start(loop_, ri->ip, ri->port, std::move(ev));
+    ri->cc = InstanceLink::Start(loop_, ri->ip, ri->port, own_port, std::move(ev));
     if (ri->cc != nullptr) {
       ri->cc_conn_time = now;
       send_auth(ri->cc);
@@ -364,7 +366,7 @@ void Sentinel::Reconnect(Instance* ri) {
         ProcessHello(r.elements[2].str);
       }
     };
-    ri->pc = InstanceLink::Start(loop_, ri->ip, ri->port, std::move(ev));
+    ri->pc = InstanceLink::Start(loop_, ri->ip, ri->port, own_port, std::move(ev));
     if (ri->pc != nullptr) {
       send_auth(ri->pc);
       ri->pc->Send({"CLIENT", "SETNAME", "sentinel-" + myid_.substr(0, 8) + "-pubsub"}, nullptr);

@@ -109,6 +109,28 @@ TEST(CatalogueSentinelTest, TheSentinelsPromoteTheReplicaAndTheFailoverIsTimed) 
                                               "sentinel-promote r0"}));
 }
 
+// The split brain: the partition, then the majority's promotion while the old master still
+// holds A's lock; two holders at once. Real Redis cannot be partitioned: skipped with the reason.
+TEST(CatalogueSentinelTest, APartitionMakesASplitBrainWithTwoHolders) {
+  RunResult r =
+      RunScenario(*SelectScenarios({"sentinel-split-brain"}).at(0), Target::kEmbedded, 1);
+  ASSERT_EQ(r.error, "");
+  ASSERT_TRUE(r.verdict);
+  EXPECT_EQ(*r.verdict, Verdict::kUnsafe);
+  EXPECT_FALSE(r.check.violations.empty());
+  ASSERT_EQ(r.metrics.count("failover_ms"), 1u);
+  std::vector<std::string> faults;
+  for (const Event& e : r.faults) faults.push_back(e.kind + " " + e.target);
+  EXPECT_EQ(faults, (std::vector<std::string>{"start lab", "partition m0",
+                                              "sentinel-promote r0"}));
+  RunResult redis =
+      RunScenario(*SelectScenarios({"sentinel-split-brain"}).at(0), Target::kRedis, 1);
+  ASSERT_TRUE(redis.skipped);
+  EXPECT_EQ(*redis.skipped,
+            "real redis-server nodes and sentinels cannot be partitioned (FAULT PARTITION is "
+            "redlab's)");
+}
+
 TEST(CatalogueSkipTest, AClockFaultSkipsOnRealRedisWithTheReason) {
   RunResult r = RunScenario(*SelectScenarios({"clock-jump"}).at(0), Target::kRedis, 1);
   ASSERT_TRUE(r.skipped);

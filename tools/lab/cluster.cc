@@ -184,7 +184,16 @@ class EmbeddedCluster : public Cluster {
       sentinel_ports_.push_back(topology_->sentinel(i).port());
     }
   }
-  ~EmbeddedCluster() override { topology_->Stop(); }
+  ~EmbeddedCluster() override {
+    // The partition table is the process's: the next cluster must not inherit this one's.
+    if (partitioned_) {
+      try {
+        N(0).Fault({"PARTITION", "HEAL"});
+      } catch (const std::exception&) {  // the table is healed by any node; this one refused
+      }
+    }
+    topology_->Stop();
+  }
 
   void HoldLink(size_t node) override { N(node).Fault({"REPL", "PAUSE"}); }
   void ReleaseLink(size_t node) override { N(node).Fault({"REPL", "RESUME"}); }
@@ -197,10 +206,18 @@ class EmbeddedCluster : public Cluster {
   void JumpClock(size_t node, int64_t ms) override {
     N(node).Fault({"CLOCK", "JUMP", std::to_string(ms)});
   }
+  void Partition(const std::vector<int>& ports) override {
+    std::vector<std::string> args = {"PARTITION"};
+    for (int p : ports) args.push_back(std::to_string(p));
+    if (ports.empty()) args.push_back("HEAL");
+    N(0).Fault(args);  // any node sets the process's partition, a crashed one too
+    partitioned_ = !ports.empty();
+  }
 
  private:
   server::Node& N(size_t node) { return *topology_->nodes().at(node); }
   std::unique_ptr<server::Topology> topology_;
+  bool partitioned_ = false;
 };
 
 // One redis-server process: started, killed, started again on its port.
@@ -274,6 +291,9 @@ class RedisCluster : public Cluster {
   bool SupportsClock() const override { return false; }
   void JumpClock(size_t, int64_t) override {
     throw std::logic_error("a real redis-server's clock cannot be moved");
+  }
+  void Partition(const std::vector<int>&) override {
+    throw std::logic_error("real redis-server processes cannot be partitioned (FAULT PARTITION)");
   }
 
  private:

@@ -60,6 +60,9 @@ class Cluster {
   virtual void Restart(size_t node) = 0;                // back on its port, empty
   virtual bool SupportsClock() const = 0;
   virtual void JumpClock(size_t node, int64_t ms) = 0;
+  // FAULT PARTITION (embedded only: real processes cannot be partitioned from each other): the
+  // nodes and sentinels listening on `ports` are cut off from the others; empty heals.
+  virtual void Partition(const std::vector<int>& ports) = 0;
   // REPLICAOF NO ONE.
   void Promote(size_t node);
   // Waits until every replica that is up has acknowledged everything its master wrote.

@@ -58,6 +58,30 @@ void Nemesis::JumpClock(size_t node, int64_t ms) {
                 (ms >= 0 ? "+" : "") + std::to_string(ms) + " ms");
 }
 
+void Nemesis::Partition(const std::vector<size_t>& nodes, const std::vector<size_t>& sentinels) {
+  std::vector<int> ports;
+  std::string side;
+  for (size_t node : nodes) {
+    ports.push_back(cluster_.Port(node));
+    side += (side.empty() ? "" : ", ") + cluster_.Name(node);
+  }
+  for (size_t s : sentinels) {
+    ports.push_back(cluster_.SentinelPort(s));
+    side += (side.empty() ? "sentinel " : ", sentinel ") + std::to_string(s);
+  }
+  cluster_.Partition(ports);
+  if (!partitioned_.empty()) End("partition", partitioned_);  // replaced by this one
+  partitioned_ = nodes.empty() ? "lab" : cluster_.Name(nodes.front());
+  Begin("partition", partitioned_, side + " cut off from the other nodes and sentinels");
+}
+
+void Nemesis::Heal() {
+  if (partitioned_.empty()) return;
+  cluster_.Partition({});
+  End("partition", partitioned_);
+  partitioned_.clear();
+}
+
 void Nemesis::BeginClientFault(const std::string& kind, const std::string& client,
                                const std::string& detail) {
   Begin(kind, client, detail);

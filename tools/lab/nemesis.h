@@ -8,6 +8,7 @@
 #include <random>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "tools/lab/cluster.h"
 #include "tools/lab/history.h"
@@ -26,6 +27,11 @@ class Nemesis {
   void Restart(size_t node);
   void Promote(size_t node);
   void JumpClock(size_t node, int64_t ms);
+  // A network partition (embedded only): `nodes` and the sentinels `sentinels` (indexes) on one
+  // side, every other node and sentinel on the other, until Heal(). Recorded as a band on the
+  // first node's lane.
+  void Partition(const std::vector<size_t>& nodes, const std::vector<size_t>& sentinels);
+  void Heal();
   // Faults on clients, applied by the scenario itself (a pause, a partition through a proxy):
   // recorded as bands on the client's lane.
   void BeginClientFault(const std::string& kind, const std::string& client,
@@ -48,6 +54,7 @@ class Nemesis {
   History& history_;
   std::mt19937_64 rng_;
   std::map<std::pair<std::string, std::string>, size_t> open_;  // (kind, target) -> event
+  std::string partitioned_;  // the lane of the partition's band
 };
 
 }  // namespace redlab::lab

@@ -1,6 +1,6 @@
 // The failover scenarios: a lock on a master whose replicas lag, are held, or answer WAIT in
 // the wrong order, and a promotion that forgets it (the race of conformance/failover_test.cc),
-// made by hand or by Sentinel.
+// made by hand or by Sentinel, or by Sentinel across a partition (a split brain).
 #include <chrono>
 #include <stdexcept>
 #include <thread>
@@ -90,6 +90,39 @@ void SentinelFailoverRace(RunContext& ctx) {
   a->Release(kLockName);
 }
 
+// A split brain (embedded only: FAULT PARTITION): the master and one sentinel are cut off from
+// the replica and the two other sentinels. A, a client on the master's side (clients reach
+// both sides), locks on the old master, which still takes writes that never reach the replica;
+// the majority of sentinels promotes the replica, and B, sent there by them, takes the same
+// lock.
+void SentinelSplitBrain(RunContext& ctx) {
+  if (ctx.target() == Target::kRedis) {
+    ctx.Skip("real redis-server nodes and sentinels cannot be partitioned (FAULT PARTITION is "
+             "redlab's)");
+    return;
+  }
+  Cluster& c = ctx.StartCluster({.replicas = 1, .sentinels = 3});
+  Nemesis& n = ctx.nemesis();
+  GuardedResource resource(kResourceName, false);
+  auto a = ctx.ReentrantActor("A", SingleServer(c, c.Master()));
+  n.Partition({c.Master()}, {0});
+  int64_t cut = ctx.history().NowUs();
+  if (a->Acquire(kLockName, Millis(0), kLease).outcome != Outcome::kOk) return;
+  int64_t seen = a->Read(resource);
+  if (!WaitForSentinelsToName(c, c.Replica(0), std::chrono::seconds(20))) {
+    throw std::runtime_error("the sentinels did not promote " + c.Name(c.Replica(0)) +
+                             " within 20 s");
+  }
+  ctx.Metric("failover_ms", static_cast<double>(ctx.history().NowUs() - cut) / 1000.0);
+  ctx.history().Mark("sentinel-promote", c.Name(c.Replica(0)),
+                     "the majority's sentinels name it mymaster's address");
+  auto b = ctx.ReentrantActor("B", SingleServer(c, c.Replica(0)));
+  SecondHolder(*b, resource, n);
+  a->Write(resource, seen, seen + 1);  // the old master still acknowledges A's lock
+  a->Release(kLockName);
+  n.Heal();
+}
+
 void FailoverRaceWait(RunContext& ctx) {
   Cluster& c = ctx.StartCluster({.replicas = 1});
   Nemesis& n = ctx.nemesis();
@@ -166,6 +199,11 @@ void AddFailoverScenarios(std::vector<Scenario>& out) {
                  "the same race, the replica promoted by three sentinels (quorum 2) that saw the "
                  "master die",
                  Verdict::kUnsafe, true, SentinelFailoverRace});
+  out.push_back({"sentinel-split-brain", "",
+                 "a partition cuts the master (and one sentinel) off from its replica and the "
+                 "other sentinels: they promote the replica while a client still locks on the "
+                 "old master",
+                 Verdict::kUnsafe, false, SentinelSplitBrain});
   out.push_back({"failover-race-wait", "",
                  "the same failover, with the client's WAIT-based replica sync "
                  "(checkLockSyncedSlaves): refused, or the promoted replica has the lock",

@@ -1,4 +1,6 @@
-#include "server/net/master_link.h"
+// Redis's connectWithMaster (replication.c) and redisAsyncConnect (hiredis, for sentinel.c's
+// instanceLink): a node's outbound connection, with FAULT PARTITION.
+#include "server/net/outbound_link.h"
 
 #include <netdb.h>
 #include <netinet/in.h>
@@ -18,7 +20,7 @@ bool Resolve(uv_loop_t* loop, const std::string& host, int port, sockaddr_storag
   std::string name = host == "localhost" ? "127.0.0.1" : host;
   if (uv_ip4_addr(name.c_str(), port, reinterpret_cast<sockaddr_in*>(out)) == 0) return true;
   if (uv_ip6_addr(name.c_str(), port, reinterpret_cast<sockaddr_in6*>(out)) == 0) return true;
-  // A host name: resolved synchronously (rare; replicas are usually given addresses).
+  // A host name: resolved synchronously (rare; nodes are usually given addresses).
   uv_getaddrinfo_t req;
   addrinfo hints{};
   hints.ai_socktype = SOCK_STREAM;
@@ -35,33 +37,33 @@ bool Resolve(uv_loop_t* loop, const std::string& host, int port, sockaddr_storag
 // The live links of every loop, for RecheckPartition (a link is made and freed on its loop's
 // thread; the map is shared by the nodes of the process).
 std::mutex links_mu;
-std::unordered_multimap<uv_loop_t*, MasterLink*>& Links() {
-  static auto* links = new std::unordered_multimap<uv_loop_t*, MasterLink*>;
+std::unordered_multimap<uv_loop_t*, OutboundLink*>& Links() {
+  static auto* links = new std::unordered_multimap<uv_loop_t*, OutboundLink*>;
   return *links;
 }
 
 }  // namespace
 
-void MasterLink::RecheckPartition(uv_loop_t* loop) {
-  std::vector<MasterLink*> mine;
+void OutboundLink::RecheckPartition(uv_loop_t* loop) {
+  std::vector<OutboundLink*> mine;
   {
     std::lock_guard lock(links_mu);
     auto [begin, end] = Links().equal_range(loop);
     for (auto it = begin; it != end; ++it) mine.push_back(it->second);
   }
-  for (MasterLink* link : mine) link->Recheck();
+  for (OutboundLink* link : mine) link->Recheck();
 }
 
-bool MasterLink::PartitionedNow() const { return Partitioned(own_port_, master_port_); }
+bool OutboundLink::PartitionedNow() const { return Partitioned(own_port_, peer_port_); }
 
-MasterLink* MasterLink::Start(uv_loop_t* loop, const std::string& host, int port,
+OutboundLink* OutboundLink::Start(uv_loop_t* loop, const std::string& host, int port,
                               replication::LinkHandler* handler, int own_port) {
   sockaddr_storage addr{};
   if (!Resolve(loop, host, port, &addr)) return nullptr;
-  auto* link = new MasterLink(handler);
+  auto* link = new OutboundLink(handler);
   link->loop_ = loop;
   link->own_port_ = own_port;
-  link->master_port_ = port;
+  link->peer_port_ = port;
   link->tcp_.data = link;
   link->connect_req_.data = link;
   link->write_req_.data = link;
@@ -85,8 +87,8 @@ MasterLink* MasterLink::Start(uv_loop_t* loop, const std::string& host, int port
   return link;
 }
 
-void MasterLink::OnConnect(uv_connect_t* req, int status) {
-  auto* self = static_cast<MasterLink*>(req->data);
+void OutboundLink::OnConnect(uv_connect_t* req, int status) {
+  auto* self = static_cast<OutboundLink*>(req->data);
   if (self->closing_) return;
   if (status != 0) {
     self->Fail();
@@ -109,20 +111,19 @@ void MasterLink::OnConnect(uv_connect_t* req, int status) {
   self->Established();
 }
 
-void MasterLink::Established() {
+void OutboundLink::Established() {
   if (uv_read_start(reinterpret_cast<uv_stream_t*>(&tcp_), OnAlloc, OnRead) != 0) {
     Fail();
     return;
   }
   if (!reported_) {
     reported_ = true;
-    handler_->OnLinkConnected();
-  } else {
-    WritePending();
+    handler_->OnLinkConnected();  // may close the link
   }
+  WritePending();
 }
 
-void MasterLink::Recheck() {
+void OutboundLink::Recheck() {
   if (closing_ || !connected_) return;
   bool cut = PartitionedNow();
   if (cut && !held_) {
@@ -134,14 +135,14 @@ void MasterLink::Recheck() {
   }
 }
 
-void MasterLink::OnAlloc(uv_handle_t* handle, size_t, uv_buf_t* buf) {
-  auto* self = static_cast<MasterLink*>(handle->data);
+void OutboundLink::OnAlloc(uv_handle_t* handle, size_t, uv_buf_t* buf) {
+  auto* self = static_cast<OutboundLink*>(handle->data);
   buf->base = self->read_buf_;
   buf->len = sizeof(self->read_buf_);
 }
 
-void MasterLink::OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf) {
-  auto* self = static_cast<MasterLink*>(stream->data);
+void OutboundLink::OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf) {
+  auto* self = static_cast<OutboundLink*>(stream->data);
   if (self->closing_) return;
   if (nread < 0) {
     self->Fail();
@@ -151,14 +152,14 @@ void MasterLink::OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf)
     self->handler_->OnLinkData(std::string_view(buf->base, static_cast<size_t>(nread)));
 }
 
-void MasterLink::Write(std::string_view bytes) {
-  if (closing_ || !connected_) return;
+void OutboundLink::Write(std::string_view bytes) {
+  if (closing_) return;
   pending_.append(bytes);
   WritePending();
 }
 
-void MasterLink::WritePending() {
-  if (write_in_flight_ || pending_.empty() || closing_ || held_) return;
+void OutboundLink::WritePending() {
+  if (write_in_flight_ || pending_.empty() || closing_ || !connected_ || held_) return;
   uv_buf_t buf = uv_buf_init(pending_.data(), static_cast<unsigned>(pending_.size()));
   int written = uv_try_write(reinterpret_cast<uv_stream_t*>(&tcp_), &buf, 1);
   if (written == UV_EAGAIN) written = 0;
@@ -178,8 +179,8 @@ void MasterLink::WritePending() {
   write_in_flight_ = true;
 }
 
-void MasterLink::OnWrite(uv_write_t* req, int status) {
-  auto* self = static_cast<MasterLink*>(req->data);
+void OutboundLink::OnWrite(uv_write_t* req, int status) {
+  auto* self = static_cast<OutboundLink*>(req->data);
   self->write_in_flight_ = false;
   self->writing_.clear();
   if (self->closing_) return;
@@ -190,14 +191,28 @@ void MasterLink::OnWrite(uv_write_t* req, int status) {
   self->WritePending();
 }
 
-void MasterLink::Fail() {
+std::string OutboundLink::LocalIp() const {
+  if (!connected_ || closing_) return {};
+  sockaddr_storage addr{};
+  int len = sizeof(addr);
+  if (uv_tcp_getsockname(&tcp_, reinterpret_cast<sockaddr*>(&addr), &len) != 0) return {};
+  char ip[64] = {};
+  if (addr.ss_family == AF_INET6) {
+    uv_ip6_name(reinterpret_cast<sockaddr_in6*>(&addr), ip, sizeof(ip));
+  } else {
+    uv_ip4_name(reinterpret_cast<sockaddr_in*>(&addr), ip, sizeof(ip));
+  }
+  return ip;
+}
+
+void OutboundLink::Fail() {
   if (closing_) return;
   replication::LinkHandler* handler = handler_;
   Close();
   if (handler != nullptr) handler->OnLinkClosed();
 }
 
-void MasterLink::Close() {
+void OutboundLink::Close() {
   if (closing_) return;
   closing_ = true;
   handler_ = nullptr;
@@ -207,8 +222,8 @@ void MasterLink::Close() {
   uv_close(reinterpret_cast<uv_handle_t*>(&tcp_), OnClosed);
 }
 
-void MasterLink::OnClosed(uv_handle_t* handle) {
-  auto* self = static_cast<MasterLink*>(handle->data);
+void OutboundLink::OnClosed(uv_handle_t* handle) {
+  auto* self = static_cast<OutboundLink*>(handle->data);
   {
     std::lock_guard lock(links_mu);
     auto [begin, end] = Links().equal_range(self->loop_);
