@@ -15,6 +15,7 @@
 #include "server/base/numbers.h"
 #include "server/base/open_files.h"
 #include "server/base/text.h"
+#include "server/engine/core/aof.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/errors.h"
 #include "server/engine/core/help.h"
@@ -390,6 +391,8 @@ class Node::Impl : public sentinel::SentinelHost,
         }
       }
     }
+    // loadDataFromDisk: with appendonly yes the AOF's files (redlab loads no RDB at start-up).
+    if (!acl_error) acl_error = engine_->aof().LoadAtStartup();
     int rc = acl_error ? 0
                        : listener_->Listen(config_.bind, static_cast<int>(config_.port),
                                            static_cast<int>(config_.tcp_backlog));

@@ -346,7 +346,7 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
   // rewrote itself.
   // (SAVE and DEBUG RELOAD reset the counter: a decrease is no change.)
   bool changed = stats_.dirty > dirty_before || ctx.propagation_forced();
-  if (propagate && effect_sink_ != nullptr && changed && !ctx.propagation_prevented()) {
+  if (propagate && propagating() && changed && !ctx.propagation_prevented()) {
     if (ctx.rewritten_for_propagation()) {
       Propagate(db, std::move(*ctx.rewritten_for_propagation()));
     } else {
