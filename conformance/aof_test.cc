@@ -41,6 +41,8 @@ class AofTest : public ::testing::Test {
     for (auto& setting : extra) options.config.push_back(std::move(setting));
     server_ = StartServer(options);
     client_ = std::make_unique<Client>(server_->port());
+    // Real Redis accepts connections while it loads (answering -LOADING).
+    ASSERT_TRUE(Eventually([&] { return Info("loading") == "0"; }));
   }
   // Kills the server (SIGKILL for processes): what it wrote to the AOF is all that remains.
   void Kill() {
@@ -120,10 +122,10 @@ TEST_F(AofTest, DebugLoadAofKeepsTheData) {
   Start({{"appendonly", "yes"}});
   Populate();
   Reply digest = c()({"DEBUG", "DIGEST"});
-  Reply pending = c()({"XPENDING", "st", "g", "-", "+", "10"});
+  Reply pending = c()({"XPENDING", "st", "g"});
   EXPECT_EQ(c()({"DEBUG", "LOADAOF"}), Status("OK"));
   EXPECT_EQ(c()({"DEBUG", "DIGEST"}), digest);
-  EXPECT_EQ(c()({"XPENDING", "st", "g", "-", "+", "10"}), pending);
+  EXPECT_EQ(c()({"XPENDING", "st", "g"}), pending);
   EXPECT_EQ(c()({"XINFO", "CONSUMERS", "st", "g"}).elements.size(), 2u);
   EXPECT_EQ(c()({"DBSIZE"}), Int(8));
   EXPECT_EQ(Info("rdb_changes_since_last_save"), "0");
@@ -177,6 +179,7 @@ TEST_F(AofTest, ARestartWithTheSameDirectoryRestoresTheData) {
   EXPECT_EQ(c()({"DEBUG", "DIGEST"}), digest);
   EXPECT_EQ(c()({"SELECT", "3"}), Status("OK"));
   EXPECT_EQ(c()({"GET", "in3"}), Bulk("yes"));
+  EXPECT_EQ(c()({"SELECT", "0"}), Status("OK"));
   EXPECT_EQ(Manifest(),
             "file appendonly.aof.1.base.rdb seq 1 type b\n"
             "file appendonly.aof.1.incr.aof seq 1 type i\n");
