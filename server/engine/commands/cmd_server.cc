@@ -34,6 +34,8 @@ void FlushDbCommand(CommandContext& ctx) {
   ctx.engine().SignalFlushed(db.id());
   ctx.MarkDirty(db.size());
   db.Clear();
+  // Propagated even when the database was empty (forceCommandPropagation), as FLUSHALL.
+  ctx.ForcePropagation();
   ctx.ReplyOk();
 }
 

@@ -333,7 +333,10 @@ class Engine : private resp::ErrorListener, private ExpiryListener, private KeyE
   // and neither while the AOF is being loaded (Redis runs the loaded commands unpropagated).
   bool propagating() const { return !loading_ && (effect_sink_ != nullptr || aof_feeding_); }
   void set_aof_feeding(bool on) { aof_feeding_ = on; }
-  void set_loading(bool on) { loading_ = on; }
+  void set_loading(bool on) {
+    loading_ = on;
+    keyspace_.set_loading(on);
+  }
   bool loading() const { return loading_; }
   // Adds an effect to those of the command running now (flushed to the sink when it ends).
   void Propagate(int db, std::vector<std::string> args);

@@ -275,6 +275,13 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
     Reject(client, cmd, args, reply, refusal);
     return;
   }
+  // While the AOF loads (a busy script in it lets clients in), only the AOF's own client runs
+  // commands that may not run while loading.
+  if (loading_ && client.repl_role() != Client::ReplRole::kMaster && !cmd->has(kCmdLoading))
+      [[unlikely]] {
+    Reject(client, cmd, args, reply, "-LOADING Redis is loading the dataset in memory");
+    return;
+  }
   if (script_busy() && !cmd->has(kCmdAllowBusy)) {
     Reject(client, cmd, args, reply, scripts_->BusyError());
     return;
