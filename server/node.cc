@@ -15,6 +15,7 @@
 #include "server/base/numbers.h"
 #include "server/base/open_files.h"
 #include "server/base/text.h"
+#include "server/engine/core/aof.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/errors.h"
 #include "server/engine/core/help.h"
@@ -347,6 +348,20 @@ class Node::Impl : public sentinel::SentinelHost,
     uv_async_send(&async_);
   }
 
+  // Redis's start-up lines before the data loads; with always-show-logo its banner carries the
+  // PID (test harnesses, Redis's own among them, wait for " PID: <pid>").
+  void LogStartupBanner() {
+    if (engine_->config().always_show_logo) {
+      logger_.Notice("redlab-server, Redis " + std::string(engine::kRedisVersion) +
+                     " compatible, 64 bit, standalone mode, port " + std::to_string(port_.load()) +
+                     ", PID: " + std::to_string(getpid()));
+    } else {
+      logger_.Notice(std::string("Running mode=") + (sentinel_ ? "sentinel" : "standalone") +
+                     ", port=" + std::to_string(port_.load()) + ".");
+    }
+    logger_.Warning("Server initialized");
+  }
+
   void Run(std::promise<std::string>& ready) {
     uv_loop_init(&loop_);
     // initServer's adjustOpenFilesLimit: its lines follow "Configuration loaded".
@@ -382,11 +397,22 @@ class Node::Impl : public sentinel::SentinelHost,
     int rc = acl_error ? 0
                        : listener_->Listen(config_.bind, static_cast<int>(config_.port),
                                            static_cast<int>(config_.tcp_backlog));
-    if (acl_error || rc != 0) {
-      std::string error = acl_error
-                              ? *acl_error
-                              : "Could not create server TCP listening socket " + config_.bind +
-                                    ":" + std::to_string(config_.port) + ": " + uv_strerror(rc);
+    std::optional<std::string> error = acl_error;
+    if (!error && rc != 0) {
+      error = "Could not create server TCP listening socket " + config_.bind + ":" +
+              std::to_string(config_.port) + ": " + uv_strerror(rc);
+    }
+    if (!error) {
+      port_ = listener_->port();
+      logger_.set_port(port_);
+      engine_->SetBoundPort(port_);  // an ephemeral port (0) is reported as the one bound
+      engine_->MarkStartupMemory();
+      LogStartupBanner();
+      // loadDataFromDisk, after the banner as in Redis (harnesses wait for its PID line, also
+      // when loading fails): with appendonly yes the AOF's files (no RDB is loaded at start-up).
+      error = engine_->aof().LoadAtStartup();
+    }
+    if (error) {
       listener_->CloseAll([] {});
       uv_run(&loop_, UV_RUN_DEFAULT);
       listener_.reset();
@@ -397,12 +423,9 @@ class Node::Impl : public sentinel::SentinelHost,
         std::lock_guard lock(mu_);
         stopped_ = true;
       }
-      ready.set_value(error);
+      ready.set_value(*error);
       return;
     }
-    port_ = listener_->port();
-    logger_.set_port(port_);
-    engine_->SetBoundPort(port_);  // an ephemeral port (0) is reported as the one bound
     uv_async_init(&loop_, &async_, OnAsync);
     async_.data = this;
     for (uv_timer_t* t :
@@ -433,18 +456,6 @@ class Node::Impl : public sentinel::SentinelHost,
     }
     keep_history_ = options_.keep_history && !options_.sentinel;
     if (keep_history_) history_.Restart(*engine_);
-    engine_->MarkStartupMemory();
-    // Redis's startup lines; with always-show-logo its banner carries the PID (test harnesses,
-    // Redis's own among them, wait for " PID: <pid>").
-    if (engine_->config().always_show_logo) {
-      logger_.Notice("redlab-server, Redis " + std::string(engine::kRedisVersion) +
-                     " compatible, 64 bit, standalone mode, port " + std::to_string(port_.load()) +
-                     ", PID: " + std::to_string(getpid()));
-    } else {
-      logger_.Notice(std::string("Running mode=") + (sentinel_ ? "sentinel" : "standalone") +
-                     ", port=" + std::to_string(port_.load()) + ".");
-    }
-    logger_.Warning("Server initialized");
     logger_.Notice("Ready to accept connections");
     ready.set_value(std::string());
 

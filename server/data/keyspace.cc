@@ -24,7 +24,7 @@ bool Db::IsExpired(const Node* node) const {
 
 Db::Node* Db::Lookup(std::string_view key, uint32_t flags) {
   Node* node = dict_.Find(key);
-  if (node != nullptr && IsExpired(node) && !(owner_->replica() && owner_->master_view())) {
+  if (node != nullptr && IsExpired(node) && !owner_->keeps_expired_keys()) {
     if (owner_->DeletesExpired(flags & kWrite)) owner_->DeleteExpired(*this, node);
     node = nullptr;
   }
@@ -68,7 +68,7 @@ Db::Node* Db::Set(std::string_view key, Object value, bool keep_ttl) {
   Node* node = dict_.Find(key);
   // setKey looks the key up for writing first: an expired one goes (with its "expired" event)
   // and the key is new again. A read-only replica keeps it (its master's stream overwrites it).
-  if (node != nullptr && IsExpired(node) && !(owner_->replica() && owner_->master_view()) &&
+  if (node != nullptr && IsExpired(node) && !owner_->keeps_expired_keys() &&
       owner_->DeletesExpired(/*write=*/true)) {
     owner_->DeleteExpired(*this, node);
     node = nullptr;

@@ -213,6 +213,11 @@ class Keyspace {
   // (Redis's expireIfNeeded answers "not expired" to the master client): the master decides.
   bool master_view() const { return master_view_; }
   void set_master_view(bool on) { master_view_ = on; }
+  // While the node loads its AOF no key expires (Redis's keyIsExpired during loading).
+  void set_loading(bool on) { loading_ = on; }
+  // Whether lookups find logically expired keys: a replica running its master's stream, or
+  // a node loading its AOF.
+  bool keeps_expired_keys() const { return loading_ || (replica_ && master_view_); }
   // While clients are paused (CLIENT PAUSE) keys do not expire either: expired ones are hidden,
   // not deleted, so the dataset stays still, as in Redis.
   bool expiry_paused() const { return expiry_paused_; }
@@ -260,6 +265,7 @@ class Keyspace {
   bool replica_ = false;
   bool replica_writable_ = false;
   bool master_view_ = false;
+  bool loading_ = false;
   bool active_expire_enabled_ = true;
   bool expiry_paused_ = false;
   KeyspaceStats stats_;

@@ -130,7 +130,7 @@ constexpr std::string_view kDebugHelp[] = {
 };
 
 // Subcommands Redis 7.0 has and redlab does not run (crashes and restarts, allocator and
-// hash-table internals, the append-only file, cluster links): a plain "not supported" rather
+// hash-table internals, cluster links): a plain "not supported" rather
 // than Redis's "unknown subcommand", which would wrongly suggest a typo.
 constexpr std::string_view kUnsupported[] = {
     "assert",
@@ -139,7 +139,6 @@ constexpr std::string_view kUnsupported[] = {
     "leak",
     "htstats",
     "htstats-key",
-    "loadaof",
     "mallctl",
     "mallctl-str",
     "drop-cluster-packet-filter",
@@ -255,6 +254,8 @@ void DebugCommand(CommandContext& ctx) {
     ctx.ReplyOk();
   } else if (argc == 3 && is("log")) {
     DebugLog(ctx);
+  } else if (is("loadaof")) {
+    DebugLoadAof(ctx);
   } else if (is("reload")) {
     DebugReload(ctx);
   } else if (argc == 3 && is("object")) {

@@ -89,8 +89,9 @@ void ExpireGeneric(CommandContext& ctx, int64_t base_ms, bool seconds) {
     ctx.reply().Integer(0);
     return;
   }
-  // A replica never deletes on its own: it keeps the past TTL and waits for the master's DEL.
-  if (when <= ctx.now_ms() && !ctx.keyspace().replica()) {
+  // A replica never deletes on its own: it keeps the past TTL and waits for the master's DEL;
+  // neither does a node loading its AOF (checkAlreadyExpired).
+  if (when <= ctx.now_ms() && !ctx.keyspace().replica() && !ctx.engine().loading()) {
     db.Delete(node);
     ctx.MarkDirty();
     if (ctx.engine().propagating()) ctx.PropagateAs({"DEL", key});

@@ -1,6 +1,7 @@
 // SAVE, BGSAVE, BGREWRITEAOF and LASTSAVE (rdb.c, aof.c). redlab writes real RDB snapshots to
-// <dir>/<dbfilename> (see persistence.h); it keeps no append-only file.
+// <dir>/<dbfilename> (see persistence.h) and the append-only file (see aof.h).
 #include "server/command/command_table.h"
+#include "server/engine/core/aof.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/persistence.h"
@@ -22,8 +23,8 @@ void SaveCommand(CommandContext& ctx) {
 }
 
 void BgsaveCommand(CommandContext& ctx) {
-  // SCHEDULE only matters while an AOF rewrite runs, which never happens in redlab: it is
-  // accepted and starts the save at once.
+  // SCHEDULE only matters while an AOF rewrite runs, which never lasts past its command in
+  // redlab: it is accepted and starts the save at once.
   if (ctx.argc() > 1 && !(ctx.argc() == 2 && ctx.ArgIs(1, "schedule"))) {
     ctx.ReplySyntaxError();
     return;
@@ -42,14 +43,21 @@ void BgsaveCommand(CommandContext& ctx) {
   }
 }
 
-// redlab has no append-only file to rewrite: say so rather than pretend a rewrite started.
+// bgrewriteaofCommand: the rewrite runs to its end at once (redlab has no fork), so a rewrite
+// is never found in progress.
 void BgrewriteaofCommand(CommandContext& ctx) {
-  ctx.ReplyError(
-      "Can't execute an AOF background rewriting. Please check the server logs for "
-      "more information.");
-  if (EngineHost* host = ctx.engine().host()) {
-    host->LogWarning(
-        "BGREWRITEAOF: redlab keeps no append-only file (appendonly is not supported)");
+  switch (ctx.engine().aof().Rewrite(ctx.client().in_multi())) {
+    case Aof::RewriteReply::kStarted:
+      ctx.reply().Status("Background append only file rewriting started");
+      break;
+    case Aof::RewriteReply::kScheduled:
+      ctx.reply().Status("Background append only file rewriting scheduled");
+      break;
+    case Aof::RewriteReply::kFailed:
+      ctx.ReplyError(
+          "Can't execute an AOF background rewriting. Please check the server logs for more "
+          "information.");
+      break;
   }
 }
 

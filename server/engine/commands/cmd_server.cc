@@ -3,6 +3,7 @@
 #include "server/base/text.h"
 #include "server/command/command_table.h"
 #include "server/engine/core/context.h"
+#include "server/engine/core/aof.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/errors.h"
 #include "server/engine/core/help.h"
@@ -33,6 +34,8 @@ void FlushDbCommand(CommandContext& ctx) {
   ctx.engine().SignalFlushed(db.id());
   ctx.MarkDirty(db.size());
   db.Clear();
+  // Propagated even when the database was empty (forceCommandPropagation), as FLUSHALL.
+  ctx.ForcePropagation();
   ctx.ReplyOk();
 }
 
@@ -128,6 +131,18 @@ void ConfigSetCommand(CommandContext& ctx) {
   // which runs only when the value changes).
   if (ctx.engine().config().requirepass != requirepass) {
     ctx.engine().acl().SetDefaultPassword(ctx.engine().config().requirepass);
+  }
+  // updateAppendonly: the AOF follows appendonly (turning it on starts a rewrite).
+  Aof& aof = ctx.engine().aof();
+  if (!ctx.engine().config().appendonly && aof.state() != Aof::State::kOff) {
+    aof.Stop();
+  } else if (ctx.engine().config().appendonly && aof.state() == Aof::State::kOff &&
+             !aof.Start(ctx.client().in_multi())) {
+    ctx.engine().RestoreConfig(before);
+    ctx.ReplyError(
+        "CONFIG SET failed (possibly related to argument 'appendonly') - Unable to turn on AOF. "
+        "Check server logs.");
+    return;
   }
   ctx.engine().ConfigChanged();
   for (const auto& [name, value] : pairs) {

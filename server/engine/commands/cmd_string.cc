@@ -238,7 +238,7 @@ void GetExCommand(CommandContext& ctx) {
   bool propagating = ctx.engine().propagating();
   std::string_view event;
   if ((opts.flags & (kOptExat | kOptPxat)) && when_ms <= ctx.now_ms() &&
-      !ctx.keyspace().replica()) {
+      !ctx.keyspace().replica() && !ctx.engine().loading()) {
     ctx.db().Delete(node);
     if (propagating) ctx.PropagateAs({"DEL", key});
     event = "del";

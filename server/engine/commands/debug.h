@@ -12,6 +12,7 @@ void DebugQuicklist(CommandContext& ctx);    // QUICKLIST <key> [<0|1>]
 void DebugDigest(CommandContext& ctx);       // DIGEST
 void DebugDigestValue(CommandContext& ctx);  // DIGEST-VALUE <key>...
 void DebugReload(CommandContext& ctx);       // RELOAD [MERGE] [NOFLUSH] [NOSAVE]
+void DebugLoadAof(CommandContext& ctx);      // LOADAOF
 void DebugPopulate(CommandContext& ctx);     // POPULATE <count> [<prefix>] [<size>]
 void DebugProtocol(CommandContext& ctx);     // PROTOCOL <type>
 

@@ -7,6 +7,7 @@
 
 #include "server/engine/commands/debug.h"
 #include "server/engine/commands/digest.h"
+#include "server/engine/core/aof.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/errors.h"
 #include "server/engine/core/help.h"
@@ -163,6 +164,17 @@ void DebugReload(CommandContext& ctx) {
     return;
   }
   if (EngineHost* host = engine.host()) host->LogWarning("DB reloaded by DEBUG RELOAD");
+  ctx.ReplyOk();
+}
+
+// DEBUG LOADAOF: the data emptied and loaded again from the files of the AOF manifest (Redis
+// exits when that fails; redlab answers an error and keeps what it could load).
+void DebugLoadAof(CommandContext& ctx) {
+  if (auto error = ctx.engine().aof().Reload()) {
+    if (EngineHost* host = ctx.engine().host()) host->LogWarning(*error);
+    ctx.ReplyError(*error);
+    return;
+  }
   ctx.ReplyOk();
 }
 

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "server/base/memory.h"
+#include "server/engine/core/aof.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/errors.h"
 #include "server/engine/core/persistence.h"
@@ -46,6 +47,7 @@ Engine::Engine(ServerConfig config, EngineHost* host, ReplicationFactory make_re
   keyspace_.set_key_event_listener(this);
   replication_ = make_replication(*this);
   persistence_ = std::make_unique<Persistence>(*this);
+  aof_ = std::make_unique<Aof>(*this);
   ConfigChanged();
 }
 
@@ -206,7 +208,7 @@ void Engine::BeforeSleep() {
 }
 
 void Engine::Propagate(int db, std::vector<std::string> args) {
-  if (effect_sink_ == nullptr) return;
+  if (!propagating()) return;
   pending_effects_.push_back(Effect{db, std::move(args)});
 }
 
@@ -219,6 +221,7 @@ void Engine::FlushEffects(EffectGrouping grouping) {
       for (const Effect& e : pending_effects_) effect_sink_->OnEffects({&e, 1});
     }
   }
+  if (aof_feeding_) aof_->Feed(pending_effects_, grouping);
   pending_effects_.clear();
 }
 
@@ -246,6 +249,7 @@ void Engine::Cron() {
   if (blocked_keys_.has_ready() && call_depth_ == 0) HandleClientsBlockedOnKeys();
   replication_->Cron();
   persistence_->Cron();
+  aof_->Cron();
   migrate_sockets_.CloseTimedOut(clock_.NowMs() / 1000);
   // Even when idle, get under a tracking-table-max-keys lowered by CONFIG SET.
   if (tracking_.clients() > 0) tracking_.LimitUsedSlots();

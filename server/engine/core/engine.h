@@ -149,6 +149,7 @@ struct ScriptCall {
 
 class ScriptRunner;
 class Persistence;
+class Aof;
 
 // What DEBUG subcommands change (Redis keeps these in its global server state).
 struct DebugSettings {
@@ -327,7 +328,15 @@ class Engine : private resp::ErrorListener, private ExpiryListener, private KeyE
 
   // Propagation of writes (see EffectSink); none is set when nothing replicates.
   void set_effect_sink(EffectSink* sink) { effect_sink_ = sink; }
-  bool propagating() const { return effect_sink_ != nullptr; }
+  // Effects are computed while something consumes them: the replication's sink, the AOF (on),
+  // and neither while the AOF is being loaded (Redis runs the loaded commands unpropagated).
+  bool propagating() const { return !loading_ && (effect_sink_ != nullptr || aof_feeding_); }
+  void set_aof_feeding(bool on) { aof_feeding_ = on; }
+  void set_loading(bool on) {
+    loading_ = on;
+    keyspace_.set_loading(on);
+  }
+  bool loading() const { return loading_; }
   // Adds an effect to those of the command running now (flushed to the sink when it ends).
   void Propagate(int db, std::vector<std::string> args);
 
@@ -408,6 +417,8 @@ class Engine : private resp::ErrorListener, private ExpiryListener, private KeyE
   rdb::RdbWriteOptions rdb_write_options() const;
   // Snapshot files: SAVE, BGSAVE, DEBUG RELOAD, LASTSAVE, INFO persistence.
   Persistence& persistence() { return *persistence_; }
+  // The append-only file (aof.h).
+  Aof& aof() { return *aof_; }
   MigrateSockets& migrate_sockets() { return migrate_sockets_; }
   const MigrateSockets& migrate_sockets() const { return migrate_sockets_; }
 
@@ -542,6 +553,9 @@ class Engine : private resp::ErrorListener, private ExpiryListener, private KeyE
   std::string_view StaleRefusal(const Client& client, const Command& cmd, uint32_t flags) const;
   std::unique_ptr<ReplicationRole> replication_;
   std::unique_ptr<Persistence> persistence_;
+  std::unique_ptr<Aof> aof_;
+  bool aof_feeding_ = false;
+  bool loading_ = false;
   MigrateSockets migrate_sockets_;
   DebugSettings debug_settings_;
   uint64_t next_client_id_ = 1;

@@ -283,6 +283,13 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
     Reject(client, cmd, args, reply, refusal);
     return;
   }
+  // While the AOF loads (a busy script in it lets clients in), only the AOF's own client runs
+  // commands that may not run while loading.
+  if (loading_ && client.repl_role() != Client::ReplRole::kMaster && !cmd->has(kCmdLoading))
+      [[unlikely]] {
+    Reject(client, cmd, args, reply, "-LOADING Redis is loading the dataset in memory");
+    return;
+  }
   if (script_busy() && !cmd->has(kCmdAllowBusy)) {
     Reject(client, cmd, args, reply, scripts_->BusyError());
     return;
@@ -354,7 +361,7 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
   // rewrote itself.
   // (SAVE and DEBUG RELOAD reset the counter: a decrease is no change.)
   bool changed = stats_.dirty > dirty_before || ctx.propagation_forced();
-  if (propagate && effect_sink_ != nullptr && changed && !ctx.propagation_prevented()) {
+  if (propagate && propagating() && changed && !ctx.propagation_prevented()) {
     if (ctx.rewritten_for_propagation()) {
       Propagate(db, std::move(*ctx.rewritten_for_propagation()));
     } else {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "server/base/numbers.h"
+#include "server/engine/core/aof.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/script_runner.h"
 #include "server/rdb/snapshot.h"
@@ -161,6 +162,11 @@ std::optional<std::string> Persistence::Load(bool merge) {
   std::ifstream in(Path(), std::ios::binary);
   if (!in) return fmt::format("Fatal error loading the DB: {}", std::strerror(errno));
   std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return LoadBytes(data, merge);
+}
+
+std::optional<std::string> Persistence::LoadBytes(std::string_view data, bool merge,
+                                                  bool aof_base) {
   Keyspace& ks = engine_.keyspace();
   rdb::RdbReadOptions options{engine_.value_options(),
                               !engine_.debug_settings().skip_checksum_validation};
@@ -183,7 +189,7 @@ std::optional<std::string> Persistence::Load(bool merge) {
       return;
     }
     // A master drops keys that expired while on disk; a replica waits for its master's DEL.
-    if (!ks.replica() && k.expire_ms != kNoExpire && k.expire_ms < ks.clock().NowMs()) {
+    if (!aof_base && !ks.replica() && k.expire_ms != kNoExpire && k.expire_ms < ks.clock().NowMs()) {
       ++expired;
       return;
     }
@@ -223,12 +229,9 @@ void Persistence::AppendInfo(std::string* out) const {
   *out += "rdb_last_cow_size:0\r\n";
   *out += fmt::format("rdb_last_load_keys_expired:{}\r\n", last_load_keys_expired_);
   *out += fmt::format("rdb_last_load_keys_loaded:{}\r\n", last_load_keys_loaded_);
-  *out += "aof_enabled:0\r\naof_rewrite_in_progress:0\r\naof_rewrite_scheduled:0\r\n";
-  *out += "aof_last_rewrite_time_sec:-1\r\naof_current_rewrite_time_sec:-1\r\n";
-  *out +=
-      "aof_last_bgrewrite_status:ok\r\naof_rewrites:0\r\naof_rewrites_consecutive_failures:0\r\n";
-  *out += "aof_last_write_status:ok\r\naof_last_cow_size:0\r\n";
+  engine_.aof().AppendInfo(out);
   *out += "module_fork_in_progress:0\r\nmodule_fork_last_cow_size:0\r\n";
+  engine_.aof().AppendEnabledInfo(out);
 }
 
 }  // namespace redlab::server::engine

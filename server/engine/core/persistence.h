@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 
 namespace redlab::server::engine {
@@ -35,6 +36,11 @@ class Persistence {
   // there is an error (Redis stops the server for it); with it, the file's value wins. Keys
   // already expired are skipped on a master, as Redis's rdbLoad does.
   std::optional<std::string> Load(bool merge);
+  // Loads an RDB held in memory the same way; `aof_base` keeps keys already expired, as Redis
+  // loads an AOF's RDB base (RDBFLAGS_AOF_PREAMBLE).
+  std::optional<std::string> LoadBytes(std::string_view data, bool merge, bool aof_base = false);
+  // The dataset as an RDB now (what SAVE writes; the AOF's base file too).
+  std::string Serialize();
 
   // Every cron tick: finishes a background save that is written, starts a scheduled one, and
   // starts one when a save point of the `save` parameter is reached.
@@ -55,7 +61,6 @@ class Persistence {
     int64_t start_s = 0;
   };
 
-  std::string Serialize();
   // Writes `rdb` to the snapshot path via a temporary file; an error text on failure.
   static std::optional<std::string> WriteFile(const std::string& path, const std::string& temp,
                                               const std::string& rdb);
