@@ -1,12 +1,9 @@
-// Redis 7.0's t_stream.c (the low-level part: streamAppendItem, streamTrim, streamDeleteItem,
-// the iterator and ID parsing).
+// Redis 7.0's t_stream.c (the low-level part: streamAppendItem, streamTrim, streamDeleteItem
+// and the iterator, over listpack nodes).
 #include "server/data/stream.h"
 
 #include <algorithm>
 #include <array>
-#include <charconv>
-
-#include "server/base/numbers.h"
 
 namespace redlab::server {
 namespace {
@@ -84,12 +81,14 @@ size_t ReadFields(const StreamNode& n, const Master& m, const Head& h, StreamVal
   e->fields.clear();
   e->ints.clear();
   const size_t elements = static_cast<size_t>(h.numfields) * 2;
-  e->ints.reserve(elements * StreamNode::kIntBufSize);  // never grows below: views stay valid
   e->fields.reserve(elements);
   char buf[StreamNode::kIntBufSize];
   auto text = [&](size_t p) {
     std::string_view v = n.Get(p, buf);
     if (v.data() != buf) return v;
+    // Room for every element at the first integer, before any view into `ints` is taken, so
+    // appending never reallocates under the views.
+    if (e->ints.empty()) e->ints.reserve(elements * StreamNode::kIntBufSize);
     size_t at = e->ints.size();
     e->ints.append(v);
     return std::string_view(e->ints).substr(at, v.size());
@@ -119,76 +118,36 @@ size_t EntryBefore(const StreamNode& n, size_t end) {
   return q;
 }
 
-// Accepts what string2ull accepts: decimal digits only, no sign, within 64 bits.
-bool ParseU64(std::string_view s, uint64_t* out) {
-  if (s.empty() || s.size() > 20) return false;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
+// The offset of the node's first entry (deleted or not) with an ID >= start, or the node's end.
+// Redis walks from the master entry; when `start` lies in the later half of the node's IDs (a
+// consumer reading what was just added) the walk back from the end is the shorter one.
+size_t SeekEntry(const StreamNode& n, const StreamId& master, const Master& m,
+                 const StreamId& start) {
+  const size_t end = n.bytes() - 1;
+  if (start <= master || end == m.entries) return m.entries;
+  StreamId last = ReadHead(n, master, m, EntryBefore(n, end)).id;
+  if (start > last) return end;
+  bool later_half = last.ms != master.ms ? start.ms - master.ms > (last.ms - master.ms) / 2
+                                         : start.seq - master.seq > (last.seq - master.seq) / 2;
+  if (later_half) {
+    size_t found = end;
+    while (found != m.entries) {
+      size_t at = EntryBefore(n, found);
+      if (ReadHead(n, master, m, at).id < start) break;
+      found = at;
+    }
+    return found;
   }
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
-  return ec == std::errc() && p == s.data() + s.size();
+  size_t p = m.entries;
+  while (!n.AtEnd(p)) {
+    Head h = ReadHead(n, master, m, p);
+    if (h.id >= start) break;
+    p = SkipEntry(n, h);
+  }
+  return p;
 }
 
 }  // namespace
-
-std::string StreamId::ToString() const { return std::to_string(ms) + "-" + std::to_string(seq); }
-
-bool StreamId::Increment() {
-  if (seq == UINT64_MAX) {
-    if (ms == UINT64_MAX) {
-      ms = seq = 0;
-      return false;
-    }
-    ++ms;
-    seq = 0;
-  } else {
-    ++seq;
-  }
-  return true;
-}
-
-bool StreamId::Decrement() {
-  if (seq == 0) {
-    if (ms == 0) {
-      ms = seq = UINT64_MAX;
-      return false;
-    }
-    --ms;
-    seq = UINT64_MAX;
-  } else {
-    --seq;
-  }
-  return true;
-}
-
-bool ParseStreamId(std::string_view s, uint64_t missing_seq, bool strict, StreamId* id,
-                   bool* seq_given) {
-  if (s.size() > 127) return false;
-  if (strict && (s == "-" || s == "+")) return false;
-  if (seq_given != nullptr) *seq_given = true;
-  if (s == "-") {
-    *id = {0, 0};
-    return true;
-  }
-  if (s == "+") {
-    *id = StreamId::Max();
-    return true;
-  }
-  size_t dash = s.find('-');
-  uint64_t ms = 0, seq = missing_seq;
-  if (!ParseU64(s.substr(0, dash), &ms)) return false;
-  if (dash != std::string_view::npos) {
-    std::string_view rest = s.substr(dash + 1);
-    if (seq_given != nullptr && rest == "*") {
-      seq = 0;
-      *seq_given = false;
-    } else if (!ParseU64(rest, &seq)) {
-      return false;
-    }
-  }
-  *id = {ms, seq};
-  return true;
-}
 
 void StreamValue::Append(const StreamId& id, std::vector<std::string> fields,
                          const StreamNodeLimits& limits) {
@@ -241,6 +200,8 @@ void StreamValue::Append(const StreamId& id, std::vector<std::string> fields,
     }
   }
   const bool same = (flags & kFlagSameFields) != 0;
+  // At most 10 bytes an integer, 5 of header and 5 of back-length a string: one reservation.
+  node->Reserve(totelelen + 10 * (fields.size() + 5));
   node->AppendInteger(flags);
   node->AppendInteger(static_cast<int64_t>(id.ms - master.ms));
   node->AppendInteger(static_cast<int64_t>(id.seq - master.seq));
@@ -334,18 +295,10 @@ bool StreamValue::Delete(const StreamId& id) {
   --it;
   StreamNode& node = it->second;
   Master m = ReadMaster(node);
-  size_t p = m.entries;
-  Head h;
-  bool found = false;
-  while (!node.AtEnd(p)) {
-    h = ReadHead(node, it->first, m, p);
-    if (h.id >= id) {
-      found = h.id == id;
-      break;
-    }
-    p = SkipEntry(node, h);
-  }
-  if (!found || (h.flags & kFlagDeleted)) return false;
+  size_t p = SeekEntry(node, it->first, m, id);
+  if (node.AtEnd(p)) return false;
+  Head h = ReadHead(node, it->first, m, p);
+  if (h.id != id || (h.flags & kFlagDeleted)) return false;
   if (m.live == 1) {
     nodes_.erase(it);
   } else {
@@ -387,10 +340,10 @@ void StreamValue::RangeInto(const StreamId& start, const StreamId& end, bool rev
   if (!rev) {
     auto it = nodes_.upper_bound(start);
     if (it != nodes_.begin()) --it;
-    for (; it != nodes_.end() && it->first <= end; ++it) {
+    for (bool first = true; it != nodes_.end() && it->first <= end; ++it, first = false) {
       const StreamNode& node = it->second;
       Master m = ReadMaster(node);
-      size_t p = m.entries;
+      size_t p = first ? SeekEntry(node, it->first, m, start) : m.entries;
       while (!node.AtEnd(p)) {
         Head h = ReadHead(node, it->first, m, p);
         if (h.id > end) return;
@@ -448,8 +401,17 @@ StreamId StreamValue::FirstEdgeId() const {
 }
 
 StreamId StreamValue::LastValidId() const {
-  Entry e;
-  return Last(&e) ? e.id : StreamId{};
+  // Read from the end, IDs only (XREADGROUP asks for it on every call).
+  for (auto it = nodes_.rbegin(); it != nodes_.rend(); ++it) {
+    const StreamNode& node = it->second;
+    Master m = ReadMaster(node);
+    for (size_t at = node.bytes() - 1; at != m.entries;) {
+      at = EntryBefore(node, at);
+      Head h = ReadHead(node, it->first, m, at);
+      if (!(h.flags & kFlagDeleted)) return h.id;
+    }
+  }
+  return {};
 }
 
 void StreamValue::UpdateFirstId() {

@@ -152,6 +152,7 @@ uint8_t* Allocate(uint8_t* old, size_t n) {
 
 StreamNode::StreamNode(size_t prealloc) {
   lp_ = Allocate(nullptr, std::max(prealloc, kHeaderSize + 1));
+  cap_ = malloc_usable_size(lp_);
   PutLE(lp_, kHeaderSize + 1, 4);
   PutLE(lp_ + 4, 0, 2);
   lp_[kHeaderSize] = kEnd;
@@ -166,6 +167,7 @@ StreamNode StreamNode::FromBytes(std::string_view lp) {
 StreamNode::StreamNode(const StreamNode& other) {
   size_t n = other.bytes();
   lp_ = Allocate(nullptr, n);
+  cap_ = malloc_usable_size(lp_);
   std::memcpy(lp_, other.lp_, n);
 }
 
@@ -178,7 +180,9 @@ StreamNode& StreamNode::operator=(StreamNode&& other) noexcept {
   if (this != &other) {
     CountedFree(lp_);
     lp_ = other.lp_;
+    cap_ = other.cap_;
     other.lp_ = nullptr;
+    other.cap_ = 0;
   }
   return *this;
 }
@@ -187,13 +191,19 @@ StreamNode::~StreamNode() { CountedFree(lp_); }
 
 size_t StreamNode::bytes() const { return static_cast<size_t>(GetLE(lp_, 4)); }
 
-size_t StreamNode::AllocatedBytes() const { return malloc_usable_size(lp_) + sizeof(size_t); }
+size_t StreamNode::AllocatedBytes() const { return cap_ + sizeof(size_t); }
+
+void StreamNode::Grow(size_t need) {
+  if (need <= cap_) return;
+  lp_ = Allocate(lp_, need + need / 4);
+  cap_ = malloc_usable_size(lp_);
+}
 
 void StreamNode::SetBytes(size_t n) { PutLE(lp_, n, 4); }
 
-size_t StreamNode::Next(size_t p) const { return p + ElementSize(lp_ + p); }
+size_t StreamNode::NextSlow(size_t p) const { return p + ElementSize(lp_ + p); }
 
-size_t StreamNode::Prev(size_t p) const {
+size_t StreamNode::PrevSlow(size_t p) const {
   // lpDecodeBacklen from the byte before p, then the back-length's own bytes.
   size_t q = p - 1;
   uint64_t len = 0;
@@ -207,7 +217,7 @@ size_t StreamNode::Prev(size_t p) const {
   return p - len - BacklenSize(len);
 }
 
-int64_t StreamNode::GetInteger(size_t p) const {
+int64_t StreamNode::GetIntegerSlow(size_t p) const {
   int64_t v = 0;
   std::string_view s;
   if (Decode(lp_ + p, &v, &s)) return v;
@@ -226,10 +236,7 @@ void StreamNode::Splice(size_t p, size_t old_len, const uint8_t* data, size_t n,
                         bool count_one_more) {
   size_t old_bytes = bytes();
   size_t new_bytes = old_bytes - old_len + n;
-  if (new_bytes > malloc_usable_size(lp_)) {
-    // Past the allocation: a quarter more than needed, so appends do not realloc each time.
-    lp_ = Allocate(lp_, new_bytes + new_bytes / 4);
-  }
+  Grow(new_bytes);
   if (n != old_len) std::memmove(lp_ + p + n, lp_ + p + old_len, old_bytes - p - old_len);
   std::memcpy(lp_ + p, data, n);
   SetBytes(new_bytes);
@@ -240,9 +247,14 @@ void StreamNode::Splice(size_t p, size_t old_len, const uint8_t* data, size_t n,
 }
 
 void StreamNode::AppendInteger(int64_t v) {
-  uint8_t buf[16];
-  size_t n = EncodeInteger(v, buf);
-  Splice(bytes() - 1, 0, buf, n, true);
+  // Written in place of the terminator (no Splice: nothing follows to move).
+  size_t old_bytes = bytes();
+  Grow(old_bytes + 10);
+  size_t n = EncodeInteger(v, lp_ + old_bytes - 1);
+  lp_[old_bytes - 1 + n] = kEnd;
+  SetBytes(old_bytes + n);
+  uint64_t count = GetLE(lp_ + 4, 2);
+  if (count != kCountUnknown) PutLE(lp_ + 4, count + 1, 2);
 }
 
 void StreamNode::Append(std::string_view s) {
@@ -271,9 +283,7 @@ void StreamNode::Append(std::string_view s) {
   size_t at = bytes() - 1;
   size_t total = h + s.size() + b;
   size_t old_bytes = bytes();
-  if (old_bytes + total > malloc_usable_size(lp_)) {
-    lp_ = Allocate(lp_, (old_bytes + total) + (old_bytes + total) / 4);
-  }
+  Grow(old_bytes + total);
   std::memcpy(lp_ + at, head, h);
   std::memcpy(lp_ + at + h, s.data(), s.size());
   std::memcpy(lp_ + at + h + s.size(), back, b);
@@ -291,7 +301,10 @@ void StreamNode::ReplaceInteger(size_t p, int64_t v) {
 
 void StreamNode::ShrinkToFit() {
   size_t n = bytes();
-  if (malloc_usable_size(lp_) > n) lp_ = Allocate(lp_, n);
+  if (cap_ > n) {
+    lp_ = Allocate(lp_, n);
+    cap_ = malloc_usable_size(lp_);
+  }
 }
 
 }  // namespace redlab::server
