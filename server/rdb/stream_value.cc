@@ -76,7 +76,10 @@ void CheckNode(const StreamId& master, std::string_view blob) {
       throw RdbCorrupt{"bad stream listpack"};
     }
   }
-  if (live != Int(items, 0) || deleted != Int(items, 1)) throw RdbCorrupt{"bad stream listpack"};
+  // A node holds at least the entry it was made for (deleted entries stay, flagged).
+  if (first || live != Int(items, 0) || deleted != Int(items, 1)) {
+    throw RdbCorrupt{"bad stream listpack"};
+  }
 }
 
 }  // namespace
