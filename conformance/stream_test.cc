@@ -274,5 +274,29 @@ TEST_F(StreamTest, DumpWritesRedisBytesAndRestoreReadsThem) {
   EXPECT_EQ(c()({"XLEN", "t"}), Int(1));
 }
 
+// Nodes change in place as Redis's listpacks do: an exact trim flags 30 entries deleted and the
+// node's live count falls below 128 (a byte shorter), XDEL flags one more, an entry of other
+// fields follows. The DUMP's length, RDB version and CRC64 (its last 10 bytes) pin its bytes.
+TEST_F(StreamTest, TrimAndDeleteRewriteNodesAsRedis) {
+  EXPECT_EQ(c()({"CONFIG", "SET", "stream-node-max-entries", "1000"}), Status("OK"));
+  EXPECT_EQ(c()({"CONFIG", "SET", "stream-node-max-bytes", "0"}), Status("OK"));
+  for (int i = 1; i <= 130; ++i) {
+    std::string id = std::to_string(i) + "-1";
+    ASSERT_EQ(c()({"XADD", "s", id, "f", std::to_string(i * 7), "g", "v"}), Bulk(id));
+  }
+  EXPECT_EQ(c()({"XTRIM", "s", "MAXLEN", "100"}), Int(30));
+  EXPECT_EQ(c()({"XDEL", "s", "50-1"}), Int(1));
+  EXPECT_EQ(c()({"XADD", "s", "200-1", "h", "1"}), Bulk("200-1"));
+  EXPECT_EQ(c()({"XLEN", "s"}), Int(100));
+  EXPECT_EQ(c()({"XREVRANGE", "s", "+", "-", "COUNT", "2"}),
+            Array({Entry("200-1", {"h", "1"}), Entry("130-1", {"f", "910", "g", "v"})}));
+  EXPECT_EQ(c()({"XRANGE", "s", "49-1", "51-1"}),
+            Array({Entry("49-1", {"f", "343", "g", "v"}), Entry("51-1", {"f", "357", "g", "v"})}));
+  Reply dump = c()({"DUMP", "s"});
+  ASSERT_EQ(dump.type, Reply::Type::kBulk);
+  EXPECT_EQ(dump.str.size(), 1142u);
+  EXPECT_EQ(Hex(dump.str.substr(dump.str.size() - 10)), "0a004bd252763baba083");
+}
+
 }  // namespace
 }  // namespace redlab::conformance

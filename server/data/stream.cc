@@ -1,201 +1,228 @@
-// Redis 7.0's t_stream.c (the low-level part: streamAppendItem, streamTrim, streamDeleteItem,
-// the iterator and ID parsing).
+// Redis 7.0's t_stream.c (the low-level part: streamAppendItem, streamTrim, streamDeleteItem
+// and the iterator, over listpack nodes).
 #include "server/data/stream.h"
 
 #include <algorithm>
 #include <array>
-#include <charconv>
-
-#include "server/base/numbers.h"
 
 namespace redlab::server {
 namespace {
 
-// Listpack encoded sizes (listpack.c), so nodes fill up at the bytes Redis's do.
-size_t BacklenSize(size_t n) {
-  if (n <= 127) return 1;
-  if (n < 16383) return 2;
-  if (n < 2097151) return 3;
-  if (n < 268435455) return 4;
-  return 5;
+constexpr int64_t kFlagDeleted = 1;     // STREAM_ITEM_FLAG_DELETED
+constexpr int64_t kFlagSameFields = 2;  // STREAM_ITEM_FLAG_SAMEFIELDS
+constexpr size_t kMaxPrealloc = 4096;   // STREAM_LISTPACK_MAX_PRE_ALLOCATE
+constexpr size_t kListpackMaxSize = 1u << 30;
+
+// A node's master entry: the live and deleted counts, the master fields and where the entries
+// start (after the master entry's zero terminator).
+struct Master {
+  int64_t live = 0;
+  int64_t deleted = 0;
+  int64_t count = 0;
+  size_t fields = 0;
+  size_t entries = 0;
+};
+
+Master ReadMaster(const StreamNode& n) {
+  Master m;
+  size_t p = StreamNode::First();
+  m.live = n.GetInteger(p);
+  p = n.Next(p);
+  m.deleted = n.GetInteger(p);
+  p = n.Next(p);
+  m.count = n.GetInteger(p);
+  p = n.Next(p);
+  m.fields = p;
+  for (int64_t i = 0; i < m.count; ++i) p = n.Next(p);
+  m.entries = n.Next(p);
+  return m;
 }
 
-size_t IntegerEntrySize(int64_t v) {
-  size_t n;
-  if (v >= 0 && v <= 127) {
-    n = 1;
-  } else if (v >= -4096 && v <= 4095) {
-    n = 2;
-  } else if (v >= INT16_MIN && v <= INT16_MAX) {
-    n = 3;
-  } else if (v >= -8388608 && v <= 8388607) {
-    n = 4;
-  } else if (v >= INT32_MIN && v <= INT32_MAX) {
-    n = 5;
+// One entry's head: flags (at `at`), ID and field count; `body` is its first field or value.
+struct Head {
+  size_t at = 0;
+  int64_t flags = 0;
+  StreamId id;
+  int64_t numfields = 0;
+  size_t body = 0;
+};
+
+Head ReadHead(const StreamNode& n, const StreamId& master, const Master& m, size_t p) {
+  Head h;
+  h.at = p;
+  h.flags = n.GetInteger(p);
+  p = n.Next(p);
+  h.id.ms = master.ms + static_cast<uint64_t>(n.GetInteger(p));
+  p = n.Next(p);
+  h.id.seq = master.seq + static_cast<uint64_t>(n.GetInteger(p));
+  p = n.Next(p);
+  if (h.flags & kFlagSameFields) {
+    h.numfields = m.count;
   } else {
-    n = 9;
+    h.numfields = n.GetInteger(p);
+    p = n.Next(p);
   }
-  return n + BacklenSize(n);
+  h.body = p;
+  return h;
 }
 
-size_t StringEntrySize(std::string_view s) {
-  int64_t v = 0;
-  if (ParseInt64(s, &v)) return IntegerEntrySize(v);
-  size_t n = (s.size() < 64 ? 1 : s.size() < 4096 ? 2 : 5) + s.size();
-  return n + BacklenSize(n);
+// The offset after the entry (past its lp-count).
+size_t SkipEntry(const StreamNode& n, const Head& h) {
+  size_t p = h.body;
+  int64_t elements = (h.flags & kFlagSameFields) ? h.numfields : h.numfields * 2;
+  for (int64_t i = 0; i <= elements; ++i) p = n.Next(p);
+  return p;
 }
 
-// Accepts what string2ull accepts: decimal digits only, no sign, within 64 bits.
-bool ParseU64(std::string_view s, uint64_t* out) {
-  if (s.empty() || s.size() > 20) return false;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
+// The entry's fields and values into *e (views into the node or e->ints); the offset after it.
+size_t ReadFields(const StreamNode& n, const Master& m, const Head& h, StreamValue::Entry* e) {
+  e->id = h.id;
+  e->deleted = (h.flags & kFlagDeleted) != 0;
+  e->fields.clear();
+  e->ints.clear();
+  const size_t elements = static_cast<size_t>(h.numfields) * 2;
+  e->fields.reserve(elements);
+  char buf[StreamNode::kIntBufSize];
+  auto text = [&](size_t p) {
+    std::string_view v = n.Get(p, buf);
+    if (v.data() != buf) return v;
+    // Room for every element at the first integer, before any view into `ints` is taken, so
+    // appending never reallocates under the views.
+    if (e->ints.empty()) e->ints.reserve(elements * StreamNode::kIntBufSize);
+    size_t at = e->ints.size();
+    e->ints.append(v);
+    return std::string_view(e->ints).substr(at, v.size());
+  };
+  const bool same = (h.flags & kFlagSameFields) != 0;
+  size_t p = h.body;
+  size_t f = m.fields;
+  for (int64_t i = 0; i < h.numfields; ++i) {
+    if (same) {
+      e->fields.push_back(text(f));
+      f = n.Next(f);
+    } else {
+      e->fields.push_back(text(p));
+      p = n.Next(p);
+    }
+    e->fields.push_back(text(p));
+    p = n.Next(p);
   }
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
-  return ec == std::errc() && p == s.data() + s.size();
+  return n.Next(p);  // the lp-count
+}
+
+// The flags offset of the entry that ends just before `end` (lp-count read backwards).
+size_t EntryBefore(const StreamNode& n, size_t end) {
+  size_t q = n.Prev(end);
+  int64_t elements = n.GetInteger(q);
+  for (int64_t i = 0; i < elements; ++i) q = n.Prev(q);
+  return q;
+}
+
+// The offset of the node's first entry (deleted or not) with an ID >= start, or the node's end.
+// Redis walks from the master entry; when `start` lies in the later half of the node's IDs (a
+// consumer reading what was just added) the walk back from the end is the shorter one.
+size_t SeekEntry(const StreamNode& n, const StreamId& master, const Master& m,
+                 const StreamId& start) {
+  const size_t end = n.bytes() - 1;
+  if (start <= master || end == m.entries) return m.entries;
+  StreamId last = ReadHead(n, master, m, EntryBefore(n, end)).id;
+  if (start > last) return end;
+  bool later_half = last.ms != master.ms ? start.ms - master.ms > (last.ms - master.ms) / 2
+                                         : start.seq - master.seq > (last.seq - master.seq) / 2;
+  if (later_half) {
+    size_t found = end;
+    while (found != m.entries) {
+      size_t at = EntryBefore(n, found);
+      if (ReadHead(n, master, m, at).id < start) break;
+      found = at;
+    }
+    return found;
+  }
+  size_t p = m.entries;
+  while (!n.AtEnd(p)) {
+    Head h = ReadHead(n, master, m, p);
+    if (h.id >= start) break;
+    p = SkipEntry(n, h);
+  }
+  return p;
 }
 
 }  // namespace
 
-std::string StreamId::ToString() const { return std::to_string(ms) + "-" + std::to_string(seq); }
-
-bool StreamId::Increment() {
-  if (seq == UINT64_MAX) {
-    if (ms == UINT64_MAX) {
-      ms = seq = 0;
-      return false;
-    }
-    ++ms;
-    seq = 0;
-  } else {
-    ++seq;
-  }
-  return true;
-}
-
-bool StreamId::Decrement() {
-  if (seq == 0) {
-    if (ms == 0) {
-      ms = seq = UINT64_MAX;
-      return false;
-    }
-    --ms;
-    seq = UINT64_MAX;
-  } else {
-    --seq;
-  }
-  return true;
-}
-
-bool ParseStreamId(std::string_view s, uint64_t missing_seq, bool strict, StreamId* id,
-                   bool* seq_given) {
-  if (s.size() > 127) return false;
-  if (strict && (s == "-" || s == "+")) return false;
-  if (seq_given != nullptr) *seq_given = true;
-  if (s == "-") {
-    *id = {0, 0};
-    return true;
-  }
-  if (s == "+") {
-    *id = StreamId::Max();
-    return true;
-  }
-  size_t dash = s.find('-');
-  uint64_t ms = 0, seq = missing_seq;
-  if (!ParseU64(s.substr(0, dash), &ms)) return false;
-  if (dash != std::string_view::npos) {
-    std::string_view rest = s.substr(dash + 1);
-    if (seq_given != nullptr && rest == "*") {
-      seq = 0;
-      *seq_given = false;
-    } else if (!ParseU64(rest, &seq)) {
-      return false;
-    }
-  }
-  *id = {ms, seq};
-  return true;
-}
-
-size_t StreamValue::Node::ListpackBytes() const {
-  // Header (6) and end byte, the live and deleted counts, then the rest.
-  return 7 + IntegerEntrySize(live) + IntegerEntrySize(deleted) + payload_bytes;
-}
-
 void StreamValue::Append(const StreamId& id, std::vector<std::string> fields,
                          const StreamNodeLimits& limits) {
-  const size_t numfields = fields.size() / 2;
+  const int64_t numfields = static_cast<int64_t>(fields.size() / 2);
   size_t totelelen = 0;
   for (const std::string& f : fields) totelelen += f.size();
-  constexpr size_t kListpackMaxSize = 1u << 30;
 
-  Node* node = nodes_.empty() ? nullptr : &std::prev(nodes_.end())->second;
+  StreamNode* node = nodes_.empty() ? nullptr : &std::prev(nodes_.end())->second;
   if (node != nullptr) {
     size_t max_bytes = limits.max_bytes;
     if (max_bytes == 0 || max_bytes > kListpackMaxSize) max_bytes = kListpackMaxSize;
-    if (node->ListpackBytes() + totelelen >= max_bytes) {
-      node = nullptr;
-    } else if (limits.max_entries != 0 && node->live + node->deleted >= limits.max_entries) {
+    bool full = node->bytes() + totelelen >= max_bytes;
+    if (!full && limits.max_entries != 0) {
+      Master m = ReadMaster(*node);
+      full = m.live + m.deleted >= limits.max_entries;
+    }
+    if (full) {
+      node->ShrinkToFit();
       node = nullptr;
     }
   }
+  int64_t flags = 0;
+  StreamId master;
   if (node == nullptr) {
-    Node fresh;
-    fresh.master = id;
-    fresh.payload_bytes = IntegerEntrySize(static_cast<int64_t>(numfields)) + IntegerEntrySize(0);
-    for (size_t i = 0; i < numfields; ++i) {
-      fresh.master_fields.push_back(fields[i * 2]);
-      fresh.payload_bytes += StringEntrySize(fields[i * 2]);
+    size_t prealloc = kMaxPrealloc;
+    if (limits.max_bytes > 0 && limits.max_bytes < prealloc) prealloc = limits.max_bytes;
+    master = id;
+    node = &nodes_.emplace_hint(nodes_.end(), id, StreamNode(prealloc))->second;
+    node->AppendInteger(1);
+    node->AppendInteger(0);
+    node->AppendInteger(numfields);
+    for (int64_t i = 0; i < numfields; ++i) node->Append(fields[static_cast<size_t>(i) * 2]);
+    node->AppendInteger(0);
+    flags |= kFlagSameFields;
+  } else {
+    master = std::prev(nodes_.end())->first;
+    size_t p = StreamNode::First();
+    node->ReplaceInteger(p, node->GetInteger(p) + 1);
+    p = node->Next(node->Next(p));
+    int64_t master_count = node->GetInteger(p);
+    p = node->Next(p);
+    if (numfields == master_count) {
+      char buf[StreamNode::kIntBufSize];
+      int64_t i = 0;
+      for (; i < master_count; ++i) {
+        if (node->Get(p, buf) != fields[static_cast<size_t>(i) * 2]) break;
+        p = node->Next(p);
+      }
+      if (i == master_count) flags |= kFlagSameFields;
     }
-    node = &nodes_.emplace(id, std::move(fresh)).first->second;
   }
-  node->entries.push_back(Entry{id, std::move(fields), false});
-  node->payload_bytes += EntryBytes(*node, node->entries.back());
-  ++node->live;
+  const bool same = (flags & kFlagSameFields) != 0;
+  // At most 10 bytes an integer, 5 of header and 5 of back-length a string: one reservation.
+  node->Reserve(totelelen + 10 * (fields.size() + 5));
+  node->AppendInteger(flags);
+  node->AppendInteger(static_cast<int64_t>(id.ms - master.ms));
+  node->AppendInteger(static_cast<int64_t>(id.seq - master.seq));
+  if (!same) node->AppendInteger(numfields);
+  for (int64_t i = 0; i < numfields; ++i) {
+    if (!same) node->Append(fields[static_cast<size_t>(i) * 2]);
+    node->Append(fields[static_cast<size_t>(i) * 2 + 1]);
+  }
+  node->AppendInteger(numfields + 3 + (same ? 0 : numfields + 1));
   ++length_;
   ++entries_added_;
   last_id_ = id;
   if (length_ == 1) first_id_ = id;
 }
 
-bool StreamValue::SameFields(const Node& node, const Entry& e) {
-  size_t numfields = e.fields.size() / 2;
-  if (numfields != node.master_fields.size()) return false;
-  for (size_t i = 0; i < numfields; ++i) {
-    if (e.fields[i * 2] != node.master_fields[i]) return false;
-  }
-  return true;
+void StreamValue::RestoreNode(const StreamId& master, std::string_view listpack) {
+  nodes_.emplace_hint(nodes_.end(), master, StreamNode::FromBytes(listpack));
 }
 
-size_t StreamValue::EntryBytes(const Node& node, const Entry& e) {
-  // flags, ms and seq deltas, [num-fields, fields], values, lp-count.
-  const size_t numfields = e.fields.size() / 2;
-  bool same = SameFields(node, e);
-  size_t bytes = IntegerEntrySize(same ? 2 : 0) +
-                 IntegerEntrySize(static_cast<int64_t>(e.id.ms - node.master.ms)) +
-                 IntegerEntrySize(static_cast<int64_t>(e.id.seq - node.master.seq));
-  int64_t lp_count = static_cast<int64_t>(numfields) + 3;
-  if (!same) {
-    bytes += IntegerEntrySize(static_cast<int64_t>(numfields));
-    lp_count += static_cast<int64_t>(numfields) + 1;
-  }
-  for (size_t i = 0; i < numfields; ++i) {
-    if (!same) bytes += StringEntrySize(e.fields[i * 2]);
-    bytes += StringEntrySize(e.fields[i * 2 + 1]);
-  }
-  return bytes + IntegerEntrySize(lp_count);
-}
-
-void StreamValue::RestoreNode(Node node) {
-  node.payload_bytes =
-      IntegerEntrySize(static_cast<int64_t>(node.master_fields.size())) + IntegerEntrySize(0);
-  for (const std::string& f : node.master_fields) node.payload_bytes += StringEntrySize(f);
-  for (const Entry& e : node.entries) node.payload_bytes += EntryBytes(node, e);
-  StreamId master = node.master;
-  nodes_.emplace(master, std::move(node));
-}
-
-void StreamValue::RestoreMeta(uint64_t length, StreamId last, StreamId first,
-                              StreamId max_deleted, uint64_t entries_added) {
+void StreamValue::RestoreMeta(uint64_t length, StreamId last, StreamId first, StreamId max_deleted,
+                              uint64_t entries_added) {
   length_ = length;
   last_id_ = last;
   first_id_ = first;
@@ -211,15 +238,18 @@ int64_t StreamValue::Trim(const TrimArgs& args) {
     if (args.strategy == TrimStrategy::kMaxLen && length_ <= static_cast<uint64_t>(args.maxlen)) {
       break;
     }
-    Node& node = it->second;
-    int64_t entries = node.live;
+    StreamNode& node = it->second;
+    const StreamId& master = it->first;
+    Master m = ReadMaster(node);
+    int64_t entries = m.live;
     if (args.limit != 0 && deleted + entries > args.limit) break;
     bool remove_node;
     if (args.strategy == TrimStrategy::kMaxLen) {
       remove_node = static_cast<int64_t>(length_) - entries >= args.maxlen;
     } else {
       // The node's last entry, deleted or not, as lpGetEdgeStreamID reads it.
-      remove_node = node.entries.back().id < args.minid;
+      Head last = ReadHead(node, master, m, EntryBefore(node, node.bytes() - 1));
+      remove_node = last.id < args.minid;
     }
     if (remove_node) {
       length_ -= entries;
@@ -229,19 +259,25 @@ int64_t StreamValue::Trim(const TrimArgs& args) {
     }
     if (args.approx) break;
     int64_t deleted_from_node = 0;
-    for (Entry& e : node.entries) {
+    size_t p = m.entries;
+    while (!node.AtEnd(p)) {
+      Head h = ReadHead(node, master, m, p);
       bool stop = args.strategy == TrimStrategy::kMaxLen
                       ? length_ <= static_cast<uint64_t>(args.maxlen)
-                      : e.id >= args.minid;
+                      : h.id >= args.minid;
       if (stop) break;
-      if (!e.deleted) {
-        e.deleted = true;
+      p = SkipEntry(node, h);
+      if (!(h.flags & kFlagDeleted)) {
+        node.ReplaceInteger(h.at, h.flags | kFlagDeleted);  // one byte either way
         ++deleted_from_node;
         --length_;
       }
     }
-    node.live -= deleted_from_node;
-    node.deleted += deleted_from_node;
+    // The counts: the live one first, so the deleted one's offset is read after it moved.
+    size_t q = StreamNode::First();
+    node.ReplaceInteger(q, entries - deleted_from_node);
+    q = node.Next(q);
+    node.ReplaceInteger(q, m.deleted + deleted_from_node);
     deleted += deleted_from_node;
     break;
   }
@@ -257,16 +293,20 @@ bool StreamValue::Delete(const StreamId& id) {
   auto it = nodes_.upper_bound(id);
   if (it == nodes_.begin()) return false;
   --it;
-  Node& node = it->second;
-  auto e = std::lower_bound(node.entries.begin(), node.entries.end(), id,
-                            [](const Entry& a, const StreamId& b) { return a.id < b; });
-  if (e == node.entries.end() || e->id != id || e->deleted) return false;
-  if (node.live == 1) {
+  StreamNode& node = it->second;
+  Master m = ReadMaster(node);
+  size_t p = SeekEntry(node, it->first, m, id);
+  if (node.AtEnd(p)) return false;
+  Head h = ReadHead(node, it->first, m, p);
+  if (h.id != id || (h.flags & kFlagDeleted)) return false;
+  if (m.live == 1) {
     nodes_.erase(it);
   } else {
-    e->deleted = true;
-    --node.live;
-    ++node.deleted;
+    node.ReplaceInteger(h.at, h.flags | kFlagDeleted);
+    size_t q = StreamNode::First();
+    node.ReplaceInteger(q, m.live - 1);
+    q = node.Next(q);
+    node.ReplaceInteger(q, m.deleted + 1);
   }
   --length_;
   bool was_first = id == first_id_;
@@ -290,17 +330,29 @@ bool StreamValue::Contains(const StreamId& id) const {
 
 void StreamValue::Range(const StreamId& start, const StreamId& end, bool rev,
                         const std::function<bool(const Entry&)>& fn) const {
+  Entry e;
+  RangeInto(start, end, rev, e, fn);
+}
+
+void StreamValue::RangeInto(const StreamId& start, const StreamId& end, bool rev, Entry& e,
+                            const std::function<bool(const Entry&)>& fn) const {
   if (start > end || nodes_.empty()) return;
   if (!rev) {
     auto it = nodes_.upper_bound(start);
     if (it != nodes_.begin()) --it;
-    for (; it != nodes_.end() && it->first <= end; ++it) {
-      const auto& entries = it->second.entries;
-      auto e = std::lower_bound(entries.begin(), entries.end(), start,
-                                [](const Entry& a, const StreamId& b) { return a.id < b; });
-      for (; e != entries.end(); ++e) {
-        if (e->id > end) return;
-        if (!e->deleted && !fn(*e)) return;
+    for (bool first = true; it != nodes_.end() && it->first <= end; ++it, first = false) {
+      const StreamNode& node = it->second;
+      Master m = ReadMaster(node);
+      size_t p = first ? SeekEntry(node, it->first, m, start) : m.entries;
+      while (!node.AtEnd(p)) {
+        Head h = ReadHead(node, it->first, m, p);
+        if (h.id > end) return;
+        if (h.id < start || (h.flags & kFlagDeleted)) {
+          p = SkipEntry(node, h);
+          continue;
+        }
+        p = ReadFields(node, m, h, &e);
+        if (!fn(e)) return;
       }
     }
     return;
@@ -308,47 +360,63 @@ void StreamValue::Range(const StreamId& start, const StreamId& end, bool rev,
   auto it = nodes_.upper_bound(end);
   while (it != nodes_.begin()) {
     --it;
-    const auto& entries = it->second.entries;
-    auto e = std::upper_bound(entries.begin(), entries.end(), end,
-                              [](const StreamId& a, const Entry& b) { return a < b.id; });
-    while (e != entries.begin()) {
-      --e;
-      if (e->id < start) return;
-      if (!e->deleted && !fn(*e)) return;
+    const StreamNode& node = it->second;
+    Master m = ReadMaster(node);
+    size_t stop = node.bytes() - 1;
+    while (stop != m.entries) {
+      size_t at = EntryBefore(node, stop);
+      stop = at;
+      Head h = ReadHead(node, it->first, m, at);
+      if (h.id < start) return;
+      if (h.id > end || (h.flags & kFlagDeleted)) continue;
+      ReadFields(node, m, h, &e);
+      if (!fn(e)) return;
     }
   }
 }
 
-const StreamValue::Entry* StreamValue::First() const {
-  for (const auto& [master, node] : nodes_) {
-    for (const Entry& e : node.entries) {
-      if (!e.deleted) return &e;
-    }
-  }
-  return nullptr;
+bool StreamValue::First(Entry* out) const {
+  bool found = false;
+  RangeInto({}, StreamId::Max(), false, *out, [&](const Entry&) {
+    found = true;
+    return false;
+  });
+  return found;
 }
 
-const StreamValue::Entry* StreamValue::Last() const {
-  for (auto it = nodes_.rbegin(); it != nodes_.rend(); ++it) {
-    for (auto e = it->second.entries.rbegin(); e != it->second.entries.rend(); ++e) {
-      if (!e->deleted) return &*e;
-    }
-  }
-  return nullptr;
+bool StreamValue::Last(Entry* out) const {
+  bool found = false;
+  RangeInto({}, StreamId::Max(), true, *out, [&](const Entry&) {
+    found = true;
+    return false;
+  });
+  return found;
 }
 
 StreamId StreamValue::FirstEdgeId() const {
-  return nodes_.empty() ? StreamId::Max() : nodes_.begin()->second.entries.front().id;
+  if (nodes_.empty()) return StreamId::Max();
+  const auto& [master, node] = *nodes_.begin();
+  Master m = ReadMaster(node);
+  return ReadHead(node, master, m, m.entries).id;
 }
 
 StreamId StreamValue::LastValidId() const {
-  const Entry* e = Last();
-  return e == nullptr ? StreamId{} : e->id;
+  // Read from the end, IDs only (XREADGROUP asks for it on every call).
+  for (auto it = nodes_.rbegin(); it != nodes_.rend(); ++it) {
+    const StreamNode& node = it->second;
+    Master m = ReadMaster(node);
+    for (size_t at = node.bytes() - 1; at != m.entries;) {
+      at = EntryBefore(node, at);
+      Head h = ReadHead(node, it->first, m, at);
+      if (!(h.flags & kFlagDeleted)) return h.id;
+    }
+  }
+  return {};
 }
 
 void StreamValue::UpdateFirstId() {
-  const Entry* e = First();
-  first_id_ = e == nullptr ? StreamId{} : e->id;
+  Entry e;
+  first_id_ = First(&e) ? e.id : StreamId{};
 }
 
 StreamGroup* StreamValue::FindGroup(std::string_view name) {
@@ -460,7 +528,8 @@ size_t StreamValue::RaxNodeCount() const {
 
 size_t StreamValue::MemoryBytes() const {
   size_t bytes = sizeof(StreamValue);
-  for (const auto& [master, node] : nodes_) bytes += 64 + node.ListpackBytes();
+  // A map node (its links, the master ID and the listpack's pointer) and the listpack.
+  for (const auto& [master, node] : nodes_) bytes += 64 + node.AllocatedBytes();
   for (const auto& [name, group] : groups_) {
     bytes += 96 + name.size() + group.pel().size() * 64;
     for (const auto& [cname, c] : group.consumers()) bytes += 96 + cname.size() + c.pel.size() * 48;

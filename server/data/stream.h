@@ -1,6 +1,7 @@
-// The stream value, as Redis 7.0's stream.h / t_stream.c: entries by ID in order, held in nodes
-// that fall as Redis's radix tree of listpacks falls (stream-node-max-bytes and
-// stream-node-max-entries), so that approximate (~) trimming removes the same whole nodes.
+// The stream value, as Redis 7.0's stream.h / t_stream.c: entries by ID in order, packed into
+// listpack nodes keyed by their master ID as Redis's radix tree of listpacks keeps them (delta
+// encoded IDs, SAMEFIELDS, deleted flags; stream-node-max-bytes and stream-node-max-entries), so
+// memory per entry is Redis's and approximate (~) trimming removes the same whole nodes.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,7 @@
 
 #include "server/data/stream_group.h"
 #include "server/data/stream_id.h"
+#include "server/data/stream_node.h"
 
 namespace redlab::server {
 
@@ -24,11 +26,17 @@ struct StreamNodeLimits {
 
 class StreamValue {
  public:
-  // One entry: its ID and its field/value pairs flattened (f1, v1, f2, v2...).
+  // One entry read out of its node: its ID and its field/value pairs flattened (f1, v1, f2,
+  // v2...), viewing the node's bytes (or `ints`, for elements stored as integers). Valid until
+  // the stream changes; not copyable, since the views may point into `ints`.
   struct Entry {
+    Entry() = default;
+    Entry(const Entry&) = delete;
+    Entry& operator=(const Entry&) = delete;
     StreamId id;
-    std::vector<std::string> fields;
+    std::vector<std::string_view> fields;
     bool deleted = false;
+    std::string ints;
   };
 
   enum class TrimStrategy { kNone, kMaxLen, kMinId };
@@ -63,8 +71,9 @@ class StreamValue {
   // Live entries with start <= ID <= end, in order (or reverse); `fn` returns false to stop.
   void Range(const StreamId& start, const StreamId& end, bool rev,
              const std::function<bool(const Entry&)>& fn) const;
-  const Entry* First() const;
-  const Entry* Last() const;
+  // The first / last live entry into *out; false when the stream has none.
+  bool First(Entry* out) const;
+  bool Last(Entry* out) const;
 
   // streamGetEdgeID(first, skip_tombstones = 0): the first entry's ID, deleted or not, or
   // UINT64_MAX-UINT64_MAX when there is none.
@@ -94,30 +103,21 @@ class StreamValue {
   // The node count of Redis's radix tree holding the stream's nodes (XINFO radix-tree-nodes).
   size_t RaxNodeCount() const;
 
-  // A node as Redis's listpack holds it: the master entry's ID and fields, the entries (deleted
-  // ones too, flagged) and the live and deleted counts.
-  struct Node {
-    StreamId master;
-    std::vector<std::string> master_fields;
-    std::vector<Entry> entries;
-    int64_t live = 0;
-    int64_t deleted = 0;
-    size_t payload_bytes = 0;  // the listpack's bytes but for the count and deleted fields
-    size_t ListpackBytes() const;
-  };
-  // Whether an entry's field names are its node's master fields (STREAM_ITEM_FLAG_SAMEFIELDS).
-  static bool SameFields(const Node& node, const Entry& e);
-  const std::map<StreamId, Node>& nodes() const { return nodes_; }
-  // Loading (RDB): nodes in order, then the stream's own fields.
-  void RestoreNode(Node node);
+  // The nodes by master ID, each a listpack as Redis's holds it (RDB and DUMP write them as is).
+  const std::map<StreamId, StreamNode>& nodes() const { return nodes_; }
+  // Loading (RDB): nodes in order (each a listpack whose layout the caller checked), then the
+  // stream's own fields.
+  void RestoreNode(const StreamId& master, std::string_view listpack);
   void RestoreMeta(uint64_t length, StreamId last, StreamId first, StreamId max_deleted,
                    uint64_t entries_added);
 
  private:
-  static size_t EntryBytes(const Node& node, const Entry& e);
   void UpdateFirstId();
+  // Range into a caller's entry (First and Last keep what it read).
+  void RangeInto(const StreamId& start, const StreamId& end, bool rev, Entry& e,
+                 const std::function<bool(const Entry&)>& fn) const;
 
-  std::map<StreamId, Node> nodes_;  // by master ID, as Redis's radix tree keys them
+  std::map<StreamId, StreamNode> nodes_;  // by master ID, as Redis's radix tree keys them
   uint64_t length_ = 0;
   StreamId last_id_;
   StreamId first_id_;

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -90,6 +91,69 @@ TEST(StreamValueTest, ExactAndApproximateTrims) {
   EXPECT_EQ(s.first_id(), (StreamId{7, 0}));
   StreamValue::TrimArgs limited{StreamValue::TrimStrategy::kMaxLen, true, 1, 0, {}};
   EXPECT_EQ(s.Trim(limited), 0);  // a whole node is more than the limit
+}
+
+// Every range, forward and back, of a stream whose nodes mix entries with the master's fields
+// and with their own, integer and string values, gaps in the IDs and deleted entries, equals
+// the entries it was given: seeks from either end of a node find the same entries.
+TEST(StreamValueTest, RangesOverPackedNodesMatchTheEntriesGiven) {
+  StreamValue s;
+  const StreamNodeLimits limits{4096, 7};
+  struct Given {
+    StreamId id;
+    std::vector<std::string> fields;
+    bool deleted = false;
+  };
+  std::vector<Given> given;
+  for (uint64_t i = 1; i <= 40; ++i) {
+    StreamId id{i * 3, i % 4};
+    std::vector<std::string> fields = {"f", std::to_string(i * 1000), "g", "v" + std::to_string(i)};
+    if (i % 5 == 0) fields = {"other", std::string(70, 'x'), "n", "-" + std::to_string(i)};
+    if (i % 7 == 0) fields = {"f", "1"};
+    s.Append(id, fields, limits);
+    given.push_back({id, fields});
+  }
+  for (size_t i : {0u, 4u, 5u, 6u, 20u, 39u}) {
+    EXPECT_TRUE(s.Delete(given[i].id));
+    given[i].deleted = true;
+  }
+  EXPECT_EQ(s.length(), 34u);
+  auto collect = [&](const StreamId& a, const StreamId& b, bool rev) {
+    std::vector<std::string> out;
+    s.Range(a, b, rev, [&](const StreamValue::Entry& e) {
+      std::string text = e.id.ToString();
+      for (std::string_view f : e.fields) text += " " + std::string(f);
+      out.push_back(text);
+      return true;
+    });
+    return out;
+  };
+  std::vector<StreamId> bounds = {{0, 0}, StreamId::Max()};
+  for (const Given& g : given) {
+    bounds.push_back(g.id);
+    bounds.push_back({g.id.ms, g.id.seq + 1});
+    bounds.push_back({g.id.ms - 1, 0});
+  }
+  for (const StreamId& a : bounds) {
+    for (const StreamId& b : bounds) {
+      std::vector<std::string> expected;
+      for (const Given& g : given) {
+        if (g.deleted || g.id < a || g.id > b) continue;
+        std::string text = g.id.ToString();
+        for (const std::string& f : g.fields) text += " " + f;
+        expected.push_back(text);
+      }
+      ASSERT_EQ(collect(a, b, false), expected) << a.ToString() << " " << b.ToString();
+      std::reverse(expected.begin(), expected.end());
+      ASSERT_EQ(collect(a, b, true), expected) << a.ToString() << " " << b.ToString();
+    }
+  }
+  StreamValue::Entry first, last;
+  ASSERT_TRUE(s.First(&first));
+  EXPECT_EQ(first.id, given[1].id);
+  ASSERT_TRUE(s.Last(&last));
+  EXPECT_EQ(last.id, given[38].id);
+  EXPECT_EQ(s.FirstEdgeId(), given[0].id);  // deleted, but its node holds it still
 }
 
 }  // namespace

@@ -31,29 +31,6 @@ StreamId FromRaxKey(std::string_view key) {
   return id;
 }
 
-std::string NodeListpack(const StreamValue::Node& node) {
-  ListpackBuilder lp;
-  lp.AppendInteger(node.live);
-  lp.AppendInteger(node.deleted);
-  lp.AppendInteger(static_cast<int64_t>(node.master_fields.size()));
-  for (const std::string& f : node.master_fields) lp.Append(f);
-  lp.AppendInteger(0);
-  for (const StreamValue::Entry& e : node.entries) {
-    bool same = StreamValue::SameFields(node, e);
-    int64_t numfields = static_cast<int64_t>(e.fields.size() / 2);
-    lp.AppendInteger((same ? kFlagSameFields : 0) | (e.deleted ? kFlagDeleted : 0));
-    lp.AppendInteger(static_cast<int64_t>(e.id.ms - node.master.ms));
-    lp.AppendInteger(static_cast<int64_t>(e.id.seq - node.master.seq));
-    if (!same) lp.AppendInteger(numfields);
-    for (size_t i = 0; i < e.fields.size(); i += 2) {
-      if (!same) lp.Append(e.fields[i]);
-      lp.Append(e.fields[i + 1]);
-    }
-    lp.AppendInteger(numfields + 3 + (same ? 0 : numfields + 1));
-  }
-  return lp.Build();
-}
-
 int64_t Int(const std::vector<std::string>& items, size_t i) {
   int64_t v = 0;
   if (i >= items.size() || !server::ParseInt64(items[i], &v)) {
@@ -62,43 +39,47 @@ int64_t Int(const std::vector<std::string>& items, size_t i) {
   return v;
 }
 
-StreamValue::Node ParseNode(const StreamId& master, std::string_view blob) {
+// A node's listpack checked as Redis's deep sanitization walks it (streamValidateListpack
+// Integrity): the master entry, then entries whose IDs rise and whose lp-counts add up, so the
+// node can be kept as it is.
+void CheckNode(const StreamId& master, std::string_view blob) {
   std::vector<std::string> items = ParseListpack(blob);
   if (items.empty()) throw RdbCorrupt{"Empty listpack inside stream"};
-  StreamValue::Node node;
-  node.master = master;
-  node.live = Int(items, 0);
-  node.deleted = Int(items, 1);
   int64_t master_count = Int(items, 2);
-  if (master_count < 0 || static_cast<size_t>(master_count) + 4 > items.size()) {
+  if (Int(items, 0) < 0 || Int(items, 1) < 0 || master_count < 0 ||
+      static_cast<size_t>(master_count) + 4 > items.size() ||
+      Int(items, 3 + static_cast<size_t>(master_count)) != 0) {
     throw RdbCorrupt{"bad stream listpack"};
   }
-  size_t p = 3;
-  for (int64_t i = 0; i < master_count; ++i) node.master_fields.push_back(items[p++]);
-  ++p;  // the master entry's terminator
+  size_t p = 4 + static_cast<size_t>(master_count);
+  StreamId prev;
+  bool first = true;
+  int64_t live = 0, deleted = 0;
   while (p < items.size()) {
+    size_t start = p;
     int64_t flags = Int(items, p++);
-    StreamValue::Entry e;
-    e.id.ms = master.ms + static_cast<uint64_t>(Int(items, p++));
-    e.id.seq = master.seq + static_cast<uint64_t>(Int(items, p++));
-    e.deleted = (flags & kFlagDeleted) != 0;
-    if (flags & kFlagSameFields) {
-      for (const std::string& f : node.master_fields) {
-        if (p >= items.size()) throw RdbCorrupt{"bad stream listpack"};
-        e.fields.push_back(f);
-        e.fields.push_back(items[p++]);
-      }
-    } else {
+    StreamId id{master.ms + static_cast<uint64_t>(Int(items, p++)), 0};
+    id.seq = master.seq + static_cast<uint64_t>(Int(items, p++));
+    if (id < master || (!first && id <= prev)) throw RdbCorrupt{"bad stream listpack"};
+    prev = id;
+    first = false;
+    ++((flags & kFlagDeleted) ? deleted : live);
+    int64_t values = master_count;
+    if (!(flags & kFlagSameFields)) {
       int64_t n = Int(items, p++);
-      if (n < 0 || p + static_cast<size_t>(n) * 2 > items.size()) {
-        throw RdbCorrupt{"bad stream listpack"};
-      }
-      for (int64_t i = 0; i < n * 2; ++i) e.fields.push_back(items[p++]);
+      if (n < 0) throw RdbCorrupt{"bad stream listpack"};
+      values = n * 2;
     }
-    Int(items, p++);  // lp-count
-    node.entries.push_back(std::move(e));
+    if (p + static_cast<size_t>(values) >= items.size()) throw RdbCorrupt{"bad stream listpack"};
+    p += static_cast<size_t>(values);
+    if (Int(items, p++) != static_cast<int64_t>(p - start - 1)) {
+      throw RdbCorrupt{"bad stream listpack"};
+    }
   }
-  return node;
+  // A node holds at least the entry it was made for (deleted entries stay, flagged).
+  if (first || live != Int(items, 0) || deleted != Int(items, 1)) {
+    throw RdbCorrupt{"bad stream listpack"};
+  }
 }
 
 }  // namespace
@@ -107,7 +88,7 @@ void EncodeStream(RdbWriter& w, const StreamValue& s) {
   w.Length(s.nodes().size());
   for (const auto& [master, node] : s.nodes()) {
     w.String(RaxKey(master));
-    w.String(NodeListpack(node));
+    w.String(node.view());
   }
   w.Length(s.length());
   w.Length(s.last_id().ms);
@@ -149,7 +130,9 @@ server::Object DecodeStream(uint8_t type, RdbReader& r) {
     std::string key = r.String();
     if (key.size() != 16) throw RdbCorrupt{"Stream node key entry is not the size of a stream ID"};
     std::string lp = r.String();
-    s.RestoreNode(ParseNode(FromRaxKey(key), lp));
+    StreamId master = FromRaxKey(key);
+    CheckNode(master, lp);
+    s.RestoreNode(master, lp);
   }
   uint64_t length = r.Length();
   StreamId last{r.Length(), 0};
@@ -164,8 +147,9 @@ server::Object DecodeStream(uint8_t type, RdbReader& r) {
     entries_added = r.Length();
   }
   s.RestoreMeta(length, last, first, max_deleted, entries_added);
-  if (type != kTypeStreamListpacks2 && s.First() != nullptr) {
-    s.RestoreMeta(length, last, s.First()->id, max_deleted, entries_added);
+  StreamValue::Entry first_entry;
+  if (type != kTypeStreamListpacks2 && s.First(&first_entry)) {
+    s.RestoreMeta(length, last, first_entry.id, max_deleted, entries_added);
   }
   if (length != 0 && nodes == 0) throw RdbCorrupt{"Stream length inconsistent with rax entries"};
   uint64_t groups = r.Length();

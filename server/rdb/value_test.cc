@@ -185,5 +185,43 @@ TEST(DumpPayloadTest, StreamGroupsRoundTrip) {
   EXPECT_EQ(CreateDumpPayload(*back, options), payload);
 }
 
+// A stream node's listpack is kept as it is, so its layout is checked on loading: a node with no
+// entry past its master entry, or an entry whose lp-count does not add up, is refused.
+TEST(DumpPayloadTest, StreamNodesAreCheckedBeforeTheyAreKept) {
+  auto node = [](int64_t live, int64_t entries, int64_t lp_count) {
+    ListpackBuilder lp;
+    lp.AppendInteger(live);
+    lp.AppendInteger(0);
+    lp.AppendInteger(1);
+    lp.Append("f");
+    lp.AppendInteger(0);
+    for (int64_t i = 0; i < entries; ++i) {
+      lp.AppendInteger(2);  // SAMEFIELDS
+      lp.AppendInteger(i);
+      lp.AppendInteger(0);
+      lp.Append("v");
+      lp.AppendInteger(lp_count);
+    }
+    RdbWriter w;
+    w.Length(1);
+    w.String(std::string(16, '\0'));
+    w.String(lp.Build());
+    w.Length(static_cast<uint64_t>(live));
+    for (int i = 0; i < 7; ++i) w.Length(0);  // last, first and max-deleted IDs, entries added
+    w.Length(0);                              // no groups
+    return w.out();
+  };
+  std::string good = node(2, 2, 4);
+  RdbReader r(good);
+  auto value = DecodeValue(kTypeStreamListpacks2, r, ValueOptions{});
+  ASSERT_TRUE(value.has_value());
+  EXPECT_EQ(value->stream().length(), 2u);
+  EXPECT_EQ(value->stream().nodes().begin()->second.view().size(), 40u);
+  for (const std::string& bad : {node(0, 0, 4), node(2, 2, 5), node(3, 2, 4)}) {
+    RdbReader b(bad);
+    EXPECT_THROW(DecodeValue(kTypeStreamListpacks2, b, ValueOptions{}), RdbCorrupt);
+  }
+}
+
 }  // namespace
 }  // namespace redlab::server::rdb

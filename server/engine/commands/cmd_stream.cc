@@ -23,7 +23,7 @@ void ReplyStreamEntry(CommandContext& ctx, const StreamValue::Entry& e) {
   ctx.reply().ArrayHeader(2);
   ctx.reply().Bulk(e.id.ToString());
   ctx.reply().ArrayHeader(e.fields.size());
-  for (const std::string& f : e.fields) ctx.reply().Bulk(f);
+  for (std::string_view f : e.fields) ctx.reply().Bulk(f);
 }
 
 size_t ReplyStreamRange(CommandContext& ctx, const StreamValue& s, const StreamId& start,

@@ -35,12 +35,13 @@ void ReplyEntriesRead(CommandContext& ctx, const StreamGroup& group) {
   }
 }
 
-// One entry, or a null when there is none.
-void ReplyEdgeEntry(CommandContext& ctx, const StreamValue::Entry* e) {
-  if (e == nullptr) {
-    ctx.reply().Null();
+// The first or last entry, or a null when there is none.
+void ReplyEdgeEntry(CommandContext& ctx, const StreamValue& s, bool last) {
+  StreamValue::Entry e;
+  if (last ? s.Last(&e) : s.First(&e)) {
+    ReplyStreamEntry(ctx, e);
   } else {
-    ReplyStreamEntry(ctx, *e);
+    ctx.reply().Null();
   }
 }
 
@@ -142,9 +143,9 @@ void ReplyStreamInfo(CommandContext& ctx, const StreamValue& s) {
     r.Bulk("groups");
     r.Integer(static_cast<int64_t>(s.groups().size()));
     r.Bulk("first-entry");
-    ReplyEdgeEntry(ctx, s.First());
+    ReplyEdgeEntry(ctx, s, false);
     r.Bulk("last-entry");
-    ReplyEdgeEntry(ctx, s.Last());
+    ReplyEdgeEntry(ctx, s, true);
     return;
   }
   r.Bulk("entries");

@@ -83,7 +83,7 @@ void MixValue(Digest& digest, const DbEntry& entry) {
     case ObjectType::kStream:
       value.stream().Range({}, StreamId::Max(), false, [&](const StreamValue::Entry& e) {
         MixDigest(digest, std::to_string(e.id.ms) + "." + std::to_string(e.id.seq));
-        for (const std::string& f : e.fields) MixDigest(digest, f);
+        for (std::string_view f : e.fields) MixDigest(digest, f);
         return true;
       });
       break;
