@@ -13,11 +13,15 @@ constexpr int64_t kUnauthMultibulkMax = 10;
 constexpr int64_t kUnauthBulkMax = 16384;
 
 // Where `c` is in a header or inline line, as Redis's strchr finds it: not past a NUL byte, which
-// ends the search (the line then never completes, until the size limits refuse it).
+// ends the search (the line then never completes, until the size limits refuse it). Only the
+// line before `c` is searched for a NUL, not the rest of the input: a pipeline of many requests
+// would otherwise be scanned to its end for every header line.
 size_t FindInLine(std::string_view input, char c) {
-  size_t found = input.find(c);
-  size_t nul = input.find('\0');
-  return nul < found ? std::string_view::npos : found;
+  if (input.empty()) return std::string_view::npos;
+  const void* found = std::memchr(input.data(), c, input.size());
+  if (found == nullptr) return std::string_view::npos;
+  size_t at = static_cast<size_t>(static_cast<const char*>(found) - input.data());
+  return std::memchr(input.data(), '\0', at) != nullptr ? std::string_view::npos : at;
 }
 
 bool IsSpace(char c) {

@@ -154,6 +154,11 @@ TEST(ParserTest, NulByteHidesTheEndOfALine) {
   Result r = ParseOnce("*2\r\n$4\r\nECHO\r\n$3\r\na\0b\r\n"s);
   EXPECT_EQ(r.status, ParseStatus::kCommand);
   EXPECT_EQ(r.args, (std::vector<std::string>{"ECHO", "a\0b"s}));
+  // Only a NUL inside the line counts: one further on (in a later request's bulk) does not.
+  Result first = ParseOnce("*1\r\n$4\r\nPING\r\n*2\r\n$4\r\nECHO\r\n$1\r\n\0\r\n"s);
+  EXPECT_EQ(first.status, ParseStatus::kCommand);
+  EXPECT_EQ(first.args, (std::vector<std::string>{"PING"}));
+  EXPECT_EQ(first.consumed, 14u);
 }
 
 }  // namespace
