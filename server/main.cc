@@ -320,6 +320,10 @@ int main(int raw_argc, char** raw_argv) {
   std::unique_ptr<redlab::server::Topology> topology;
   try {
     redlab::server::TopologyOptions t;
+    // A lone node keeps no data history: its FAULT CRASH ends the process (below), so no node
+    // is left to run TOPOLOGY RESTART LOSE, and its snapshots would only cost a write-heavy load
+    // up to a twentieth of the loop's time.
+    options.keep_history = replicas > 0 || masters > 1 || sentinels > 0;
     t.base = options;
     t.port = options.port;
     t.replicas = replicas;

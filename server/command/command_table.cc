@@ -9,13 +9,6 @@
 namespace redlab::server {
 namespace {
 
-std::string Lower(std::string_view s) { return ToLower(s); }
-
-const Command* FindIn(const NameIndex& map, std::string_view name) {
-  auto it = map.find(name);
-  return it == map.end() ? nullptr : it->second;
-}
-
 uint32_t ImplicitAcl(const CommandSpec& spec) {
   uint32_t acl = spec.acl;
   if (spec.flags & kCmdWrite) acl |= kAclWrite;
@@ -73,8 +66,40 @@ void DeriveLegacyRange(Command* cmd) {
 
 }  // namespace
 
+bool NameIndex::Insert(std::string_view name, const Command* cmd) {
+  if (Find(name) != nullptr) return false;
+  if ((size_ + 1) * 2 > slots_.size()) {
+    std::vector<Slot> old = std::move(slots_);
+    slots_ = std::vector<Slot>(std::max<size_t>(16, old.size() * 2));
+    for (Slot& slot : old) {
+      if (slot.cmd != nullptr) Place(std::move(slot));
+    }
+  }
+  Place(Slot{ToLower(name), HashIgnoreCase(name), cmd});
+  ++size_;
+  return true;
+}
+
+void NameIndex::Place(Slot slot) {
+  size_t mask = slots_.size() - 1;
+  size_t i = slot.hash & mask;
+  while (slots_[i].cmd != nullptr) i = (i + 1) & mask;
+  slots_[i] = std::move(slot);
+}
+
+const Command* NameIndex::Find(std::string_view name) const {
+  if (slots_.empty()) return nullptr;
+  size_t hash = HashIgnoreCase(name);
+  size_t mask = slots_.size() - 1;
+  for (size_t i = hash & mask;; i = (i + 1) & mask) {
+    const Slot& slot = slots_[i];
+    if (slot.cmd == nullptr) return nullptr;
+    if (slot.hash == hash && EqualsIgnoreCase(name, slot.name)) return slot.cmd;
+  }
+}
+
 const Command* Command::FindSubcommand(std::string_view name) const {
-  return FindIn(subcommand_index, name);
+  return subcommand_index.Find(name);
 }
 
 CommandTable::CommandTable(Registrar register_all) { register_all(*this); }
@@ -90,7 +115,7 @@ std::unique_ptr<Command> CommandTable::Build(const CommandSpec* spec, const Comm
   DeriveLegacyRange(cmd.get());
   for (const CommandSpec& sub : spec->subcommands) {
     auto child = Build(&sub, cmd.get());
-    cmd->subcommand_index.emplace(Lower(sub.name), child.get());
+    cmd->subcommand_index.Insert(sub.name, child.get());
     cmd->subcommands.push_back(std::move(child));
   }
   return cmd;
@@ -99,7 +124,7 @@ std::unique_ptr<Command> CommandTable::Build(const CommandSpec* spec, const Comm
 void CommandTable::Add(CommandSpec spec) {
   specs_.push_back(std::make_unique<CommandSpec>(std::move(spec)));
   auto cmd = Build(specs_.back().get(), nullptr);
-  if (!index_.emplace(Lower(cmd->name()), cmd.get()).second) {
+  if (!index_.Insert(cmd->name(), cmd.get())) {
     std::fprintf(stderr, "redlab: command '%s' is registered twice\n", cmd->full_name.c_str());
     std::abort();
   }
@@ -109,18 +134,17 @@ void CommandTable::Add(CommandSpec spec) {
 void CommandTable::AddHidden(CommandSpec spec) {
   specs_.push_back(std::make_unique<CommandSpec>(std::move(spec)));
   auto cmd = Build(specs_.back().get(), nullptr);
-  if (index_.count(cmd->name()) != 0 ||
-      !hidden_index_.emplace(Lower(cmd->name()), cmd.get()).second) {
+  if (index_.Find(cmd->name()) != nullptr || !hidden_index_.Insert(cmd->name(), cmd.get())) {
     std::fprintf(stderr, "redlab: command '%s' is registered twice\n", cmd->full_name.c_str());
     std::abort();
   }
   hidden_.push_back(std::move(cmd));
 }
 
-const Command* CommandTable::Find(std::string_view name) const { return FindIn(index_, name); }
+const Command* CommandTable::Find(std::string_view name) const { return index_.Find(name); }
 
 const Command* CommandTable::ResolveHidden(std::span<const std::string> args) const {
-  return args.empty() ? nullptr : FindIn(hidden_index_, args[0]);
+  return args.empty() ? nullptr : hidden_index_.Find(args[0]);
 }
 
 const Command* CommandTable::Resolve(std::span<const std::string> args) const {

@@ -9,7 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <unordered_map>  // NameHash users include it through here
 #include <vector>
 
 #include "server/base/text.h"
@@ -18,9 +18,12 @@
 namespace redlab::server {
 
 // Name -> command, looked up by string_view in any case without building a std::string (Redis's
-// command dict hashes and compares case-insensitively too).
+// command dict hashes and compares case-insensitively too). Every request looks its command up,
+// so this is open addressing over a power-of-two array kept at most half full: one hash of the
+// name, and mostly one probe.
 struct Command;
 
+// Case-insensitive hashing and equality for other tables keyed by names.
 struct NameHash {
   using is_transparent = void;
   size_t operator()(std::string_view s) const { return HashIgnoreCase(s); }
@@ -31,7 +34,24 @@ struct NameEquals {
     return a == b || EqualsIgnoreCase(a, b);
   }
 };
-using NameIndex = std::unordered_map<std::string, const Command*, NameHash, NameEquals>;
+
+class NameIndex {
+ public:
+  // Adds `cmd` under `name` (lower case); false when the name is taken.
+  bool Insert(std::string_view name, const Command* cmd);
+  const Command* Find(std::string_view name) const;
+  size_t size() const { return size_; }
+
+ private:
+  struct Slot {
+    std::string name;  // lower case
+    size_t hash = 0;
+    const Command* cmd = nullptr;  // null: the slot is free
+  };
+  void Place(Slot slot);
+  std::vector<Slot> slots_;
+  size_t size_ = 0;
+};
 
 struct Command {
   const CommandSpec* spec = nullptr;

@@ -35,6 +35,33 @@ TEST(CommandTableTest, FindsCommandsAndSubcommandsInAnyCase) {
   EXPECT_EQ(sub->full_name, "config|get");
 }
 
+void ManyCommands(CommandTable& table) {
+  // CommandSpec names are views: the strings must outlive the table.
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (int i = 0; i < 300; ++i) v.push_back("cmd" + std::to_string(i));
+    return v;
+  }();
+  for (const std::string& name : names) table.Add({.name = name, .arity = 1, .proc = Noop});
+}
+
+// The index grows as commands are added: every one stays found, in any case, and names that
+// share a prefix or differ only in length are told apart.
+TEST(CommandTableTest, EveryCommandOfALargeTableIsFound) {
+  CommandTable table(ManyCommands);
+  EXPECT_EQ(table.size(), 300u);
+  for (int i = 0; i < 300; ++i) {
+    std::string name = "CMD" + std::to_string(i);
+    const Command* cmd = table.Find(name);
+    ASSERT_NE(cmd, nullptr) << name;
+    EXPECT_EQ(cmd->full_name, "cmd" + std::to_string(i));
+  }
+  EXPECT_EQ(table.Find("cmd300"), nullptr);
+  EXPECT_EQ(table.Find("cmd"), nullptr);
+  EXPECT_EQ(table.Find("cmd10 "), nullptr);
+  EXPECT_EQ(table.Find(""), nullptr);
+}
+
 TEST(CommandTableDeathTest, ASecondCommandOfOneNameAborts) {
   EXPECT_DEATH(CommandTable table(SameNameTwice), "command 'LASTSAVE' is registered twice");
 }

@@ -19,7 +19,8 @@ class ArgList {
   // Appends an argument, reusing a slot left by an earlier request when there is one.
   std::string& Append(std::string_view value) {
     std::string& slot = NextSlot();
-    slot.assign(value.data(), value.size());
+    slot.clear();  // clear + append: cheaper than assign, which allows for aliasing
+    slot.append(value.data(), value.size());
     return slot;
   }
   // Appends an empty argument to be filled in place (bulk payloads arriving in pieces).

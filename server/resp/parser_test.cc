@@ -117,6 +117,32 @@ TEST(ParserTest, ProtocolErrorsUseRedisTexts) {
   EXPECT_EQ(parser.error(), "Protocol error: invalid bulk length");
 }
 
+// Header numbers are read as Redis's string2ll reads them, whatever their length: no leading
+// zero, no sign, no overflow.
+TEST(ParserTest, HeaderNumbersAsString2ll) {
+  auto error_of = [](std::string_view input) {
+    RequestParser parser;
+    ArgList args;
+    size_t consumed = 0;
+    EXPECT_EQ(parser.Parse(input, {}, &consumed, &args), ParseStatus::kError) << input;
+    return parser.error();
+  };
+  EXPECT_EQ(error_of("*03\r\n"), "Protocol error: invalid multibulk length");
+  EXPECT_EQ(error_of("*+3\r\n"), "Protocol error: invalid multibulk length");
+  EXPECT_EQ(error_of("*1000000000000000000\r\n"), "Protocol error: invalid multibulk length");
+  EXPECT_EQ(error_of("*1\r\n$03\r\nabc\r\n"), "Protocol error: invalid bulk length");
+  EXPECT_EQ(error_of("*1\r\n$999999999999999999\r\n"), "Protocol error: invalid bulk length");
+  EXPECT_EQ(error_of("*1\r\n$99999999999999999999\r\n"), "Protocol error: invalid bulk length");
+  EXPECT_EQ(error_of("*1\r\n$1x\r\na\r\n"), "Protocol error: invalid bulk length");
+  Result empty = ParseOnce("*1\r\n$0\r\n\r\n");
+  EXPECT_EQ(empty.status, ParseStatus::kCommand);
+  EXPECT_EQ(empty.args, (std::vector<std::string>{""}));
+  EXPECT_EQ(empty.consumed, 10u);
+  // A header whose '\n' has not arrived waits for it.
+  EXPECT_EQ(ParseOnce("*1\r").status, ParseStatus::kNeedMore);
+  EXPECT_EQ(ParseOnce("*1\r\n$3\r").status, ParseStatus::kNeedMore);
+}
+
 TEST(ParserTest, UnauthenticatedLimits) {
   ParseLimits unauth;
   unauth.auth_required = true;
@@ -154,6 +180,11 @@ TEST(ParserTest, NulByteHidesTheEndOfALine) {
   Result r = ParseOnce("*2\r\n$4\r\nECHO\r\n$3\r\na\0b\r\n"s);
   EXPECT_EQ(r.status, ParseStatus::kCommand);
   EXPECT_EQ(r.args, (std::vector<std::string>{"ECHO", "a\0b"s}));
+  // Only a NUL inside the line counts: one further on (in a later request's bulk) does not.
+  Result first = ParseOnce("*1\r\n$4\r\nPING\r\n*2\r\n$4\r\nECHO\r\n$1\r\n\0\r\n"s);
+  EXPECT_EQ(first.status, ParseStatus::kCommand);
+  EXPECT_EQ(first.args, (std::vector<std::string>{"PING"}));
+  EXPECT_EQ(first.consumed, 14u);
 }
 
 }  // namespace

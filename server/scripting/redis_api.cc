@@ -60,11 +60,15 @@ bool ArgsToStrings(lua_State* lua, std::vector<std::string>* args) {
   bool ok = true;
   for (int j = 1; j <= argc; ++j) {
     std::string& arg = (*args)[static_cast<size_t>(j - 1)];
-    if (lua_type(lua, j) == LUA_TNUMBER) {
+    arg.clear();  // clear + append: cheaper than assign, which allows for aliasing
+    int type = lua_type(lua, j);
+    if (type == LUA_TSTRING) {
+      size_t len = 0;
+      const char* s = lua_tolstring(lua, j, &len);
+      arg.append(s, len);
+    } else if (type == LUA_TNUMBER) {
       char buf[64];
-      arg.assign(FormatNumber(lua_tonumber(lua, j), buf));
-    } else if (lua_isstring(lua, j)) {
-      arg.assign(ToStringView(lua, j));
+      arg.append(FormatNumber(lua_tonumber(lua, j), buf));
     } else {
       ok = false;
       break;

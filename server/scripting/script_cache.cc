@@ -63,8 +63,12 @@ bool ParseShebang(std::string_view body, uint64_t* flags, size_t* shebang_length
 }
 
 const Script* ScriptCache::Find(std::string_view sha) const {
+  // EVALSHA looks its script up twice (its flags, then the run), mostly the same as last time.
+  if (last_found_ != nullptr && last_found_->sha == sha) return last_found_;
   auto it = scripts_.find(sha);
-  return it == scripts_.end() ? nullptr : &it->second;
+  if (it == scripts_.end()) return nullptr;
+  last_found_ = &it->second;  // the map's nodes stay put until Flush
+  return last_found_;
 }
 
 const Script* ScriptCache::Load(std::string_view body, std::string* sha, std::string* error) {
@@ -86,6 +90,7 @@ const Script* ScriptCache::Load(std::string_view body, std::string* sha, std::st
 
 void ScriptCache::Flush() {
   scripts_.clear();
+  last_found_ = nullptr;
   memory_ = 0;
   interpreter_->Reset();
 }

@@ -85,6 +85,7 @@ class ScriptCache {
     }
   };
   std::unordered_map<std::string, Script, ShaHash, ShaEquals> scripts_;
+  mutable const Script* last_found_ = nullptr;  // the last script Find found
   size_t memory_ = 0;
 };
 
