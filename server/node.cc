@@ -322,7 +322,7 @@ class Node::Impl : public sentinel::SentinelHost,
     faults_.Forget();
     reply_faults_ = fault::ReplyFaults{};
     engine_->clock().SetReal();
-    engine_->Unpause();
+    engine_->blocking().Unpause();
     if (past) {
       if (auto error = fault::DataHistory::Load(*engine_, *past)) {
         logger_.Warning("TOPOLOGY RESTART LOSE: the snapshot did not load: " + *error);

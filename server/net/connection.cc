@@ -126,7 +126,7 @@ void Connection::OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t*) {
   }
   if (nread == 0 || self->closing_) return;
   self->query_.CommitWrite(static_cast<size_t>(nread));
-  self->engine_->CountNetInput(static_cast<uint64_t>(nread));
+  self->engine_->stats().CountNetInput(static_cast<uint64_t>(nread));
   // Redis closes, without a reply, a client whose unparsed input passes the limit.
   if (self->query_.size() >
       static_cast<size_t>(self->engine_->config().client_query_buffer_limit)) {
@@ -193,7 +193,7 @@ void Connection::ReadAndServeNow() {
       return;
     }
     query_.CommitWrite(static_cast<size_t>(n));
-    engine_->CountNetInput(static_cast<uint64_t>(n));
+    engine_->stats().CountNetInput(static_cast<uint64_t>(n));
     got_input = true;
     if (static_cast<size_t>(n) < kReadChunk) break;
   }
@@ -302,7 +302,7 @@ void Connection::WriteOut(std::string& out) {
     Close();
     return;
   }
-  engine_->CountNetOutput(static_cast<uint64_t>(written), 1);
+  engine_->stats().CountNetOutput(static_cast<uint64_t>(written), 1);
   if (static_cast<size_t>(written) == out.size()) {
     out.clear();
     if (out.capacity() > kMaxIdleReplyBuffer) std::string().swap(out);
@@ -327,7 +327,7 @@ void Connection::OnWrite(uv_write_t* req, int status) {
     self->Close();
     return;
   }
-  self->engine_->CountNetOutput(self->writing_.size(), 0);
+  self->engine_->stats().CountNetOutput(self->writing_.size(), 0);
   self->writing_.clear();
   if (self->writing_.capacity() > kMaxIdleReplyBuffer) std::string().swap(self->writing_);
   self->Flush();

@@ -149,7 +149,7 @@ void Listener::OnConnection(uv_stream_t* server, int status) {
                                  static_cast<unsigned>(kMaxClientsReply.size()));
       uv_try_write(reinterpret_cast<uv_stream_t*>(tcp), &buf, 1);
     }
-    self->engine_->CountRejectedConnection();
+    self->engine_->stats().CountRejectedConnection();
     uv_close(reinterpret_cast<uv_handle_t*>(tcp), CloseAndFree);
     return;
   }
@@ -174,7 +174,7 @@ void Listener::AdoptSocket(int fd) {
     ssize_t ignored =
         send(fd, kMaxClientsReply.data(), kMaxClientsReply.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
     (void)ignored;
-    engine_->CountRejectedConnection();
+    engine_->stats().CountRejectedConnection();
     close(fd);
     return;
   }
@@ -202,7 +202,7 @@ bool Listener::DeniedByProtectedMode(int fd) {
   ssize_t ignored = send(fd, kProtectedModeReply.data(), kProtectedModeReply.size(),
                          MSG_DONTWAIT | MSG_NOSIGNAL);
   (void)ignored;
-  engine_->CountRejectedConnection();
+  engine_->stats().CountRejectedConnection();
   return true;
 }
 

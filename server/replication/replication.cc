@@ -77,7 +77,7 @@ void Replication::ReplicaOf(const std::string& host, int port, bool fresh) {
   FreeMasterClient();
   DropLink(/*reconnect_later=*/false);
   // Clients blocked on this node as a master (WAIT) cannot be served by a replica.
-  engine_.DisconnectBlockedClients(
+  engine_.blocking().DisconnectBlockedClients(
       "UNBLOCKED force unblock from blocking operation, instance state changed (master -> "
       "replica?)");
   master_host_ = host;

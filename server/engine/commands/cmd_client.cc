@@ -262,12 +262,12 @@ void ClientPauseCommand(CommandContext& ctx) {
   }
   int64_t end_ms = 0;
   if (!ctx.TimeoutArg(2, /*seconds=*/false, &end_ms)) return;
-  ctx.engine().Pause(end_ms, writes_only);
+  ctx.engine().blocking().Pause(end_ms, writes_only);
   ctx.ReplyOk();
 }
 
 void ClientUnpauseCommand(CommandContext& ctx) {
-  ctx.engine().Unpause();
+  ctx.engine().blocking().Unpause();
   ctx.ReplyOk();
 }
 
@@ -288,7 +288,7 @@ void ClientUnblockCommand(CommandContext& ctx) {
   }
   int64_t id = 0;
   if (!ctx.IntArg(2, &id)) return;
-  bool unblocked = ctx.engine().UnblockById(static_cast<uint64_t>(id), with_error);
+  bool unblocked = ctx.engine().blocking().UnblockById(static_cast<uint64_t>(id), with_error);
   ctx.reply().Integer(unblocked ? 1 : 0);
 }
 

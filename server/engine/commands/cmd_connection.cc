@@ -58,7 +58,7 @@ void ResetCommand(CommandContext& ctx) {
   c.clear_dirty_cas();
   ctx.engine().watches().UnwatchAll(&c);
   ctx.engine().pubsub().UnsubscribeAll(&c);
-  ctx.engine().RemoveMonitor(c);
+  ctx.engine().diagnostics().RemoveMonitor(c);
   if (c.tracking().on) ctx.engine().tracking().Disable(c);
   c.ResetReplyControl();
   c.set_db(0);

@@ -9,7 +9,7 @@
 namespace redlab::server::engine {
 
 void SignalStreamReady(CommandContext& ctx, std::string_view key) {
-  ctx.engine().SignalStreamReady(ctx.db(), key);
+  ctx.engine().blocking().SignalStreamReady(ctx.db(), key);
 }
 
 size_t ReplyGroupRange(CommandContext& ctx, StreamValue& s, const std::string& key,
@@ -303,7 +303,7 @@ void XReadGeneric(CommandContext& ctx, bool xreadgroup) {
     block.xread_consumer = *consumer_name;
     block.xread_noack = noack;
   }
-  ctx.engine().BlockForKeys(ctx, Client::BlockKind::kStream, ctx.args().subspan(streams_arg, n),
+  ctx.engine().blocking().BlockForKeys(ctx, Client::BlockKind::kStream, ctx.args().subspan(streams_arg, n),
                             deadline);
 }
 
