@@ -217,7 +217,7 @@ class Node::Impl : public sentinel::SentinelHost,
     bool topology = server::EqualsIgnoreCase(args[0], "topology");
     if (!fault && !topology) return false;
     PublishState();
-    if (!client.authenticated() && engine_->auth_required()) {
+    if (!client.authenticated() && engine_->auth().required()) {
       reply.Error(engine::err::kNoAuth);
     } else if (client.user() != nullptr && !client.user()->unrestricted()) {
       // Outside Redis's command table, these belong to no ACL category: only a user allowed
@@ -376,7 +376,7 @@ class Node::Impl : public sentinel::SentinelHost,
     }
     replication::ReplicationOf(*engine_).set_host(this);
     listener_ = std::make_unique<net::Listener>(&loop_, engine_.get(), &reply_faults_);
-    std::optional<std::string> acl_error = engine_->LoadAclAtStartup();
+    std::optional<std::string> acl_error = engine_->auth().LoadAclAtStartup();
     if (options_.sentinel && !acl_error) {
       sentinel_ = std::make_unique<sentinel::Sentinel>(engine_.get(), &loop_);
       sentinel_->config_file = options_.config_file;
@@ -413,7 +413,8 @@ class Node::Impl : public sentinel::SentinelHost,
     }
     port_ = listener_->port();
     logger_.set_port(port_);
-    engine_->SetBoundPort(port_);  // an ephemeral port (0) is reported as the one bound
+    engine_->config_registry().SetBoundPort(
+        port_);  // an ephemeral port (0) is reported as the one bound
     uv_async_init(&loop_, &async_, OnAsync);
     async_.data = this;
     for (uv_timer_t* t :
@@ -516,7 +517,7 @@ class Node::Impl : public sentinel::SentinelHost,
     auto* self = static_cast<Impl*>(handle->data);
     if (!self->listener_ || self->shutting_down_) return;
     net::StallWaiter::End end =
-        self->stall_.Wait(*self->listener_, self->stall_ms_, self->engine_->auth_required());
+        self->stall_.Wait(*self->listener_, self->stall_ms_, self->engine_->auth().required());
     if (end != net::StallWaiter::End::kElapsed) {
       self->logger_.Notice("FAULT STALL broken before its end");
     }

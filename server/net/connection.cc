@@ -141,7 +141,7 @@ void Connection::ProcessInput() {
   while (!closing_ && !client_->close_after_reply() && !client_->blocked() && query_.size() > 0) {
     resp::ParseLimits limits;
     limits.proto_max_bulk_len = engine_->config().proto_max_bulk_len;
-    limits.auth_required = engine_->auth_required() && !client_->authenticated();
+    limits.auth_required = engine_->auth().required() && !client_->authenticated();
     size_t consumed = 0;
     resp::ParseStatus status = parser_.Parse(query_.data(), limits, &consumed, &args_);
     query_.Consume(consumed);

@@ -194,13 +194,14 @@ void Listener::AdoptSocket(int fd) {
 }
 
 bool Listener::DeniedByProtectedMode(int fd) {
-  if (!engine_->config().protected_mode || !engine_->acl().default_user().nopass()) return false;
+  if (!engine_->config().protected_mode || !engine_->auth().acl().default_user().nopass())
+    return false;
   sockaddr_storage peer{};
   socklen_t len = sizeof(peer);
   if (getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &len) != 0) return false;
   if (IsLoopbackPeer(peer)) return false;
-  ssize_t ignored = send(fd, kProtectedModeReply.data(), kProtectedModeReply.size(),
-                         MSG_DONTWAIT | MSG_NOSIGNAL);
+  ssize_t ignored =
+      send(fd, kProtectedModeReply.data(), kProtectedModeReply.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
   (void)ignored;
   engine_->stats().CountRejectedConnection();
   return true;

@@ -149,7 +149,7 @@ void ClientListCommand(CommandContext& ctx) {
   };
   if (by_id) {
     for (uint64_t id : ids) {
-      if (Client* c = ctx.engine().FindClient(id)) add(*c);
+      if (Client* c = ctx.engine().clients().Find(id)) add(*c);
     }
   } else {
     for (const auto& [id, c] : ctx.engine().clients()) {
@@ -196,7 +196,7 @@ void ClientKillCommand(CommandContext& ctx) {
       } else if (ctx.ArgIs(i, "laddr")) {
         laddr = value;
       } else if (ctx.ArgIs(i, "user")) {
-        user = engine.acl().Find(value);
+        user = engine.auth().acl().Find(value);
         if (user == nullptr) {
           ctx.ReplyError("No such user '" + std::string(CStringPrefix(value)) + "'");
           return;

@@ -131,7 +131,8 @@ void BlockingMove(CommandContext& ctx, End from, End to, int64_t deadline) {
   block.serve = ServeMove;
   block.from = static_cast<int>(from);
   block.to = static_cast<int>(to);
-  ctx.engine().blocking().BlockForKeys(ctx, Client::BlockKind::kList, ctx.args().subspan(1, 1), deadline);
+  ctx.engine().blocking().BlockForKeys(ctx, Client::BlockKind::kList, ctx.args().subspan(1, 1),
+                                       deadline);
 }
 
 void BlmoveCommand(CommandContext& ctx) {

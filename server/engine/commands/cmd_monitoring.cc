@@ -101,9 +101,9 @@ void LatencyLatestCommand(CommandContext& ctx) {
 void LatencyDoctorCommand(CommandContext& ctx) {
   Engine& engine = ctx.engine();
   const ServerConfig& config = engine.config();
-  ctx.reply().Verbatim(engine.diagnostics().latency_monitor().Doctor({config.latency_monitor_threshold,
-                                                        config.slowlog_log_slower_than, config.hz,
-                                                        engine.clock().NowMs() / 1000}));
+  ctx.reply().Verbatim(engine.diagnostics().latency_monitor().Doctor(
+      {config.latency_monitor_threshold, config.slowlog_log_slower_than, config.hz,
+       engine.clock().NowMs() / 1000}));
 }
 
 void LatencyResetCommand(CommandContext& ctx) {

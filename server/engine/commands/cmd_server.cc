@@ -94,7 +94,7 @@ std::optional<std::string> ApplyListenAddress(
   if (engine.host()->Rebind(engine.config().bind, static_cast<int>(engine.config().port))) {
     return std::nullopt;
   }
-  engine.RestoreConfig(before);
+  engine.config_registry().Restore(before);
   engine.host()->Rebind(before.bind, static_cast<int>(before.port));
   bool port = EqualsIgnoreCase(culprit, "port");
   return std::string("CONFIG SET failed (possibly related to argument '") +
@@ -127,7 +127,7 @@ void ConfigSetCommand(CommandContext& ctx) {
   // A new requirepass becomes the default user's only password (Redis's updateRequirePass,
   // which runs only when the value changes).
   if (ctx.engine().config().requirepass != requirepass) {
-    ctx.engine().acl().SetDefaultPassword(ctx.engine().config().requirepass);
+    ctx.engine().auth().acl().SetDefaultPassword(ctx.engine().config().requirepass);
   }
   ctx.engine().ConfigChanged();
   for (const auto& [name, value] : pairs) {

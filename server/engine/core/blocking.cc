@@ -1,12 +1,12 @@
 // Blocked clients and CLIENT PAUSE: the engine side of commands that make a client wait
 // (Redis's blocked.c, timeout.c and pause handling in networking.c). Timeouts follow the node's
 // clock.
+#include "server/engine/core/blocking.h"
+
 #include <algorithm>
 #include <chrono>
 #include <string_view>
 #include <unordered_set>
-
-#include "server/engine/core/blocking.h"
 
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
@@ -38,7 +38,7 @@ void Blocking::BlockClient(Client& client, Client::BlockKind kind, int64_t deadl
 }
 
 void Blocking::BlockForKeys(CommandContext& ctx, Client::BlockKind kind,
-                          std::span<const std::string> keys, int64_t deadline_ms) {
+                            std::span<const std::string> keys, int64_t deadline_ms) {
   Client& client = ctx.client();
   Client::BlockState& block = client.block();
   std::unordered_set<std::string_view> seen;
@@ -100,7 +100,7 @@ void Blocking::ReplyTimedOut(Client& client) {
 }
 
 bool Blocking::UnblockById(uint64_t id, bool with_error) {
-  Client* target = engine_.FindClient(id);
+  Client* target = engine_.clients().Find(id);
   // A client postponed by CLIENT PAUSE has no command in progress to end (real Redis 7.0.15
   // crashes on this; later versions refuse it as done here).
   if (target == nullptr || !target->blocked() ||
@@ -144,7 +144,7 @@ void Blocking::HandleClientsBlockedOnKeys() {
   if (resuming_served_) return;
   resuming_served_ = true;
   for (size_t i = 0; i < served_.size(); ++i) {
-    Client* c = engine_.FindClient(served_[i]);
+    Client* c = engine_.clients().Find(served_[i]);
     if (c != nullptr && !c->blocked() && c->io() != nullptr) c->io()->ResumeInput();
   }
   served_.clear();
@@ -184,7 +184,7 @@ void Blocking::ServeKey(int db, const std::string& key, std::vector<uint64_t>* s
 }
 
 bool Blocking::StreamHasNewEntries(const Client& client, const Db::Node* node,
-                                 std::string_view key) {
+                                   std::string_view key) {
   // serveClientsBlockedOnStreamKey: served when the stream's last ID passed the client's; in
   // a group, the group's last delivered ID (and a group that is gone is an error to serve).
   const Client::BlockState& block = client.block();
@@ -201,7 +201,7 @@ bool Blocking::StreamHasNewEntries(const Client& client, const Db::Node* node,
 }
 
 void Blocking::UnblockDeletedStreamReaders(int db, const std::string& key,
-                                         std::vector<uint64_t>* served) {
+                                           std::vector<uint64_t>* served) {
   if (blocked_keys_.stream_clients() == 0) return;
   for (Client* c : blocked_keys_.Waiters(db, key)) {
     if (c->block().kind != Client::BlockKind::kStream || c->block().xread_group.empty()) continue;
@@ -246,7 +246,8 @@ void Blocking::ServeWaitingReplicas() {
   std::vector<Client*> ready;
   for (Client* c : blocked_) {
     if (c->block().kind != Client::BlockKind::kWait) continue;
-    if (engine_.ReplicasAcked(c->block().wait_offset) >= c->block().wait_replicas) ready.push_back(c);
+    if (engine_.ReplicasAcked(c->block().wait_offset) >= c->block().wait_replicas)
+      ready.push_back(c);
   }
   for (Client* c : ready) {
     size_t reply_start = c->reply_buffer().size();

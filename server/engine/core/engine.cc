@@ -41,7 +41,7 @@ Engine::Engine(ServerConfig config, EngineHost* host, ReplicationFactory make_re
       start_time_ms_(clock_.NowMs()) {
   // requirepass is the default user's password (the `user` directives and aclfile, applied by
   // LoadAclAtStartup, come after it, as in Redis).
-  acl_.SetDefaultPassword(config_.requirepass);
+  auth_.acl().SetDefaultPassword(config_.requirepass);
   keyspace_.set_expiry_listener(this);
   keyspace_.set_key_event_listener(this);
   replication_ = make_replication(*this);
@@ -88,16 +88,13 @@ rdb::RdbWriteOptions Engine::rdb_write_options() const {
 Engine::~Engine() = default;
 
 Client* Engine::CreateClient(ClientIo* io) {
-  uint64_t id = next_client_id_++;
-  auto client = std::make_unique<Client>(id, io, clock_.NowMs());
+  Client* client = clients_.Add(io, clock_.NowMs());
   // As in Redis, a client starts as the default user, authenticated when that user needs no
   // password; it stays so if a password is configured later.
-  client->set_user(&acl_.default_user());
-  client->set_authenticated(!auth_required());
-  Client* raw = client.get();
-  clients_.emplace(id, std::move(client));
+  client->set_user(&auth_.acl().default_user());
+  client->set_authenticated(!auth_.required());
   stats_.CountConnection();
-  return raw;
+  return client;
 }
 
 int64_t Engine::ReplicasAcked(int64_t offset) const { return replication_->CountAcks(offset); }
@@ -111,12 +108,7 @@ void Engine::DestroyClient(Client* client) {
   if (client->tracking().on) tracking_.Disable(*client);
   diagnostics_.RemoveMonitor(*client);
   replication_->OnClientDestroyed(*client);
-  clients_.erase(client->id());
-}
-
-Client* Engine::FindClient(uint64_t id) {
-  auto it = clients_.find(id);
-  return it == clients_.end() ? nullptr : it->second.get();
+  clients_.Remove(client->id());
 }
 
 bool Engine::AtClientLimit() const {
@@ -132,7 +124,7 @@ void Engine::OnKeyExpired(Db& db, std::string_view key) {
   Propagate(db.id(), {"DEL", std::string(key)});
   // Outside a command (the active expire cycle) each expired key's DEL leaves on its own, as in
   // Redis; within one it joins the command's effects.
-  if (call_depth_ == 0) FlushEffects();
+  if (call_depth_ == 0) propagation_.Flush();
 }
 
 void Engine::SignalModifiedKey(int db, std::string_view key, const Client* by) {
@@ -195,23 +187,6 @@ void Engine::BeforeSleep() {
   if (eviction_pending_) RunPendingEviction();
 }
 
-void Engine::Propagate(int db, std::vector<std::string> args) {
-  if (effect_sink_ == nullptr) return;
-  pending_effects_.push_back(Effect{db, std::move(args)});
-}
-
-void Engine::FlushEffects(EffectGrouping grouping) {
-  if (pending_effects_.empty()) return;
-  if (effect_sink_ != nullptr) {
-    if (grouping == EffectGrouping::kTransaction) {
-      effect_sink_->OnEffects(pending_effects_);
-    } else {
-      for (const Effect& e : pending_effects_) effect_sink_->OnEffects({&e, 1});
-    }
-  }
-  pending_effects_.clear();
-}
-
 void Engine::RememberTrackedKeys(Client& client, const Command& cmd,
                                  std::span<const std::string> args) {
   if (client.tracking().bcast) return;  // BCAST clients follow prefixes, not keys
@@ -230,7 +205,7 @@ void Engine::Cron() {
   int64_t expire_start = SteadyUs();
   keyspace_.ActiveExpireCycle(budget_us);
   diagnostics_.RecordLatency("expire-cycle", (SteadyUs() - expire_start) / 1000);
-  FlushEffects(EffectGrouping::kEach);
+  propagation_.Flush(EffectGrouping::kEach);
   // Keys made ready outside any command (a replica loading a snapshot) are served here, as in
   // Redis's beforeSleep.
   if (blocking_.has_ready_keys() && call_depth_ == 0) blocking_.HandleClientsBlockedOnKeys();
@@ -247,7 +222,7 @@ void Engine::Cron() {
 void Engine::CloseIdleClients() {
   if (config_.timeout <= 0) return;
   int64_t now = clock_.NowMs();
-  for (auto& [id, client] : clients_) {
+  for (const auto& [id, client] : clients_) {
     // A blocked client is waiting on purpose (BLPOP's own timeout is what ends it).
     if (client->io() == nullptr || client->blocked()) continue;
     if (now - client->last_interaction_ms() > config_.timeout * 1000) client->io()->CloseAsap();

@@ -13,18 +13,18 @@
 #include <string_view>
 #include <vector>
 
-#include "server/acl/acl.h"
-#include "server/acl/check.h"
 #include "server/base/clock.h"
 #include "server/command/command_table.h"
 #include "server/data/keyspace.h"
 #include "server/engine/commands/families.h"
 #include "server/engine/config/config.h"
+#include "server/engine/core/auth.h"
 #include "server/engine/core/blocking.h"
 #include "server/engine/core/client.h"
+#include "server/engine/core/client_registry.h"
 #include "server/engine/core/context.h"
-#include "server/engine/core/migrate_sockets.h"
 #include "server/engine/core/effects.h"
+#include "server/engine/core/migrate_sockets.h"
 #include "server/engine/core/replication_role.h"
 #include "server/engine/core/sync_link.h"
 #include "server/engine/core/watch.h"
@@ -128,8 +128,8 @@ class Engine : private ExpiryListener, private KeyEventListener {
   // at once, so nothing is served to it meanwhile, as Redis frees a client at once. Destroyed
   // later, when the connection is closed.
   void ClientClosing(Client& client);
-  const std::map<uint64_t, std::unique_ptr<Client>>& clients() const { return clients_; }
-  Client* FindClient(uint64_t id);
+  // Every client by id.
+  const ClientRegistry& clients() const { return clients_; }
   // Whether another client would exceed maxclients (the transport refuses it then).
   bool AtClientLimit() const;
 
@@ -165,14 +165,9 @@ class Engine : private ExpiryListener, private KeyEventListener {
 
   Clock& clock() { return clock_; }
   Keyspace& keyspace() { return keyspace_; }
-  // The configuration as CONFIG GET reads it; CONFIG SET changes it through config_registry().
+  // The configuration as CONFIG GET reads it; everything that changes it (CONFIG SET, the port
+  // bound, REPLICAOF) goes through config_registry().
   const ServerConfig& config() const { return config_; }
-  // CONFIG SET's rollback when the new listening address cannot be bound.
-  void RestoreConfig(const ServerConfig& before) { config_ = before; }
-  // The port the node bound (CONFIG GET port gives it when 0 asked for any).
-  void SetBoundPort(int64_t port) { config_.port = port; }
-  // REPLICAOF keeps CONFIG GET replicaof in step ("host port", or empty for a master).
-  void SetReplicaOfConfig(std::string replicaof) { config_.replicaof = std::move(replicaof); }
   ConfigRegistry& config_registry() { return config_registry_; }
   const CommandTable& commands() const { return commands_; }
   // The counters of INFO stats, commandstats and errorstats (read const; written by methods).
@@ -184,56 +179,19 @@ class Engine : private ExpiryListener, private KeyEventListener {
   int64_t start_time_ms() const { return start_time_ms_; }
   int64_t uptime_seconds() { return (clock_.NowMs() - start_time_ms_) / 1000; }
 
-  // Whether clients must authenticate: the default user needs a password or is off (Redis's
-  // authRequired, for a client that has not authenticated).
-  bool auth_required() const {
-    const acl::User& user = acl_.default_user();
-    return !user.nopass() || user.disabled();
-  }
-
-  // ACLs (engine_acl.cc). The node's users and ACL log.
-  acl::Acl& acl() { return acl_; }
-  // Whether new users get every channel (acl-pubsub-default allchannels).
-  bool acl_all_channels_default() const { return config_.acl_pubsub_default == "allchannels"; }
-  // AUTH and HELLO AUTH (ACLAuthenticateUser): on success the client runs as `username`; a
-  // failure is logged in the ACL log with `command` (the AUTH or HELLO as the client wrote it).
-  bool Authenticate(Client& client, std::string_view username, std::string_view password,
-                    std::string_view command);
-  // Adds an event to the ACL log (addACLLogEntry), with `client` described as CLIENT LIST does.
-  void LogAclEvent(const Client& client, acl::LogReason reason, acl::LogContext context,
-                   std::string object, std::string_view username);
-  // Logs a refused command (reason and object from `result`). `described` is the client the log
-  // shows, when not `client` itself (a script's client is shown as the client running it).
-  void LogAclDenial(const Client& client, const Command& cmd, std::span<const std::string> args,
-                    const acl::CheckResult& result, acl::LogContext context,
-                    const Client* described = nullptr);
-  // Disconnects the clients running as `user`, which is going away (ACLFreeUserAndKillClients):
-  // they return to the default user, unauthenticated; `current` is closed after its reply.
-  void DisconnectClientsOf(const acl::User* user, Client* current);
-  // ACL SETUSER that takes channels away (ACLKillPubsubClientsIfNeeded): the subscribers of
-  // `user` whose subscriptions the new rules would refuse are disconnected.
-  void DisconnectRevokedSubscribers(const acl::User& user, const acl::User& new_rules,
-                                    Client* current);
-  // aclfile as a path: relative to `dir`, as Redis (which runs in `dir`) reads it.
-  std::string AclFilePath() const;
-  // ACL LOAD: replaces the users by the aclfile's, disconnecting the clients of the previous
-  // users (`current` after its reply); Redis's error text when the file cannot be used.
-  std::optional<std::string> ReloadAclFile(Client* current);
-  // ACL SAVE: writes the users to the aclfile (through a temporary file); false on failure.
-  bool SaveAclFile();
-  // `user` directives and aclfile at startup (ACLLoadUsersAtStartup); the error that must stop
-  // the node, if any.
-  std::optional<std::string> LoadAclAtStartup();
+  // ACLs: the users, authentication, the ACL log and file.
+  Auth& auth() { return auth_; }
+  const Auth& auth() const { return auth_; }
   ListpackLimits hash_limits() const {
     return {static_cast<size_t>(config_.hash_max_listpack_entries),
             static_cast<size_t>(config_.hash_max_listpack_value)};
   }
 
   // Propagation of writes (see EffectSink); none is set when nothing replicates.
-  void set_effect_sink(EffectSink* sink) { effect_sink_ = sink; }
-  bool propagating() const { return effect_sink_ != nullptr; }
+  Propagation& propagation() { return propagation_; }
+  bool propagating() const { return propagation_.active(); }
   // Adds an effect to those of the command running now (flushed to the sink when it ends).
-  void Propagate(int db, std::vector<std::string> args);
+  void Propagate(int db, std::vector<std::string> args) { propagation_.Add(db, std::move(args)); }
 
   // A key changed (`by` changed it; nullptr when no client did): invalidates WATCHes on it and
   // the client-side caches that hold it (signalModifiedKey).
@@ -274,7 +232,7 @@ class Engine : private ExpiryListener, private KeyEventListener {
     serve();
     --call_depth_;
     current_client_ = previous_client;
-    FlushEffects();
+    propagation_.Flush();
   }
 
   // Runs the queued commands of a transaction (EXEC); their effects leave as one unit.
@@ -318,10 +276,6 @@ class Engine : private ExpiryListener, private KeyEventListener {
   // client-output-buffer-limit and must be disconnected (Redis's checkClientOutputBufferLimits,
   // with its log line when it is; in output_limits.cc).
   bool OutputBufferLimitReached(Client& client, size_t pending);
-  // INFO's client_recent_max_input_buffer / _output_buffer: the largest query and output
-  // buffers of the last seconds (Redis's ClientsPeakMemInput/Output).
-  size_t RecentMaxInputBuffer() const;
-  size_t RecentMaxOutputBuffer() const;
 
   // Bytes the node uses: what its thread allocated and has not freed (see memory.h).
   size_t UsedMemory() const;
@@ -350,19 +304,6 @@ class Engine : private ExpiryListener, private KeyEventListener {
   void ConfigureKeyspaceEvents();
   // Whether enable-debug-command lets `client` run a protected command (DEBUG).
   bool AllowProtected(const Client& client) const;
-  // processCommand's ACL check for a client whose user is restricted: false after refusing the
-  // command (NOPERM) and logging it.
-  bool AclPermits(Client& client, const Command& cmd, std::span<std::string> args,
-                  resp::ReplyWriter& reply);
-  // EXEC's check of a queued command, as the rules may have changed since it was queued: false
-  // after replying its NOPERM error in the EXEC reply.
-  bool AclPermitsQueued(Client& client, const Client::QueuedCommand& queued,
-                        resp::ReplyWriter& reply);
-  // scriptVerifyACL: the text a script gets for a command its user may not run, if any.
-  std::optional<std::string> ScriptAclRefusal(const Client& client, const ScriptCall& call,
-                                              const Command& cmd,
-                                              std::span<const std::string> args);
-  void FlushEffects(EffectGrouping grouping = EffectGrouping::kTransaction);
   void Reject(Client& client, const Command* cmd, std::span<std::string> args,
               resp::ReplyWriter& reply, std::string_view error);
   // Execute without CLIENT REPLY's handling of the reply.
@@ -374,9 +315,6 @@ class Engine : private ExpiryListener, private KeyEventListener {
   void CloseIdleClients();
   void SampleOps();
   void TrackExpensiveClients();  // clientsCronTrackExpansiveClients, for every client
-  static constexpr int kPeakSlots = 8;  // CLIENTS_PEAK_MEM_USAGE_SLOTS: one per second
-  size_t peak_input_[kPeakSlots] = {};
-  size_t peak_output_[kPeakSlots] = {};
   // Client-side caching around Call: the keys a tracking client read, and the end of a
   // CLIENT CACHING's reach.
   void RememberTrackedKeys(Client& client, const Command& cmd, std::span<const std::string> args);
@@ -388,17 +326,16 @@ class Engine : private ExpiryListener, private KeyEventListener {
   Clock clock_;
   Keyspace keyspace_;
   CommandTable commands_;
-  acl::Acl acl_{commands_};
+  Auth auth_{*this, commands_};
   Stats stats_;
   Diagnostics diagnostics_{config_, clock_};
-  std::map<uint64_t, std::unique_ptr<Client>> clients_;
+  ClientRegistry clients_;
   WatchRegistry watches_;
   PubSub pubsub_;
   std::string notify_channel_;  // reused for the channel names of keyspace notifications
   Tracking tracking_{*this};
   Client* current_client_ = nullptr;
-  EffectSink* effect_sink_ = nullptr;
-  std::vector<Effect> pending_effects_;
+  Propagation propagation_;
   Blocking blocking_{*this};
   mutable size_t peak_memory_ = 0;
   size_t startup_memory_ = 0;
@@ -415,7 +352,6 @@ class Engine : private ExpiryListener, private KeyEventListener {
   std::unique_ptr<Persistence> persistence_;
   MigrateSockets migrate_sockets_;
   DebugSettings debug_settings_;
-  uint64_t next_client_id_ = 1;
   std::string run_id_;
   int64_t start_time_ms_;
 };

@@ -228,7 +228,7 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
            "configuration file, and then restart the server.");
     return;
   }
-  if (!client.authenticated() && auth_required() && !cmd->has(kCmdNoAuth)) {
+  if (!client.authenticated() && auth_.required() && !cmd->has(kCmdNoAuth)) {
     Reject(client, cmd, args, reply, err::kNoAuth);
     return;
   }
@@ -239,7 +239,10 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
   // ACLs. A user allowed everything (the default user, usually) costs one test here.
   if (const acl::User* user = client.user(); user != nullptr && !user->unrestricted())
       [[unlikely]] {
-    if (!AclPermits(client, *cmd, args, reply)) return;
+    if (auto refusal = auth_.CommandRefusal(client, *cmd, args)) {
+      Reject(client, cmd, args, reply, *refusal);
+      return;
+    }
   }
   // Over maxmemory, commands that may grow memory are refused once eviction cannot help (inside
   // MULTI every queued command is, as queueing grows memory too).
@@ -312,7 +315,10 @@ void Engine::ExecQueued(Client& client, resp::ReplyWriter& reply) {
   for (auto& queued : commands) {
     // The rules may have changed since the command was queued: they are checked again.
     if (const acl::User* user = client.user(); user != nullptr && !user->unrestricted()) {
-      if (!AclPermitsQueued(client, queued, reply)) continue;
+      if (auto refusal = auth_.QueuedRefusal(client, queued)) {
+        reply.Error(*refusal);
+        continue;
+      }
     }
     Call(client, *queued.cmd, queued.args, reply);
   }
@@ -341,7 +347,7 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
   // rewrote itself.
   // (SAVE and DEBUG RELOAD reset the counter: a decrease is no change.)
   bool changed = stats_.dirty() > dirty_before || ctx.propagation_forced();
-  if (propagate && effect_sink_ != nullptr && changed && !ctx.propagation_prevented()) {
+  if (propagate && propagation_.active() && changed && !ctx.propagation_prevented()) {
     if (ctx.rewritten_for_propagation()) {
       Propagate(db, std::move(*ctx.rewritten_for_propagation()));
     } else {
@@ -351,8 +357,8 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
   if (call_depth_ == 0) {
     // A command's effects leave together, as a transaction; not those of a command that may
     // lazily expire any key, as Redis's propagatePendingCommands.
-    FlushEffects(cmd.has(kCmdTouchesArbitraryKeys) ? EffectGrouping::kEach
-                                                   : EffectGrouping::kTransaction);
+    propagation_.Flush(cmd.has(kCmdTouchesArbitraryKeys) ? EffectGrouping::kEach
+                                                         : EffectGrouping::kTransaction);
     // WAIT waits for the stream up to this client's last write (Redis's c->woff).
     int64_t offset_after = replication_->master_repl_offset();
     if (offset_after != offset_before) client.set_write_offset(offset_after);

@@ -31,7 +31,7 @@ class RecordingSink : public EffectSink {
 class EngineTest : public ::testing::Test {
  protected:
   EngineTest() : engine_(ServerConfig{}, nullptr, replication::MakeReplication) {
-    engine_.set_effect_sink(&sink_);
+    engine_.propagation().set_sink(&sink_);
     client_ = engine_.CreateClient(nullptr);
   }
 

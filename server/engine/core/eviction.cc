@@ -59,7 +59,7 @@ void Engine::RunPendingEviction() {
 bool Engine::EnforceMaxmemory() {
   bool under = EvictUntilUnder();
   // Before a command, its evictions' DELs leave first, each alone (performEvictions).
-  if (call_depth_ == 0) FlushEffects(EffectGrouping::kEach);
+  if (call_depth_ == 0) propagation_.Flush(EffectGrouping::kEach);
   // How long the node stays over maxmemory (INFO total/current_eviction_exceeded_time).
   int64_t now_us = std::chrono::duration_cast<std::chrono::microseconds>(
                        std::chrono::steady_clock::now().time_since_epoch())

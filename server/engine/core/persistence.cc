@@ -116,7 +116,8 @@ void Persistence::FinishBackgroundSave() {
   last_bgsave_seconds_ = now - bgsave_->start_s;
   if (bgsave_->ok) {
     uint64_t dirty = engine_.stats().dirty();
-    engine_.stats().SetDirty(dirty >= bgsave_->dirty_at_start ? dirty - bgsave_->dirty_at_start : 0);
+    engine_.stats().SetDirty(dirty >= bgsave_->dirty_at_start ? dirty - bgsave_->dirty_at_start
+                                                              : 0);
     lastsave_s_ = now;
     last_bgsave_ok_ = true;
     if (EngineHost* host = engine_.host())

@@ -91,7 +91,7 @@ std::optional<std::string> Engine::CallFromScript(Client& client, ScriptCall& ca
   }
   // scriptVerifyACL: the script's client runs as the user that runs the script.
   if (const acl::User* user = client.user(); user != nullptr && !user->unrestricted()) {
-    if (auto refusal = ScriptAclRefusal(client, call, *cmd, args)) return refuse(*refusal);
+    if (auto refusal = auth_.ScriptRefusal(client, call, *cmd, args)) return refuse(*refusal);
   }
   // scriptVerifyWriteCommandAllow: may-replicate commands (PUBLISH...) count as writes here, so
   // read-only scripts may run under CLIENT PAUSE WRITE.

@@ -1,11 +1,12 @@
 // The engine's diagnostics that watch commands run: MONITOR clients and the slow log (the latency
 // monitor is fed inline, see Diagnostics::RecordLatency). Kept apart from Call so that a command
 // pays only a few comparisons when none of them applies.
+#include "server/engine/stats/diagnostics.h"
+
 #include <algorithm>
 #include <cstdio>
 
 #include "server/base/text.h"
-#include "server/engine/stats/diagnostics.h"
 
 namespace redlab::server::engine {
 namespace {
@@ -29,7 +30,7 @@ void Diagnostics::RemoveMonitor(Client& client) {
 }
 
 void Diagnostics::FeedMonitors(const Client& client, int db, std::span<const std::string> args,
-                          std::span<const size_t> redacted) {
+                               std::span<const size_t> redacted) {
   if (monitors_.empty()) return;
   int64_t us = clock_.NowUs();
   char head[64];
@@ -52,7 +53,7 @@ void Diagnostics::FeedMonitors(const Client& client, int db, std::span<const std
 }
 
 void Diagnostics::LogSlowCommand(const Client& client, std::span<const std::string> args,
-                            std::span<const size_t> redacted, int64_t duration_us) {
+                                 std::span<const size_t> redacted, int64_t duration_us) {
   auto max_len = static_cast<size_t>(config_.slowlog_max_len);
   if (duration_us >= config_.slowlog_log_slower_than) {
     slowlog_.Push(args, redacted, clock_.NowMs() / 1000, duration_us, PeerId(client), client.name(),

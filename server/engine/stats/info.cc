@@ -89,7 +89,7 @@ void ClientsSection(Engine& e, std::string& out) {
   out += "cluster_connections:0\r\n";
   out += fmt::format("maxclients:{}\r\n", e.config().maxclients);
   out += fmt::format("client_recent_max_input_buffer:{}\r\nclient_recent_max_output_buffer:{}\r\n",
-                     e.RecentMaxInputBuffer(), e.RecentMaxOutputBuffer());
+                     e.clients().RecentMaxInputBuffer(), e.clients().RecentMaxOutputBuffer());
   // Every blocked client counts, postponed ones included, as Redis's server.blocked_clients.
   out += fmt::format("blocked_clients:{}\r\ntracking_clients:{}\r\nclients_in_timeout_table:{}\r\n",
                      e.blocking().blocked_clients(), e.tracking().clients(),

@@ -114,7 +114,9 @@ class Stats : public resp::ErrorListener {
   void AddCommandTime(const Command& cmd, int64_t us) {
     commands_[cmd.id].usec += static_cast<uint64_t>(us);
   }
-  void RecordCommandLatency(const Command& cmd, int64_t us) { commands_[cmd.id].latency.Record(us); }
+  void RecordCommandLatency(const Command& cmd, int64_t us) {
+    commands_[cmd.id].latency.Record(us);
+  }
   void CountFailedCall(const Command& cmd) { ++commands_[cmd.id].failed_calls; }
 
   // The memory stayed over maxmemory (`under` false) or got under it at `now_us`: the time
@@ -129,7 +131,6 @@ class Stats : public resp::ErrorListener {
   void OnErrorReply(std::string_view text) override;
 
  private:
-
   std::vector<CommandStats> commands_;  // by Command::id
   ServerStats totals_;
 };
