@@ -312,7 +312,7 @@ class Node::Impl : public sentinel::SentinelHost,
     faults_.Forget();
     reply_faults_ = fault::ReplyFaults{};
     engine_->clock().SetReal();
-    engine_->Unpause();
+    engine_->blocking().Unpause();
     if (past) {
       if (auto error = fault::DataHistory::Load(*engine_, *past)) {
         logger_.Warning("TOPOLOGY RESTART LOSE: the snapshot did not load: " + *error);
@@ -380,7 +380,7 @@ class Node::Impl : public sentinel::SentinelHost,
     }
     replication::ReplicationOf(*engine_).set_host(this);
     listener_ = std::make_unique<net::Listener>(&loop_, engine_.get(), &reply_faults_);
-    std::optional<std::string> acl_error = engine_->LoadAclAtStartup();
+    std::optional<std::string> acl_error = engine_->auth().LoadAclAtStartup();
     if (options_.sentinel && !acl_error) {
       sentinel_ = std::make_unique<sentinel::Sentinel>(engine_.get(), &loop_);
       sentinel_->config_file = options_.config_file;
@@ -405,7 +405,8 @@ class Node::Impl : public sentinel::SentinelHost,
     if (!error) {
       port_ = listener_->port();
       logger_.set_port(port_);
-      engine_->SetBoundPort(port_);  // an ephemeral port (0) is reported as the one bound
+      // An ephemeral port (0) is reported as the one bound.
+      engine_->config_registry().SetBoundPort(port_);
       engine_->MarkStartupMemory();
       LogStartupBanner();
       // loadDataFromDisk, after the banner as in Redis (harnesses wait for its PID line, also
@@ -516,7 +517,7 @@ class Node::Impl : public sentinel::SentinelHost,
     auto* self = static_cast<Impl*>(handle->data);
     if (!self->listener_ || self->shutting_down_) return;
     net::StallWaiter::End end =
-        self->stall_.Wait(*self->listener_, self->stall_ms_, self->engine_->auth_required());
+        self->stall_.Wait(*self->listener_, self->stall_ms_, self->engine_->auth().required());
     if (end != net::StallWaiter::End::kElapsed) {
       self->logger_.Notice("FAULT STALL broken before its end");
     }

@@ -25,7 +25,7 @@ constexpr int64_t kCostFactor = 20;
 }  // namespace
 
 void DataHistory::Tick(engine::Engine& engine, bool force) {
-  uint64_t dirty = engine.stats().dirty;
+  uint64_t dirty = engine.stats().dirty();
   if (dirty == last_dirty_ && !snapshots_.empty()) return;
   int64_t start = MonotonicUs();
   if (!force && start < not_before_us_) return;

@@ -126,7 +126,7 @@ void Connection::OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t*) {
   }
   if (nread == 0 || self->closing_) return;
   self->query_.CommitWrite(static_cast<size_t>(nread));
-  self->engine_->CountNetInput(static_cast<uint64_t>(nread));
+  self->engine_->stats().CountNetInput(static_cast<uint64_t>(nread));
   // Redis closes, without a reply, a client whose unparsed input passes the limit.
   if (self->query_.size() >
       static_cast<size_t>(self->engine_->config().client_query_buffer_limit)) {
@@ -141,7 +141,7 @@ void Connection::ProcessInput() {
   while (!closing_ && !client_->close_after_reply() && !client_->blocked() && query_.size() > 0) {
     resp::ParseLimits limits;
     limits.proto_max_bulk_len = engine_->config().proto_max_bulk_len;
-    limits.auth_required = engine_->auth_required() && !client_->authenticated();
+    limits.auth_required = engine_->auth().required() && !client_->authenticated();
     size_t consumed = 0;
     resp::ParseStatus status = parser_.Parse(query_.data(), limits, &consumed, &args_);
     query_.Consume(consumed);
@@ -193,7 +193,7 @@ void Connection::ReadAndServeNow() {
       return;
     }
     query_.CommitWrite(static_cast<size_t>(n));
-    engine_->CountNetInput(static_cast<uint64_t>(n));
+    engine_->stats().CountNetInput(static_cast<uint64_t>(n));
     got_input = true;
     if (static_cast<size_t>(n) < kReadChunk) break;
   }
@@ -301,7 +301,7 @@ void Connection::WriteOut(std::string& out) {
     Close();
     return;
   }
-  engine_->CountNetOutput(static_cast<uint64_t>(written), 1);
+  engine_->stats().CountNetOutput(static_cast<uint64_t>(written), 1);
   if (static_cast<size_t>(written) == out.size()) {
     out.clear();
     if (out.capacity() > kMaxIdleReplyBuffer) std::string().swap(out);
@@ -326,7 +326,7 @@ void Connection::OnWrite(uv_write_t* req, int status) {
     self->Close();
     return;
   }
-  self->engine_->CountNetOutput(self->writing_.size(), 0);
+  self->engine_->stats().CountNetOutput(self->writing_.size(), 0);
   self->writing_.clear();
   if (self->writing_.capacity() > kMaxIdleReplyBuffer) std::string().swap(self->writing_);
   self->Flush();

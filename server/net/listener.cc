@@ -149,7 +149,7 @@ void Listener::OnConnection(uv_stream_t* server, int status) {
                                  static_cast<unsigned>(kMaxClientsReply.size()));
       uv_try_write(reinterpret_cast<uv_stream_t*>(tcp), &buf, 1);
     }
-    self->engine_->CountRejectedConnection();
+    self->engine_->stats().CountRejectedConnection();
     uv_close(reinterpret_cast<uv_handle_t*>(tcp), CloseAndFree);
     return;
   }
@@ -174,7 +174,7 @@ void Listener::AdoptSocket(int fd) {
     ssize_t ignored =
         send(fd, kMaxClientsReply.data(), kMaxClientsReply.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
     (void)ignored;
-    engine_->CountRejectedConnection();
+    engine_->stats().CountRejectedConnection();
     close(fd);
     return;
   }
@@ -194,15 +194,16 @@ void Listener::AdoptSocket(int fd) {
 }
 
 bool Listener::DeniedByProtectedMode(int fd) {
-  if (!engine_->config().protected_mode || !engine_->acl().default_user().nopass()) return false;
+  if (!engine_->config().protected_mode || !engine_->auth().acl().default_user().nopass())
+    return false;
   sockaddr_storage peer{};
   socklen_t len = sizeof(peer);
   if (getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &len) != 0) return false;
   if (IsLoopbackPeer(peer)) return false;
-  ssize_t ignored = send(fd, kProtectedModeReply.data(), kProtectedModeReply.size(),
-                         MSG_DONTWAIT | MSG_NOSIGNAL);
+  ssize_t ignored =
+      send(fd, kProtectedModeReply.data(), kProtectedModeReply.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
   (void)ignored;
-  engine_->CountRejectedConnection();
+  engine_->stats().CountRejectedConnection();
   return true;
 }
 

@@ -96,7 +96,7 @@ void Replication::Failover(std::span<const std::string> args, engine::Client& cl
   failover_force_ = force;
   failover_state_ = FailoverState::kWaitingForSync;
   // Writes wait (as CLIENT PAUSE WRITE) until the failover ends one way or the other.
-  engine_.Pause(std::numeric_limits<int64_t>::max() / 2, /*writes_only=*/true);
+  engine_.blocking().Pause(std::numeric_limits<int64_t>::max() / 2, /*writes_only=*/true);
   reply.Status("OK");
   (void)client;
   FailoverCron();
@@ -153,7 +153,7 @@ void Replication::ClearFailoverState() {
   failover_force_ = false;
   failover_host_.clear();
   failover_port_ = 0;
-  engine_.Unpause();
+  engine_.blocking().Unpause();
 }
 
 }  // namespace redlab::server::replication

@@ -115,7 +115,7 @@ void Replication::RequestAcks() {
   RescheduleTimer();
 }
 
-void Replication::CheckWaitingClients() { engine_.ServeWaitingReplicas(); }
+void Replication::CheckWaitingClients() { engine_.blocking().ServeWaitingReplicas(); }
 
 Replication::Replica& Replication::AttachReplica(engine::Client& client) {
   auto replica = std::make_unique<Replica>(&client);

@@ -65,7 +65,7 @@ void Replication::UpdateSink() {
   // Effects are only encoded when someone can use them: a master with a backlog (Redis feeds
   // nothing before the first replica attaches). A replica passes its master's stream on as is.
   bool want = backlog_ != nullptr && !is_replica() && !crashed_;
-  engine_.set_effect_sink(want ? this : nullptr);
+  engine_.propagation().set_sink(want ? this : nullptr);
 }
 
 std::unique_ptr<engine::ReplicationRole> MakeReplication(engine::Engine& engine) {
@@ -77,12 +77,13 @@ void Replication::ReplicaOf(const std::string& host, int port, bool fresh) {
   FreeMasterClient();
   DropLink(/*reconnect_later=*/false);
   // Clients blocked on this node as a master (WAIT) cannot be served by a replica.
-  engine_.DisconnectBlockedClients(
+  engine_.blocking().DisconnectBlockedClients(
       "UNBLOCKED force unblock from blocking operation, instance state changed (master -> "
       "replica?)");
   master_host_ = host;
   master_port_ = port;
-  engine_.SetReplicaOfConfig(host + " " + std::to_string(port));  // CONFIG GET replicaof
+  engine_.config_registry().SetReplicaOf(host + " " +
+                                         std::to_string(port));  // CONFIG GET replicaof
   // A former master offers its own history to the new master (replicationCacheMasterUsingMyself)
   // so a promoted replica of it can continue; a fresh node asks for everything.
   fresh_sync_ = fresh;
@@ -102,7 +103,7 @@ void Replication::ReplicaOfNoOne() {
   if (!is_replica()) return;
   master_host_.clear();
   master_port_ = 0;
-  engine_.SetReplicaOfConfig("");
+  engine_.config_registry().SetReplicaOf("");
   FreeMasterClient();
   DropLink(/*reconnect_later=*/false);
   ShiftReplicationId();

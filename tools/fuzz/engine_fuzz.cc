@@ -57,12 +57,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (args.empty() || Skipped(args[0])) continue;
     engine.Execute(*client, args.span());
     client->reply_buffer().clear();
-    if (client->blocked() || engine.paused()) {
+    if (client->blocked() || engine.blocking().paused()) {
       engine.clock().Advance(24LL * 3600 * 1000);  // let WAIT and CLIENT PAUSE run out
       engine.OnTimer();
-      engine.Unpause();
+      engine.blocking().Unpause();
       // A pop blocked without a timeout waits for a push that no one else will make.
-      if (client->blocked()) engine.UnblockById(client->id(), /*with_error=*/false);
+      if (client->blocked()) engine.blocking().UnblockById(client->id(), /*with_error=*/false);
     }
     if (client->close_after_reply()) break;
   }

@@ -28,16 +28,16 @@ void AclSetUserCommand(CommandContext& ctx) {
   }
   Engine& engine = ctx.engine();
   std::string error;
-  std::optional<acl::User> staged =
-      engine.acl().Stage(name, ctx.args().subspan(3), engine.acl_all_channels_default(), &error);
+  std::optional<acl::User> staged = engine.auth().acl().Stage(
+      name, ctx.args().subspan(3), engine.auth().all_channels_default(), &error);
   if (!staged) {
     ctx.ReplyError(error);
     return;
   }
-  if (const acl::User* existing = engine.acl().Find(name)) {
-    engine.DisconnectRevokedSubscribers(*existing, *staged, &ctx.client());
+  if (const acl::User* existing = engine.auth().acl().Find(name)) {
+    engine.auth().DisconnectRevokedSubscribers(*existing, *staged, &ctx.client());
   }
-  engine.acl().Commit(name, *staged);
+  engine.auth().acl().Commit(name, *staged);
   ctx.ReplyOk();
 }
 
@@ -50,8 +50,8 @@ void AclDelUserCommand(CommandContext& ctx) {
   }
   int64_t deleted = 0;
   for (size_t j = 2; j < ctx.argc(); ++j) {
-    if (std::unique_ptr<acl::User> user = ctx.engine().acl().Remove(ctx.arg(j))) {
-      ctx.engine().DisconnectClientsOf(user.get(), &ctx.client());
+    if (std::unique_ptr<acl::User> user = ctx.engine().auth().acl().Remove(ctx.arg(j))) {
+      ctx.engine().auth().DisconnectClientsOf(user.get(), &ctx.client());
       ++deleted;
     }
   }
@@ -69,7 +69,7 @@ void ReplySelector(resp::ReplyWriter& r, const acl::Selector& selector) {
 }
 
 void AclGetUserCommand(CommandContext& ctx) {
-  const acl::User* user = ctx.engine().acl().Find(ctx.arg(2));
+  const acl::User* user = ctx.engine().auth().acl().Find(ctx.arg(2));
   resp::ReplyWriter& r = ctx.reply();
   if (user == nullptr) {
     r.Null();
@@ -94,13 +94,13 @@ void AclGetUserCommand(CommandContext& ctx) {
 }
 
 void AclListCommand(CommandContext& ctx) {
-  const acl::Acl::Users& users = ctx.engine().acl().users();
+  const acl::Acl::Users& users = ctx.engine().auth().acl().users();
   ctx.reply().ArrayHeader(users.size());
   for (const auto& [name, user] : users) ctx.reply().Bulk("user " + name + " " + user->Describe());
 }
 
 void AclUsersCommand(CommandContext& ctx) {
-  const acl::Acl::Users& users = ctx.engine().acl().users();
+  const acl::Acl::Users& users = ctx.engine().auth().acl().users();
   ctx.reply().ArrayHeader(users.size());
   for (const auto& [name, user] : users) ctx.reply().Bulk(name);
 }
@@ -124,7 +124,7 @@ bool RequireAclFile(CommandContext& ctx) {
 
 void AclLoadCommand(CommandContext& ctx) {
   if (!RequireAclFile(ctx)) return;
-  if (auto error = ctx.engine().ReloadAclFile(&ctx.client())) {
+  if (auto error = ctx.engine().auth().ReloadAclFile(&ctx.client())) {
     ctx.ReplyError(*error);
   } else {
     ctx.ReplyOk();
@@ -133,7 +133,7 @@ void AclLoadCommand(CommandContext& ctx) {
 
 void AclSaveCommand(CommandContext& ctx) {
   if (!RequireAclFile(ctx)) return;
-  if (ctx.engine().SaveAclFile()) {
+  if (ctx.engine().auth().SaveAclFile()) {
     ctx.ReplyOk();
   } else {
     ctx.ReplyError(
@@ -203,7 +203,7 @@ void AclLogCommand(CommandContext& ctx) {
     ReplySubcommandSyntaxError(ctx);
     return;
   }
-  acl::AclLog& log = ctx.engine().acl().log();
+  acl::AclLog& log = ctx.engine().auth().acl().log();
   int64_t count = 10;
   if (ctx.argc() == 3) {
     if (EqualsIgnoreCase(CStringPrefix(ctx.arg(2)), "reset")) {
@@ -239,7 +239,7 @@ void AclLogCommand(CommandContext& ctx) {
 }
 
 void AclDryRunCommand(CommandContext& ctx) {
-  const acl::User* user = ctx.engine().acl().Find(ctx.arg(2));
+  const acl::User* user = ctx.engine().auth().acl().Find(ctx.arg(2));
   if (user == nullptr) {
     ctx.ReplyError("User '" + std::string(CStringPrefix(ctx.arg(2))) + "' not found");
     return;

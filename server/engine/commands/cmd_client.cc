@@ -149,7 +149,7 @@ void ClientListCommand(CommandContext& ctx) {
   };
   if (by_id) {
     for (uint64_t id : ids) {
-      if (Client* c = ctx.engine().FindClient(id)) add(*c);
+      if (Client* c = ctx.engine().clients().Find(id)) add(*c);
     }
   } else {
     for (const auto& [id, c] : ctx.engine().clients()) {
@@ -196,7 +196,7 @@ void ClientKillCommand(CommandContext& ctx) {
       } else if (ctx.ArgIs(i, "laddr")) {
         laddr = value;
       } else if (ctx.ArgIs(i, "user")) {
-        user = engine.acl().Find(value);
+        user = engine.auth().acl().Find(value);
         if (user == nullptr) {
           ctx.ReplyError("No such user '" + std::string(CStringPrefix(value)) + "'");
           return;
@@ -275,12 +275,12 @@ void ClientPauseCommand(CommandContext& ctx) {
   }
   int64_t end_ms = 0;
   if (!ctx.TimeoutArg(2, /*seconds=*/false, &end_ms)) return;
-  ctx.engine().Pause(end_ms, writes_only);
+  ctx.engine().blocking().Pause(end_ms, writes_only);
   ctx.ReplyOk();
 }
 
 void ClientUnpauseCommand(CommandContext& ctx) {
-  ctx.engine().Unpause();
+  ctx.engine().blocking().Unpause();
   ctx.ReplyOk();
 }
 
@@ -293,7 +293,7 @@ void ClientUnblockCommand(CommandContext& ctx) {
   }
   int64_t id = 0;
   if (!ctx.IntArg(2, &id)) return;
-  bool unblocked = ctx.engine().UnblockById(static_cast<uint64_t>(id), with_error);
+  bool unblocked = ctx.engine().blocking().UnblockById(static_cast<uint64_t>(id), with_error);
   ctx.reply().Integer(unblocked ? 1 : 0);
 }
 

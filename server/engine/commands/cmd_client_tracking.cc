@@ -97,7 +97,8 @@ void ClientTrackingCommand(CommandContext& ctx) {
       }
       if (!ctx.IntArg(j, &redirect)) return;
       // The target must exist now, though it may go away later (then tracking-redir-broken).
-      if (redirect <= 0 || ctx.engine().FindClient(static_cast<uint64_t>(redirect)) == nullptr) {
+      if (redirect <= 0 ||
+          ctx.engine().clients().Find(static_cast<uint64_t>(redirect)) == nullptr) {
         ctx.ReplyError("The client ID you want redirect to does not exist");
         return;
       }

@@ -58,15 +58,15 @@ void ResetCommand(CommandContext& ctx) {
   c.clear_dirty_cas();
   ctx.engine().watches().UnwatchAll(&c);
   ctx.engine().pubsub().UnsubscribeAll(&c);
-  ctx.engine().RemoveMonitor(c);
+  ctx.engine().diagnostics().RemoveMonitor(c);
   if (c.tracking().on) ctx.engine().tracking().Disable(c);
   c.ResetReplyControl();
   c.set_db(0);
   c.set_protocol(2);
   c.set_name(std::string());
   // clientSetDefaultAuth: back to the default user.
-  c.set_user(&ctx.engine().acl().default_user());
-  c.set_authenticated(!ctx.engine().auth_required());
+  c.set_user(&ctx.engine().auth().acl().default_user());
+  c.set_authenticated(!ctx.engine().auth().required());
   ctx.reply().set_protocol(2);
   ctx.reply().Status("RESET");
 }
@@ -80,7 +80,7 @@ void AuthCommand(CommandContext& ctx) {
   std::string_view user = "default";
   std::string_view password;
   if (ctx.argc() == 2) {
-    if (ctx.engine().acl().default_user().nopass()) {
+    if (ctx.engine().auth().acl().default_user().nopass()) {
       ctx.ReplyError(
           "AUTH <password> called without any password configured for the default user. Are you "
           "sure your configuration is correct?");
@@ -92,7 +92,7 @@ void AuthCommand(CommandContext& ctx) {
     password = ctx.arg(2);
     ctx.RedactArg(2);
   }
-  if (ctx.engine().Authenticate(ctx.client(), user, password, ctx.arg(0))) {
+  if (ctx.engine().auth().Authenticate(ctx.client(), user, password, ctx.arg(0))) {
     ctx.ReplyOk();
   } else {
     ctx.ReplyError(err::kWrongPass);
@@ -116,7 +116,8 @@ void HelloCommand(CommandContext& ctx) {
     if (ctx.ArgIs(j, "AUTH") && more >= 2) {
       ctx.RedactArg(j + 1);
       ctx.RedactArg(j + 2);
-      if (!ctx.engine().Authenticate(ctx.client(), ctx.arg(j + 1), ctx.arg(j + 2), ctx.arg(0))) {
+      if (!ctx.engine().auth().Authenticate(ctx.client(), ctx.arg(j + 1), ctx.arg(j + 2),
+                                            ctx.arg(0))) {
         ctx.ReplyError(err::kWrongPass);
         return;
       }

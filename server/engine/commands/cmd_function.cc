@@ -71,7 +71,7 @@ std::string CString(std::string_view s) { return std::string(s.substr(0, s.find(
 
 // Like EVAL, FCALL shows itself to MONITOR before the commands its function calls.
 void Fcall(CommandContext& ctx, bool read_only) {
-  ctx.engine().FeedMonitors(ctx.client(), ctx.client().db(), ctx.args());
+  ctx.engine().diagnostics().FeedMonitors(ctx.client(), ctx.client().db(), ctx.args());
   ctx.engine().scripts().Fcall(ctx, read_only);
 }
 

@@ -39,11 +39,11 @@ TEST_F(HashPropagationTest, WritesPropagateAsCalledAndNoOpsNotAtAll) {
 }
 
 TEST_F(HashPropagationTest, DirtyCountsAsRedis) {
-  uint64_t start = engine_.stats().dirty;
+  uint64_t start = engine_.stats().dirty();
   Run({"hset", "h", "a", "1", "b", "2", "a", "3"});  // one per pair, even repeated
-  EXPECT_EQ(engine_.stats().dirty - start, 3u);
+  EXPECT_EQ(engine_.stats().dirty() - start, 3u);
   Run({"hdel", "h", "a", "zz", "b"});  // one per field deleted
-  EXPECT_EQ(engine_.stats().dirty - start, 5u);
+  EXPECT_EQ(engine_.stats().dirty() - start, 5u);
 }
 
 }  // namespace

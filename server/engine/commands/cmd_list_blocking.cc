@@ -104,7 +104,7 @@ void BlockingPop(CommandContext& ctx, std::span<const std::string> keys, End whe
   block.serve = ServePop;
   block.count = count;
   block.from = static_cast<int>(where);
-  ctx.engine().BlockForKeys(ctx, Client::BlockKind::kList, keys, deadline);
+  ctx.engine().blocking().BlockForKeys(ctx, Client::BlockKind::kList, keys, deadline);
 }
 
 void BlpopCommand(CommandContext& ctx) {
@@ -131,7 +131,8 @@ void BlockingMove(CommandContext& ctx, End from, End to, int64_t deadline) {
   block.serve = ServeMove;
   block.from = static_cast<int>(from);
   block.to = static_cast<int>(to);
-  ctx.engine().BlockForKeys(ctx, Client::BlockKind::kList, ctx.args().subspan(1, 1), deadline);
+  ctx.engine().blocking().BlockForKeys(ctx, Client::BlockKind::kList, ctx.args().subspan(1, 1),
+                                       deadline);
 }
 
 void BlmoveCommand(CommandContext& ctx) {

@@ -16,7 +16,7 @@ void SlowlogGetCommand(CommandContext& ctx) {
     ReplySubcommandSyntaxError(ctx);
     return;
   }
-  const SlowLog& log = ctx.engine().slowlog();
+  const SlowLog& log = ctx.engine().diagnostics().slowlog();
   int64_t count = 10;
   if (ctx.argc() == 3) {
     constexpr std::string_view kError = "count should be greater than or equal to -1";
@@ -44,18 +44,18 @@ void SlowlogGetCommand(CommandContext& ctx) {
 }
 
 void SlowlogLenCommand(CommandContext& ctx) {
-  ctx.reply().Integer(static_cast<int64_t>(ctx.engine().slowlog().size()));
+  ctx.reply().Integer(static_cast<int64_t>(ctx.engine().diagnostics().slowlog().size()));
 }
 
 void SlowlogResetCommand(CommandContext& ctx) {
-  ctx.engine().slowlog().Reset();
+  ctx.engine().diagnostics().slowlog().Reset();
   ctx.ReplyOk();
 }
 
 void SlowlogHelpCommand(CommandContext& ctx) { ReplyHelp(ctx, kSlowlogHelp); }
 
 void LatencyHistoryCommand(CommandContext& ctx) {
-  const LatencyMonitor::Series* ts = ctx.engine().latency_monitor().Find(ctx.arg(2));
+  const LatencyMonitor::Series* ts = ctx.engine().diagnostics().latency_monitor().Find(ctx.arg(2));
   resp::ReplyWriter& r = ctx.reply();
   if (ts == nullptr) {
     r.EmptyArray();
@@ -75,7 +75,7 @@ void LatencyHistoryCommand(CommandContext& ctx) {
 }
 
 void LatencyGraphCommand(CommandContext& ctx) {
-  const LatencyMonitor::Series* ts = ctx.engine().latency_monitor().Find(ctx.arg(2));
+  const LatencyMonitor::Series* ts = ctx.engine().diagnostics().latency_monitor().Find(ctx.arg(2));
   if (ts == nullptr) {
     std::string_view event = ctx.arg(2);
     ctx.ReplyError("No samples available for event '" +
@@ -86,7 +86,7 @@ void LatencyGraphCommand(CommandContext& ctx) {
 }
 
 void LatencyLatestCommand(CommandContext& ctx) {
-  const auto& events = ctx.engine().latency_monitor().events();
+  const auto& events = ctx.engine().diagnostics().latency_monitor().events();
   resp::ReplyWriter& r = ctx.reply();
   r.ArrayHeader(events.size());
   for (const auto& ts : events) {
@@ -101,13 +101,13 @@ void LatencyLatestCommand(CommandContext& ctx) {
 void LatencyDoctorCommand(CommandContext& ctx) {
   Engine& engine = ctx.engine();
   const ServerConfig& config = engine.config();
-  ctx.reply().Verbatim(engine.latency_monitor().Doctor({config.latency_monitor_threshold,
-                                                        config.slowlog_log_slower_than, config.hz,
-                                                        engine.clock().NowMs() / 1000}));
+  ctx.reply().Verbatim(engine.diagnostics().latency_monitor().Doctor(
+      {config.latency_monitor_threshold, config.slowlog_log_slower_than, config.hz,
+       engine.clock().NowMs() / 1000}));
 }
 
 void LatencyResetCommand(CommandContext& ctx) {
-  LatencyMonitor& monitor = ctx.engine().latency_monitor();
+  LatencyMonitor& monitor = ctx.engine().diagnostics().latency_monitor();
   size_t resets = 0;
   if (ctx.argc() == 2) {
     resets = monitor.Reset({});
@@ -153,7 +153,7 @@ void LatencyHistogramCommand(CommandContext& ctx) {
   size_t at = r.BeginDeferred();
   size_t entries = 0;
   auto add = [&](const Command& cmd) {
-    const LatencyHistogram& h = engine.command_stats(cmd).latency;
+    const LatencyHistogram& h = engine.stats().command(cmd).latency;
     if (h.calls() == 0) return;
     ReplyHistogram(r, cmd, h);
     ++entries;
@@ -186,7 +186,7 @@ void MonitorCommand(CommandContext& ctx) {
     return;
   }
   if (c.monitor() || c.repl_role() == Client::ReplRole::kReplica) return;  // no reply at all
-  ctx.engine().AddMonitor(c);
+  ctx.engine().diagnostics().AddMonitor(c);
   ctx.ReplyOk();
 }
 

@@ -35,7 +35,7 @@ void WaitCommand(CommandContext& ctx) {
   Client::BlockState& block = ctx.client().block();
   block.wait_offset = offset;
   block.wait_replicas = numreplicas;
-  engine.BlockClient(ctx.client(), Client::BlockKind::kWait, deadline_ms);
+  engine.blocking().BlockClient(ctx.client(), Client::BlockKind::kWait, deadline_ms);
   // Replicas ack on their own once a second; a WAIT asks them to do it now.
   engine.replication().RequestAcks();
 }

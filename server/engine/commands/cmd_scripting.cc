@@ -31,7 +31,7 @@ constexpr std::string_view kScriptHelp[] = {
 // The EVAL family skips MONITOR's usual feeding after the command: it shows itself first, so
 // that the commands its script calls come after it.
 void Eval(CommandContext& ctx, bool by_sha, bool read_only) {
-  ctx.engine().FeedMonitors(ctx.client(), ctx.client().db(), ctx.args());
+  ctx.engine().diagnostics().FeedMonitors(ctx.client(), ctx.client().db(), ctx.args());
   ctx.engine().scripts().Eval(ctx, by_sha, read_only);
 }
 

@@ -97,7 +97,7 @@ std::optional<std::string> ApplyListenAddress(
   if (engine.host()->Rebind(engine.config().bind, static_cast<int>(engine.config().port))) {
     return std::nullopt;
   }
-  engine.RestoreConfig(before);
+  engine.config_registry().Restore(before);
   engine.host()->Rebind(before.bind, static_cast<int>(before.port));
   bool port = EqualsIgnoreCase(culprit, "port");
   return std::string("CONFIG SET failed (possibly related to argument '") +
@@ -130,7 +130,7 @@ void ConfigSetCommand(CommandContext& ctx) {
   // A new requirepass becomes the default user's only password (Redis's updateRequirePass,
   // which runs only when the value changes).
   if (ctx.engine().config().requirepass != requirepass) {
-    ctx.engine().acl().SetDefaultPassword(ctx.engine().config().requirepass);
+    ctx.engine().auth().acl().SetDefaultPassword(ctx.engine().config().requirepass);
   }
   // updateAppendonly: the AOF follows appendonly (turning it on starts a rewrite).
   Aof& aof = ctx.engine().aof();

@@ -9,13 +9,12 @@
 namespace redlab::server::engine {
 
 void SignalStreamReady(CommandContext& ctx, std::string_view key) {
-  ctx.engine().SignalStreamReady(ctx.db(), key);
+  ctx.engine().blocking().SignalStreamReady(ctx.db(), key);
 }
 
 size_t ReplyGroupRange(CommandContext& ctx, StreamValue& s, const std::string& key,
-                       const std::string& group_name, StreamGroup& group,
-                       StreamConsumer* consumer, const StreamId& start, size_t count,
-                       bool noack) {
+                       const std::string& group_name, StreamGroup& group, StreamConsumer* consumer,
+                       const StreamId& start, size_t count, bool noack) {
   size_t at = ctx.reply().BeginDeferred();
   size_t n = 0;
   bool propagate_last_id = false;
@@ -271,8 +270,8 @@ void XReadGeneric(CommandContext& ctx, bool xreadgroup) {
     if (history) {
       ReplyConsumerHistory(ctx, s, *consumer, start, static_cast<size_t>(count));
     } else {
-      ReplyGroupRange(ctx, s, key, *group_name, *group, consumer, start,
-                      static_cast<size_t>(count), noack);
+      ReplyGroupRange(ctx, s, key, *group_name, *group, consumer, start, static_cast<size_t>(count),
+                      noack);
     }
     ctx.MarkDirty();
   }
@@ -303,8 +302,8 @@ void XReadGeneric(CommandContext& ctx, bool xreadgroup) {
     block.xread_consumer = *consumer_name;
     block.xread_noack = noack;
   }
-  ctx.engine().BlockForKeys(ctx, Client::BlockKind::kStream, ctx.args().subspan(streams_arg, n),
-                            deadline);
+  ctx.engine().blocking().BlockForKeys(ctx, Client::BlockKind::kStream,
+                                       ctx.args().subspan(streams_arg, n), deadline);
 }
 
 void XReadCommand(CommandContext& ctx) { XReadGeneric(ctx, false); }

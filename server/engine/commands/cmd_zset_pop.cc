@@ -152,7 +152,7 @@ void BlockingZpop(CommandContext& ctx, std::span<const std::string> keys, bool m
   block.serve = ServeZpop;
   block.count = count;
   block.from = max ? 1 : 0;
-  ctx.engine().BlockForKeys(ctx, Client::BlockKind::kZset, keys, deadline);
+  ctx.engine().blocking().BlockForKeys(ctx, Client::BlockKind::kZset, keys, deadline);
 }
 
 void BzpopminCommand(CommandContext& ctx) {

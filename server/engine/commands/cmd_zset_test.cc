@@ -29,7 +29,7 @@ class ZsetEffectsTest : public ::testing::Test {
  protected:
   ZsetEffectsTest() : engine_(ServerConfig{}, nullptr, replication::MakeReplication) {
     engine_.clock().SetManual();
-    engine_.set_effect_sink(&sink_);
+    engine_.propagation().set_sink(&sink_);
     client_ = engine_.CreateClient(nullptr);
   }
 

@@ -247,6 +247,13 @@ class ConfigRegistry {
   // hides them from SLOWLOG and MONITOR.
   static bool IsSensitive(std::string_view name);
 
+  // The writes that are not CONFIG SET's: the port the node bound (CONFIG GET port gives it when
+  // 0 asked for any), REPLICAOF's "host port" (empty for a master) for CONFIG GET replicaof, and
+  // CONFIG SET's rollback when the new listening address cannot be bound.
+  void SetBoundPort(int64_t port) { config_->port = port; }
+  void SetReplicaOf(std::string replicaof) { config_->replicaof = std::move(replicaof); }
+  void Restore(const ServerConfig& before) { *config_ = before; }
+
  private:
   ServerConfig* config_;
 };

@@ -20,7 +20,7 @@ namespace redlab::server::engine {
 
 class Engine;
 
-class Aof {
+class Aof : public EffectLog {
  public:
   // Redis's AOF_OFF / AOF_ON / AOF_WAIT_REWRITE (turned on, waiting for its first rewrite).
   enum class State { kOff, kOn, kWaitRewrite };
@@ -40,6 +40,9 @@ class Aof {
   // feedAppendOnlyFile for the effects of one command, transaction or script (or, kEach, of
   // several unrelated ones).
   void Feed(std::span<const Effect> effects, EffectGrouping grouping);
+  void Append(std::span<const Effect> effects, EffectGrouping grouping) override {
+    Feed(effects, grouping);
+  }
 
   // BGREWRITEAOF (bgrewriteaofCommand): its reply.
   enum class RewriteReply { kStarted, kScheduled, kFailed };

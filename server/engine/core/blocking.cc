@@ -1,6 +1,8 @@
 // Blocked clients and CLIENT PAUSE: the engine side of commands that make a client wait
 // (Redis's blocked.c, timeout.c and pause handling in networking.c). Timeouts follow the node's
 // clock.
+#include "server/engine/core/blocking.h"
+
 #include <algorithm>
 #include <chrono>
 #include <string_view>
@@ -20,7 +22,9 @@ int64_t SteadyUs() {
 
 }  // namespace
 
-void Engine::BlockClient(Client& client, Client::BlockKind kind, int64_t deadline_ms) {
+Blocking::Blocking(Engine& engine) : engine_(engine), blocked_keys_(&engine.keyspace()) {}
+
+void Blocking::BlockClient(Client& client, Client::BlockKind kind, int64_t deadline_ms) {
   Client::BlockState& block = client.block();
   block.kind = kind;
   block.deadline_ms = deadline_ms;
@@ -33,8 +37,8 @@ void Engine::BlockClient(Client& client, Client::BlockKind kind, int64_t deadlin
   ScheduleNextTimer();
 }
 
-void Engine::BlockForKeys(CommandContext& ctx, Client::BlockKind kind,
-                          std::span<const std::string> keys, int64_t deadline_ms) {
+void Blocking::BlockForKeys(CommandContext& ctx, Client::BlockKind kind,
+                            std::span<const std::string> keys, int64_t deadline_ms) {
   Client& client = ctx.client();
   Client::BlockState& block = client.block();
   std::unordered_set<std::string_view> seen;
@@ -48,7 +52,7 @@ void Engine::BlockForKeys(CommandContext& ctx, Client::BlockKind kind,
   BlockClient(client, kind, deadline_ms);
 }
 
-Client::BlockState Engine::ReleaseBlock(Client& client) {
+Client::BlockState Blocking::ReleaseBlock(Client& client) {
   Client::BlockState& block = client.block();
   blocked_.erase(block.blocked_pos);
   if (block.deadline_ms != 0) timeouts_.erase(block.timeout_pos);
@@ -58,36 +62,32 @@ Client::BlockState Engine::ReleaseBlock(Client& client) {
   return state;
 }
 
-void Engine::ClientClosing(Client& client) {
-  if (client.blocked()) ReleaseBlock(client);
-}
-
-void Engine::UnblockClient(Client& client, bool resume) {
+void Blocking::UnblockClient(Client& client, bool resume) {
   if (!client.blocked()) return;
   Client::BlockState state = ReleaseBlock(client);
   // Its reply is about to leave: that counts as activity for the idle timeout, as in Redis.
-  client.set_last_interaction_ms(clock_.NowMs());
+  client.set_last_interaction_ms(engine_.clock().NowMs());
   if (state.kind == Client::BlockKind::kPostponed && !state.args.empty()) {
     // The postponed command runs now, as if it had just arrived.
-    Execute(client, state.args);
+    engine_.Execute(client, state.args);
   } else {
     client.AdvanceReplySkip();  // the blocked command is done now (CLIENT REPLY SKIP)
   }
   if (resume && client.io() != nullptr) client.io()->ResumeInput();
 }
 
-void Engine::FinishBlockedCommand(Client& client, size_t reply_start, bool resume) {
+void Blocking::FinishBlockedCommand(Client& client, size_t reply_start, bool resume) {
   // The command ends now: CLIENT REPLY OFF or SKIP drop its reply as they would have had it not
   // blocked (a SKIP moves on when UnblockClient ends the command).
   if (client.reply_controlled()) ApplyReplyControl(client, reply_start);
   UnblockClient(client, resume);
 }
 
-void Engine::ReplyTimedOut(Client& client) {
+void Blocking::ReplyTimedOut(Client& client) {
   resp::ReplyWriter reply(&client.reply_buffer(), client.protocol());
   switch (client.block().kind) {
     case Client::BlockKind::kWait:
-      reply.Integer(ReplicasAcked(client.block().wait_offset));
+      reply.Integer(engine_.ReplicasAcked(client.block().wait_offset));
       break;
     case Client::BlockKind::kList:
     case Client::BlockKind::kZset:
@@ -99,8 +99,8 @@ void Engine::ReplyTimedOut(Client& client) {
   }
 }
 
-bool Engine::UnblockById(uint64_t id, bool with_error) {
-  Client* target = FindClient(id);
+bool Blocking::UnblockById(uint64_t id, bool with_error) {
+  Client* target = engine_.clients().Find(id);
   // A client postponed by CLIENT PAUSE has no command in progress to end (real Redis 7.0.15
   // crashes on this; later versions refuse it as done here).
   if (target == nullptr || !target->blocked() ||
@@ -110,29 +110,30 @@ bool Engine::UnblockById(uint64_t id, bool with_error) {
   size_t reply_start = target->reply_buffer().size();
   if (with_error) {
     resp::ReplyWriter reply(&target->reply_buffer(), target->protocol());
-    reply.set_error_listener(this);
+    reply.set_error_listener(&engine_.stats());
     reply.Error("-UNBLOCKED client unblocked via CLIENT UNBLOCK");
   } else {
     ReplyTimedOut(*target);
   }
   // Redis counts the blocked command as failed either way, and records its latency
   // (updateStatsOnUnblock); a timeout or WAIT's end records none.
-  if (target->last_command() != nullptr) {
-    CommandStats& cs = command_stats_[target->last_command()->id];
-    ++cs.failed_calls;
-    if (config_.latency_tracking) cs.latency.Record(target->block().call_us);
+  if (const Command* cmd = target->last_command(); cmd != nullptr) {
+    engine_.stats().CountFailedCall(*cmd);
+    if (engine_.config().latency_tracking) {
+      engine_.stats().RecordCommandLatency(*cmd, target->block().call_us);
+    }
   }
   FinishBlockedCommand(*target, reply_start, /*resume=*/true);
   return true;
 }
 
-void Engine::HandleClientsBlockedOnKeys() {
+void Blocking::HandleClientsBlockedOnKeys() {
   // Serving a BLMOVE pushes to its destination, which may make another key ready: go on until
   // nothing is left.
   while (blocked_keys_.has_ready()) {
     for (const BlockedKeys::ReadyKey& ready : blocked_keys_.TakeReady()) {
       blocked_keys_.Serving(ready);
-      keyspace_.SnapshotTime();
+      engine_.keyspace().SnapshotTime();
       ServeKey(ready.db, ready.key, &served_);
     }
   }
@@ -143,15 +144,15 @@ void Engine::HandleClientsBlockedOnKeys() {
   if (resuming_served_) return;
   resuming_served_ = true;
   for (size_t i = 0; i < served_.size(); ++i) {
-    Client* c = FindClient(served_[i]);
+    Client* c = engine_.clients().Find(served_[i]);
     if (c != nullptr && !c->blocked() && c->io() != nullptr) c->io()->ResumeInput();
   }
   served_.clear();
   resuming_served_ = false;
 }
 
-void Engine::ServeKey(int db, const std::string& key, std::vector<uint64_t>* served) {
-  Db& d = keyspace_.db(db);
+void Blocking::ServeKey(int db, const std::string& key, std::vector<uint64_t>* served) {
+  Db& d = engine_.keyspace().db(db);
   // The key may be gone again (MULTI; LPUSH k; DEL k; EXEC), or expired: then its DEL leaves now.
   Db::Node* node = d.LookupQuiet(key);
   if (node == nullptr) {
@@ -182,8 +183,8 @@ void Engine::ServeKey(int db, const std::string& key, std::vector<uint64_t>* ser
   if (kind != Client::BlockKind::kStream) UnblockDeletedStreamReaders(db, key, served);
 }
 
-bool Engine::StreamHasNewEntries(const Client& client, const Db::Node* node,
-                                 std::string_view key) {
+bool Blocking::StreamHasNewEntries(const Client& client, const Db::Node* node,
+                                   std::string_view key) {
   // serveClientsBlockedOnStreamKey: served when the stream's last ID passed the client's; in
   // a group, the group's last delivered ID (and a group that is gone is an error to serve).
   const Client::BlockState& block = client.block();
@@ -199,68 +200,64 @@ bool Engine::StreamHasNewEntries(const Client& client, const Db::Node* node,
   return false;
 }
 
-void Engine::UnblockDeletedStreamReaders(int db, const std::string& key,
-                                         std::vector<uint64_t>* served) {
+void Blocking::UnblockDeletedStreamReaders(int db, const std::string& key,
+                                           std::vector<uint64_t>* served) {
   if (blocked_keys_.stream_clients() == 0) return;
   for (Client* c : blocked_keys_.Waiters(db, key)) {
     if (c->block().kind != Client::BlockKind::kStream || c->block().xread_group.empty()) continue;
     size_t reply_start = c->reply_buffer().size();
     resp::ReplyWriter reply(&c->reply_buffer(), c->protocol());
-    reply.set_error_listener(this);
-    uint64_t errors_before = stats_.total_error_replies;
+    Stats& stats = engine_.stats();
+    reply.set_error_listener(&stats);
+    uint64_t errors_before = stats.error_replies();
     reply.Error("-UNBLOCKED the stream key no longer exists");
-    CommandStats& cs = command_stats_[c->block().cmd->id];
-    if (config_.latency_tracking) cs.latency.Record(c->block().call_us);
-    if (stats_.total_error_replies != errors_before) ++cs.failed_calls;
+    const Command& cmd = *c->block().cmd;
+    if (engine_.config().latency_tracking) stats.RecordCommandLatency(cmd, c->block().call_us);
+    if (stats.error_replies() != errors_before) stats.CountFailedCall(cmd);
     FinishBlockedCommand(*c, reply_start, /*resume=*/false);
     served->push_back(c->id());
   }
 }
 
-void Engine::ServeClient(Client& client, const std::string& key) {
+void Blocking::ServeClient(Client& client, const std::string& key) {
   Client::BlockState& block = client.block();
   const Command& cmd = *block.cmd;
   size_t reply_start = client.reply_buffer().size();
   resp::ReplyWriter reply(&client.reply_buffer(), client.protocol());
-  reply.set_error_listener(this);
-  uint64_t errors_before = stats_.total_error_replies;
+  Stats& stats = engine_.stats();
+  reply.set_error_listener(&stats);
+  uint64_t errors_before = stats.error_replies();
   int64_t start = SteadyUs();
-  CommandContext ctx(*this, client, block.args, cmd, reply);
+  CommandContext ctx(engine_, client, block.args, cmd, reply);
   // As a command: what it propagates (an expired destination's DEL too) leaves as one unit, and
   // it is the current client, whose own invalidations wait for its reply.
-  Client* previous_client = current_client_;
-  current_client_ = &client;
-  ++call_depth_;
-  block.serve(ctx, key);
-  --call_depth_;
-  current_client_ = previous_client;
-  FlushEffects();
+  engine_.RunAsCommand(client, [&] { block.serve(ctx, key); });
   // The call itself was counted when the client blocked (updateStatsOnUnblock); its latency is
   // that call's and this reply's.
-  CommandStats& cs = command_stats_[cmd.id];
   int64_t reply_us = SteadyUs() - start;
-  cs.usec += static_cast<uint64_t>(reply_us);
-  if (config_.latency_tracking) cs.latency.Record(block.call_us + reply_us);
-  if (stats_.total_error_replies != errors_before) ++cs.failed_calls;
+  stats.AddCommandTime(cmd, reply_us);
+  if (engine_.config().latency_tracking) stats.RecordCommandLatency(cmd, block.call_us + reply_us);
+  if (stats.error_replies() != errors_before) stats.CountFailedCall(cmd);
   FinishBlockedCommand(client, reply_start, /*resume=*/false);
-  if (tracking_.has_pending()) tracking_.SendPending();
+  if (engine_.tracking().has_pending()) engine_.tracking().SendPending();
 }
 
-void Engine::ServeWaitingReplicas() {
+void Blocking::ServeWaitingReplicas() {
   std::vector<Client*> ready;
   for (Client* c : blocked_) {
     if (c->block().kind != Client::BlockKind::kWait) continue;
-    if (ReplicasAcked(c->block().wait_offset) >= c->block().wait_replicas) ready.push_back(c);
+    if (engine_.ReplicasAcked(c->block().wait_offset) >= c->block().wait_replicas)
+      ready.push_back(c);
   }
   for (Client* c : ready) {
     size_t reply_start = c->reply_buffer().size();
     resp::ReplyWriter reply(&c->reply_buffer(), c->protocol());
-    reply.Integer(ReplicasAcked(c->block().wait_offset));
+    reply.Integer(engine_.ReplicasAcked(c->block().wait_offset));
     FinishBlockedCommand(*c, reply_start, /*resume=*/true);
   }
 }
 
-void Engine::DisconnectBlockedClients(std::string_view error) {
+void Blocking::DisconnectBlockedClients(std::string_view error) {
   std::vector<Client*> victims;
   for (Client* c : blocked_) {
     // Postponed commands start over when released, and get checked then.
@@ -268,21 +265,26 @@ void Engine::DisconnectBlockedClients(std::string_view error) {
   }
   for (Client* c : victims) {
     resp::ReplyWriter reply(&c->reply_buffer(), c->protocol());
-    reply.set_error_listener(this);
+    reply.set_error_listener(&engine_.stats());
     reply.Error(std::string("-") + std::string(error));
     c->set_close_after_reply();
     UnblockClient(*c);
   }
 }
 
-bool Engine::PauseApplies(uint32_t flags) const {
-  if (pause_end_ms_ == 0) return false;
+bool Blocking::PauseHoldsSlow(const Client& client, const Command& cmd, uint32_t flags) const {
   if (!pause_writes_only_) return true;
-  // WRITE pauses hold commands that may change the dataset or replicate something.
-  return (flags & (kCmdWrite | kCmdMayReplicate)) != 0;
+  // WRITE pauses hold commands that may change the dataset or replicate something, and an EXEC
+  // whose queue holds one.
+  if ((flags & (kCmdWrite | kCmdMayReplicate)) != 0) return true;
+  return cmd.has(kCmdRunsQueue) &&
+         std::any_of(client.multi().commands.begin(), client.multi().commands.end(),
+                     [](const Client::QueuedCommand& q) {
+                       return (q.flags & (kCmdWrite | kCmdMayReplicate)) != 0;
+                     });
 }
 
-void Engine::Pause(int64_t end_ms, bool writes_only) {
+void Blocking::Pause(int64_t end_ms, bool writes_only) {
   // A new pause may lengthen the current one, and an ALL pause overrides a WRITE one, but a
   // pause never shrinks (Redis's pauseClients).
   if (pause_end_ms_ != 0) {
@@ -291,14 +293,14 @@ void Engine::Pause(int64_t end_ms, bool writes_only) {
   }
   pause_end_ms_ = end_ms;
   pause_writes_only_ = writes_only;
-  keyspace_.set_expiry_paused(true);
+  engine_.keyspace().set_expiry_paused(true);
   ScheduleNextTimer();
 }
 
-void Engine::Unpause() {
+void Blocking::Unpause() {
   pause_end_ms_ = 0;
   pause_writes_only_ = false;
-  keyspace_.set_expiry_paused(false);
+  engine_.keyspace().set_expiry_paused(false);
   std::vector<Client*> postponed;
   for (Client* c : blocked_) {
     if (c->block().kind == Client::BlockKind::kPostponed) postponed.push_back(c);
@@ -306,9 +308,9 @@ void Engine::Unpause() {
   for (Client* c : postponed) UnblockClient(*c);
 }
 
-void Engine::OnTimer() {
-  keyspace_.SnapshotTime();
-  int64_t now = keyspace_.now_ms();
+void Blocking::OnTimer() {
+  engine_.keyspace().SnapshotTime();
+  int64_t now = engine_.keyspace().now_ms();
   if (pause_end_ms_ != 0 && now >= pause_end_ms_) Unpause();
   std::vector<Client*> due;
   for (auto it = timeouts_.begin(); it != timeouts_.end(); ++it) {
@@ -325,18 +327,18 @@ void Engine::OnTimer() {
   }
   // Keys made ready by a postponed command that just ran are served by its Execute; this is for
   // anything signalled outside a command.
-  if (blocked_keys_.has_ready() && call_depth_ == 0) HandleClientsBlockedOnKeys();
+  if (blocked_keys_.has_ready() && !engine_.in_call()) HandleClientsBlockedOnKeys();
   ScheduleNextTimer();
 }
 
-void Engine::ScheduleNextTimer() {
+void Blocking::ScheduleNextTimer() {
   int64_t next = pause_end_ms_;
   if (!timeouts_.empty() && timeouts_.begin()->first <= static_cast<uint64_t>(INT64_MAX)) {
     int64_t d = static_cast<int64_t>(timeouts_.begin()->first);
     if (next == 0 || d < next) next = d;
   }
-  if (next == 0 || host_ == nullptr) return;
-  host_->ScheduleTimer(std::max<int64_t>(1, next - clock_.NowMs()));
+  if (next == 0 || engine_.host() == nullptr) return;
+  engine_.host()->ScheduleTimer(std::max<int64_t>(1, next - engine_.clock().NowMs()));
 }
 
 }  // namespace redlab::server::engine

@@ -24,9 +24,9 @@ class BlockingEngineTest : public testing::EngineTest {
   }
   // Runs a write as the test's client; returns what it added to server.dirty.
   uint64_t Write(Args args) {
-    uint64_t before = engine_.stats().dirty;
+    uint64_t before = engine_.stats().dirty();
     Run(std::move(args));
-    return engine_.stats().dirty - before;
+    return engine_.stats().dirty() - before;
   }
   std::vector<std::vector<Args>> Batches() {
     std::vector<std::vector<Args>> out;
@@ -49,7 +49,7 @@ TEST_F(BlockingEngineTest, ServedPopIsReplicatedAfterThePushAndCountsNoChange) {
   EXPECT_FALSE(waiter_->blocked());
   EXPECT_EQ(Batches(),
             (std::vector<std::vector<Args>>{{{"RPUSH", "l", "a", "b"}}, {{"LPOP", "l"}}}));
-  EXPECT_EQ(engine_.blocked_clients(), 0u);
+  EXPECT_EQ(engine_.blocking().blocked_clients(), 0u);
 }
 
 TEST_F(BlockingEngineTest, ServedMultiPopsCountTheirElements) {
@@ -92,7 +92,7 @@ TEST_F(BlockingEngineTest, TransactionServesOnceItIsDone) {
 TEST_F(BlockingEngineTest, TimeoutFollowsTheNodesClock) {
   engine_.clock().SetManual();
   Block({"BZPOPMAX", "z", "1.5"});
-  EXPECT_EQ(engine_.clients_in_timeout_table(), 1u);
+  EXPECT_EQ(engine_.blocking().clients_in_timeout_table(), 1u);
   engine_.clock().Advance(1499);
   engine_.OnTimer();
   EXPECT_TRUE(waiter_->blocked());
@@ -100,14 +100,14 @@ TEST_F(BlockingEngineTest, TimeoutFollowsTheNodesClock) {
   engine_.OnTimer();
   EXPECT_FALSE(waiter_->blocked());
   EXPECT_EQ(waiter_->reply_buffer(), "*-1\r\n");
-  EXPECT_EQ(engine_.clients_in_timeout_table(), 0u);
+  EXPECT_EQ(engine_.blocking().clients_in_timeout_table(), 0u);
   EXPECT_TRUE(Batches().empty());
 }
 
 TEST_F(BlockingEngineTest, DestroyedClientLeavesNoTrace) {
   Block({"BLPOP", "l", "k", "0"});
   engine_.DestroyClient(waiter_);
-  EXPECT_EQ(engine_.blocked_clients(), 0u);
+  EXPECT_EQ(engine_.blocking().blocked_clients(), 0u);
   Run({"RPUSH", "l", "a"});
   EXPECT_EQ(Run({"LLEN", "l"}), ":1\r\n");
 }

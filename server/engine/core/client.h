@@ -155,7 +155,7 @@ class Client {
   bool in_multi() const { return multi_.active; }
 
   // A blocked client waits for something (WAIT's acks, the end of CLIENT PAUSE, data in a list
-  // or sorted set) and reads no input meanwhile; Engine::BlockClient / BlockForKeys /
+  // or sorted set) and reads no input meanwhile; Blocking::BlockClient / BlockForKeys /
   // UnblockClient manage this.
   enum class BlockKind { kNone, kPostponed, kWait, kList, kZset, kStream };
   // kList, kZset: one key waited for, and the client's place in that key's queue.
@@ -310,5 +310,9 @@ class Client {
   PubSubState pubsub_;
   TrackingState tracking_;
 };
+
+// CLIENT REPLY OFF/SKIP: drops the reply the command wrote from `reply_start` on (but the pushes
+// written meanwhile), and moves a pending SKIP on to the next command (in engine_execute.cc).
+void ApplyReplyControl(Client& client, size_t reply_start);
 
 }  // namespace redlab::server::engine

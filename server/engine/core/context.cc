@@ -95,7 +95,7 @@ bool CommandContext::LookupWrite(std::string_view key, ObjectType type, Db::Node
   return true;
 }
 
-void CommandContext::MarkDirty(uint64_t changes) { engine_.AddDirty(changes); }
+void CommandContext::MarkDirty(uint64_t changes) { engine_.stats().AddDirty(changes); }
 
 void CommandContext::SignalModifiedKey(std::string_view key) {
   engine_.SignalModifiedKey(client_.db(), key, &client_);

@@ -37,12 +37,12 @@ Engine::Engine(ServerConfig config, EngineHost* host, ReplicationFactory make_re
       host_(host),
       keyspace_(&clock_, static_cast<int>(config_.databases)),
       commands_(config_.command_registrar ? config_.command_registrar : RegisterCommands),
+      stats_(commands_.total_ids()),
       run_id_(RandomHex(40)),
       start_time_ms_(clock_.NowMs()) {
-  command_stats_.resize(commands_.total_ids());
   // requirepass is the default user's password (the `user` directives and aclfile, applied by
   // LoadAclAtStartup, come after it, as in Redis).
-  acl_.SetDefaultPassword(config_.requirepass);
+  auth_.acl().SetDefaultPassword(config_.requirepass);
   keyspace_.set_expiry_listener(this);
   keyspace_.set_key_event_listener(this);
   replication_ = make_replication(*this);
@@ -90,16 +90,13 @@ rdb::RdbWriteOptions Engine::rdb_write_options() const {
 Engine::~Engine() = default;
 
 Client* Engine::CreateClient(ClientIo* io) {
-  uint64_t id = next_client_id_++;
-  auto client = std::make_unique<Client>(id, io, clock_.NowMs());
+  Client* client = clients_.Add(io, clock_.NowMs());
   // As in Redis, a client starts as the default user, authenticated when that user needs no
   // password; it stays so if a password is configured later.
-  client->set_user(&acl_.default_user());
-  client->set_authenticated(!auth_required());
-  Client* raw = client.get();
-  clients_.emplace(id, std::move(client));
-  ++stats_.total_connections_received;
-  return raw;
+  client->set_user(&auth_.acl().default_user());
+  client->set_authenticated(!auth_.required());
+  stats_.CountConnection();
+  return client;
 }
 
 int64_t Engine::ReplicasAcked(int64_t offset) const { return replication_->CountAcks(offset); }
@@ -107,35 +104,20 @@ int64_t Engine::ReplicasAcked(int64_t offset) const { return replication_->Count
 int64_t Engine::ClientWriteOffset(const Client& client) const { return client.write_offset(); }
 
 void Engine::DestroyClient(Client* client) {
-  if (client->blocked()) ReleaseBlock(*client);
+  blocking_.Forget(*client);
   watches_.UnwatchAll(client);
   pubsub_.UnsubscribeAll(client);
   if (client->tracking().on) tracking_.Disable(*client);
-  if (client->monitor()) std::erase(monitors_, client);
+  diagnostics_.RemoveMonitor(*client);
   replication_->OnClientDestroyed(*client);
-  clients_.erase(client->id());
-}
-
-Client* Engine::FindClient(uint64_t id) {
-  auto it = clients_.find(id);
-  return it == clients_.end() ? nullptr : it->second.get();
+  clients_.Remove(client->id());
 }
 
 bool Engine::AtClientLimit() const {
   return clients_.size() >= static_cast<size_t>(config_.maxclients);
 }
 
-void Engine::OnErrorReply(std::string_view text) {
-  ++stats_.total_error_replies;
-  std::string_view code = text.substr(0, text.find(' '));
-  auto it = stats_.errors.find(code);
-  if (it == stats_.errors.end()) {
-    // Redis stops tracking new error codes past 128 of them (ERROR_STATS_NUMBER).
-    if (stats_.errors.size() >= 128) return;
-    it = stats_.errors.emplace(std::string(code), 0).first;
-  }
-  ++it->second;
-}
+void Engine::ClientClosing(Client& client) { blocking_.Forget(client); }
 
 void Engine::OnKeyExpired(Db& db, std::string_view key) {
   // deleteExpiredKeyAndPropagate's order: the event, then the invalidations.
@@ -144,7 +126,7 @@ void Engine::OnKeyExpired(Db& db, std::string_view key) {
   Propagate(db.id(), {"DEL", std::string(key)});
   // Outside a command (the active expire cycle) each expired key's DEL leaves on its own, as in
   // Redis; within one it joins the command's effects.
-  if (call_depth_ == 0) FlushEffects();
+  if (call_depth_ == 0) propagation_.Flush();
 }
 
 void Engine::SignalModifiedKey(int db, std::string_view key, const Client* by) {
@@ -159,7 +141,7 @@ void Engine::SignalModifiedKey(int db, std::string_view key, const Client* by) {
 void Engine::SignalFlushed(int db) {
   tracking_.InvalidateAll();
   for (int i = 0; i < keyspace_.num_dbs(); ++i) {
-    if (db == -1 || i == db) blocked_keys_.ScanDeletedStreams(keyspace_.db(i), nullptr);
+    if (db == -1 || i == db) blocking_.keys().ScanDeletedStreams(keyspace_.db(i), nullptr);
   }
   if (watches_.empty()) return;
   for (int i = 0; i < keyspace_.num_dbs(); ++i) {
@@ -191,38 +173,20 @@ void Engine::SwapDatabases(int a, int b) {
     touch(first, second);
     touch(second, first);
   }
-  blocked_keys_.ScanDeletedStreams(first, &second);
-  blocked_keys_.ScanDeletedStreams(second, &first);
+  blocking_.keys().ScanDeletedStreams(first, &second);
+  blocking_.keys().ScanDeletedStreams(second, &first);
   first.SwapContents(second);
   // Clients blocked on keys of either database are served (after SWAPDB) when the keys they wait
   // for now hold a value.
-  if (blocked_clients() > 0) {
-    blocked_keys_.ScanDatabase(first);
-    blocked_keys_.ScanDatabase(second);
+  if (blocking_.blocked_clients() > 0) {
+    blocking_.keys().ScanDatabase(first);
+    blocking_.keys().ScanDatabase(second);
   }
 }
 
 void Engine::BeforeSleep() {
   tracking_.BroadcastInvalidations();
   if (eviction_pending_) RunPendingEviction();
-}
-
-void Engine::Propagate(int db, std::vector<std::string> args) {
-  if (!propagating()) return;
-  pending_effects_.push_back(Effect{db, std::move(args)});
-}
-
-void Engine::FlushEffects(EffectGrouping grouping) {
-  if (pending_effects_.empty()) return;
-  if (effect_sink_ != nullptr) {
-    if (grouping == EffectGrouping::kTransaction) {
-      effect_sink_->OnEffects(pending_effects_);
-    } else {
-      for (const Effect& e : pending_effects_) effect_sink_->OnEffects({&e, 1});
-    }
-  }
-  if (aof_feeding_) aof_->Feed(pending_effects_, grouping);
-  pending_effects_.clear();
 }
 
 void Engine::RememberTrackedKeys(Client& client, const Command& cmd,
@@ -242,11 +206,11 @@ void Engine::Cron() {
   int64_t budget_us = CronIntervalMs() * 1000 * 25 / 100;
   int64_t expire_start = SteadyUs();
   keyspace_.ActiveExpireCycle(budget_us);
-  RecordLatency("expire-cycle", (SteadyUs() - expire_start) / 1000);
-  FlushEffects(EffectGrouping::kEach);
+  diagnostics_.RecordLatency("expire-cycle", (SteadyUs() - expire_start) / 1000);
+  propagation_.Flush(EffectGrouping::kEach);
   // Keys made ready outside any command (a replica loading a snapshot) are served here, as in
   // Redis's beforeSleep.
-  if (blocked_keys_.has_ready() && call_depth_ == 0) HandleClientsBlockedOnKeys();
+  if (blocking_.has_ready_keys() && call_depth_ == 0) blocking_.HandleClientsBlockedOnKeys();
   replication_->Cron();
   persistence_->Cron();
   aof_->Cron();
@@ -261,7 +225,7 @@ void Engine::Cron() {
 void Engine::CloseIdleClients() {
   if (config_.timeout <= 0) return;
   int64_t now = clock_.NowMs();
-  for (auto& [id, client] : clients_) {
+  for (const auto& [id, client] : clients_) {
     // A blocked client is waiting on purpose (BLPOP's own timeout is what ends it).
     if (client->io() == nullptr || client->blocked()) continue;
     if (now - client->last_interaction_ms() > config_.timeout * 1000) client->io()->CloseAsap();
@@ -271,18 +235,11 @@ void Engine::CloseIdleClients() {
 void Engine::SampleOps() {
   int64_t now = clock_.NowMs();
   const ReplicationStats& repl = replication_->stats();
-  stats_.ops.Track(stats_.total_commands_processed, now);
-  stats_.net_input.Track(stats_.total_net_input_bytes, now);
-  stats_.net_output.Track(stats_.total_net_output_bytes, now);
-  stats_.net_repl_input.Track(repl.net_repl_input_bytes, now);
-  stats_.net_repl_output.Track(repl.net_repl_output_bytes, now);
+  stats_.Sample(now, repl.net_repl_input_bytes, repl.net_repl_output_bytes);
 }
 
 void Engine::ResetStats() {
-  for (CommandStats& cs : command_stats_) cs = CommandStats{};
-  uint64_t dirty = stats_.dirty;
-  stats_ = ServerStats{};
-  stats_.dirty = dirty;
+  stats_.Reset();
   keyspace_.stats() = KeyspaceStats{};
 }
 
@@ -292,5 +249,7 @@ size_t Engine::UsedMemory() const {
   if (bytes > peak_memory_) peak_memory_ = bytes;
   return bytes;
 }
+
+void Engine::set_aof_feeding(bool on) { propagation_.set_log(on ? aof_.get() : nullptr); }
 
 }  // namespace redlab::server::engine

@@ -13,26 +13,26 @@
 #include <string_view>
 #include <vector>
 
-#include "server/acl/acl.h"
-#include "server/acl/check.h"
 #include "server/base/clock.h"
 #include "server/command/command_table.h"
 #include "server/data/keyspace.h"
 #include "server/engine/commands/families.h"
 #include "server/engine/config/config.h"
-#include "server/engine/core/blocked_keys.h"
+#include "server/engine/core/auth.h"
+#include "server/engine/core/blocking.h"
 #include "server/engine/core/client.h"
+#include "server/engine/core/client_registry.h"
 #include "server/engine/core/context.h"
-#include "server/engine/core/migrate_sockets.h"
 #include "server/engine/core/effects.h"
+#include "server/engine/core/migrate_sockets.h"
 #include "server/engine/core/replication_role.h"
 #include "server/engine/core/sync_link.h"
 #include "server/engine/core/watch.h"
 #include "server/engine/pubsub/notify.h"
 #include "server/engine/pubsub/pubsub.h"
 #include "server/engine/pubsub/tracking.h"
-#include "server/engine/stats/latency.h"
-#include "server/engine/stats/slowlog.h"
+#include "server/engine/stats/diagnostics.h"
+#include "server/engine/stats/server_stats.h"
 #include "server/rdb/snapshot.h"
 #include "server/rdb/value.h"
 #include "server/resp/writer.h"
@@ -82,57 +82,6 @@ class EngineHost {
   }
 };
 
-// A rate sampled once per cron tick over the last 16 ticks (Redis's trackInstantaneousMetric):
-// instantaneous_ops_per_sec and the instantaneous_*_kbps of INFO stats.
-struct InstantaneousMetric {
-  static constexpr size_t kSamples = 16;
-  uint64_t samples[kSamples] = {};
-  size_t index = 0;
-  uint64_t last_reading = 0;
-  int64_t last_time_ms = 0;
-
-  void Track(uint64_t reading, int64_t now_ms) {
-    if (last_time_ms != 0 && now_ms > last_time_ms) {
-      samples[index] =
-          (reading - last_reading) * 1000 / static_cast<uint64_t>(now_ms - last_time_ms);
-      index = (index + 1) % kSamples;
-    }
-    last_time_ms = now_ms;
-    last_reading = reading;
-  }
-  // Per second, averaged over the samples.
-  uint64_t Average() const {
-    uint64_t sum = 0;
-    for (uint64_t s : samples) sum += s;
-    return sum / kSamples;
-  }
-};
-
-struct CommandStats {
-  uint64_t calls = 0;
-  uint64_t usec = 0;
-  uint64_t rejected_calls = 0;
-  uint64_t failed_calls = 0;
-  LatencyHistogram latency;  // recorded when latency-tracking is on
-};
-
-struct ServerStats {
-  uint64_t total_connections_received = 0;
-  uint64_t total_commands_processed = 0;
-  uint64_t rejected_connections = 0;
-  uint64_t total_net_input_bytes = 0;
-  uint64_t total_net_output_bytes = 0;
-  uint64_t total_reads_processed = 0;
-  uint64_t total_writes_processed = 0;
-  uint64_t total_error_replies = 0;
-  uint64_t dirty = 0;  // changes since the last save (no saves happen: since start or FLUSHALL)
-  std::map<std::string, uint64_t, std::less<>> errors;  // by error code, for INFO errorstats
-  InstantaneousMetric ops, net_input, net_output, net_repl_input, net_repl_output;
-  // Time spent over maxmemory: closed periods, and the start of the current one (0: none).
-  uint64_t eviction_exceeded_us = 0;
-  int64_t eviction_exceeded_since_us = 0;
-};
-
 // How a command called by a script (redis.call) is checked and run; see Engine::CallFromScript.
 struct ScriptCall {
   // The client that ran the script, and its EVAL: a read by the script makes a tracking caller
@@ -162,7 +111,7 @@ struct DebugSettings {
 };
 class CommandContext;
 
-class Engine : private resp::ErrorListener, private ExpiryListener, private KeyEventListener {
+class Engine : private ExpiryListener, private KeyEventListener {
  public:
   // Makes the node's replication (server/replication/'s MakeReplication), once the engine it
   // serves is built.
@@ -179,8 +128,8 @@ class Engine : private resp::ErrorListener, private ExpiryListener, private KeyE
   // at once, so nothing is served to it meanwhile, as Redis frees a client at once. Destroyed
   // later, when the connection is closed.
   void ClientClosing(Client& client);
-  const std::map<uint64_t, std::unique_ptr<Client>>& clients() const { return clients_; }
-  Client* FindClient(uint64_t id);
+  // Every client by id.
+  const ClientRegistry& clients() const { return clients_; }
   // Whether another client would exceed maxclients (the transport refuses it then).
   bool AtClientLimit() const;
 
@@ -190,34 +139,12 @@ class Engine : private resp::ErrorListener, private ExpiryListener, private KeyE
   // the arguments.
   uint32_t CommandFlags(const Command& cmd, std::span<const std::string> args);
 
-  // Blocking (blocking.cc). A blocked client reads no input until it is unblocked; its reply
-  // is written by whoever unblocks it (or by the timeout handling of its kind). A deadline of 0
-  // never comes, nor does one that overflowed (negative), as in Redis.
-  void BlockClient(Client& client, Client::BlockKind kind, int64_t deadline_ms);
-  // Unblocks `client`; unless `resume` is false, its pending input is processed now.
-  void UnblockClient(Client& client, bool resume = true);
-  // Unblocks `client` whose blocked command's reply was written from `reply_start` on, applying
-  // CLIENT REPLY to it; `resume`: the client goes on with its pipelined input now.
-  void FinishBlockedCommand(Client& client, size_t reply_start, bool resume);
-  // Blocks the client running `ctx` on `keys` (kList or kZset; a key named twice counts once)
-  // until one of them holds data of that kind, and block().serve serves it from that key
-  // (Redis's blockForKeys). The command sets block().serve and its options first.
-  void BlockForKeys(CommandContext& ctx, Client::BlockKind kind, std::span<const std::string> keys,
-                    int64_t deadline_ms);
-  // CLIENT UNBLOCK: unblocks client `id` as if it timed out, or with an UNBLOCKED error.
-  // False when it is not blocked (or only postponed by CLIENT PAUSE, which it cannot leave).
-  bool UnblockById(uint64_t id, bool with_error);
+  // Blocked clients, their timeouts, the keys they wait on, and CLIENT PAUSE.
+  Blocking& blocking() { return blocking_; }
+  const Blocking& blocking() const { return blocking_; }
   // Times out blocked clients whose deadline has passed and ends an expired pause; called by
   // the host's timer and after the node's clock moves.
-  void OnTimer();
-  size_t blocked_clients() const { return blocked_.size(); }
-  // Blocked clients with a deadline (INFO clients_in_timeout_table).
-  size_t clients_in_timeout_table() const { return timeouts_.size(); }
-
-  // CLIENT PAUSE: until `end_ms` (node time), commands of all clients (or only writes) wait.
-  void Pause(int64_t end_ms, bool writes_only);
-  void Unpause();
-  bool paused() const { return pause_end_ms_ != 0; }
+  void OnTimer() { blocking_.OnTimer(); }
 
   // How many replicas have acknowledged the replication stream up to `offset` (WAIT).
   int64_t ReplicasAcked(int64_t offset) const;
@@ -228,12 +155,6 @@ class Engine : private resp::ErrorListener, private ExpiryListener, private KeyE
   static constexpr std::string_view kNoReplicas = "-NOREPLICAS Not enough good replicas to write.";
   // The replication offset after this client's last write (Redis's c->woff).
   int64_t ClientWriteOffset(const Client& client) const;
-  // Answers the WAITs whose replicas have now acknowledged enough (as acks arrive).
-  void ServeWaitingReplicas();
-  // Unblocks every blocked client but those postponed by a pause with `error`, closing them
-  // after the reply (Redis's disconnectAllBlockedClients, when a master becomes a replica).
-  void DisconnectBlockedClients(std::string_view error);
-
   // The node's replication: role, offsets, replicas, link to its master.
   ReplicationRole& replication() { return *replication_; }
   const ReplicationRole& replication() const { return *replication_; }
@@ -244,101 +165,42 @@ class Engine : private resp::ErrorListener, private ExpiryListener, private KeyE
 
   Clock& clock() { return clock_; }
   Keyspace& keyspace() { return keyspace_; }
-  // The configuration as CONFIG GET reads it; CONFIG SET changes it through config_registry().
+  // The configuration as CONFIG GET reads it; everything that changes it (CONFIG SET, the port
+  // bound, REPLICAOF) goes through config_registry().
   const ServerConfig& config() const { return config_; }
-  // CONFIG SET's rollback when the new listening address cannot be bound.
-  void RestoreConfig(const ServerConfig& before) { config_ = before; }
-  // The port the node bound (CONFIG GET port gives it when 0 asked for any).
-  void SetBoundPort(int64_t port) { config_.port = port; }
-  // REPLICAOF keeps CONFIG GET replicaof in step ("host port", or empty for a master).
-  void SetReplicaOfConfig(std::string replicaof) { config_.replicaof = std::move(replicaof); }
   ConfigRegistry& config_registry() { return config_registry_; }
   const CommandTable& commands() const { return commands_; }
-  CommandStats& command_stats(const Command& cmd) { return command_stats_[cmd.id]; }
-  const ServerStats& stats() const { return stats_; }
-  // The network layer's accounting, for INFO stats: bytes read by one read call, bytes written
-  // (`write_calls` of them), a connection refused.
-  void CountNetInput(uint64_t bytes) {
-    stats_.total_net_input_bytes += bytes;
-    ++stats_.total_reads_processed;
-  }
-  void CountNetOutput(uint64_t bytes, uint64_t write_calls) {
-    stats_.total_net_output_bytes += bytes;
-    stats_.total_writes_processed += write_calls;
-  }
-  void CountRejectedConnection() { ++stats_.rejected_connections; }
-  // Changes to the dataset since the last save (Redis's server.dirty): commands add to it, a
-  // save sets what is left.
-  void AddDirty(uint64_t changes) { stats_.dirty += changes; }
-  void SetDirty(uint64_t changes) { stats_.dirty = changes; }
+  // The counters of INFO stats, commandstats and errorstats (read const; written by methods).
+  Stats& stats() { return stats_; }
+  const Stats& stats() const { return stats_; }
   EngineHost* host() { return host_; }
 
   const std::string& run_id() const { return run_id_; }
   int64_t start_time_ms() const { return start_time_ms_; }
   int64_t uptime_seconds() { return (clock_.NowMs() - start_time_ms_) / 1000; }
 
-  // Whether clients must authenticate: the default user needs a password or is off (Redis's
-  // authRequired, for a client that has not authenticated).
-  bool auth_required() const {
-    const acl::User& user = acl_.default_user();
-    return !user.nopass() || user.disabled();
-  }
-
-  // ACLs (engine_acl.cc). The node's users and ACL log.
-  acl::Acl& acl() { return acl_; }
-  // Whether new users get every channel (acl-pubsub-default allchannels).
-  bool acl_all_channels_default() const { return config_.acl_pubsub_default == "allchannels"; }
-  // AUTH and HELLO AUTH (ACLAuthenticateUser): on success the client runs as `username`; a
-  // failure is logged in the ACL log with `command` (the AUTH or HELLO as the client wrote it).
-  bool Authenticate(Client& client, std::string_view username, std::string_view password,
-                    std::string_view command);
-  // Adds an event to the ACL log (addACLLogEntry), with `client` described as CLIENT LIST does.
-  void LogAclEvent(const Client& client, acl::LogReason reason, acl::LogContext context,
-                   std::string object, std::string_view username);
-  // Logs a refused command (reason and object from `result`). `described` is the client the log
-  // shows, when not `client` itself (a script's client is shown as the client running it).
-  void LogAclDenial(const Client& client, const Command& cmd, std::span<const std::string> args,
-                    const acl::CheckResult& result, acl::LogContext context,
-                    const Client* described = nullptr);
-  // Disconnects the clients running as `user`, which is going away (ACLFreeUserAndKillClients):
-  // they return to the default user, unauthenticated; `current` is closed after its reply.
-  void DisconnectClientsOf(const acl::User* user, Client* current);
-  // ACL SETUSER that takes channels away (ACLKillPubsubClientsIfNeeded): the subscribers of
-  // `user` whose subscriptions the new rules would refuse are disconnected.
-  void DisconnectRevokedSubscribers(const acl::User& user, const acl::User& new_rules,
-                                    Client* current);
-  // aclfile as a path: relative to `dir`, as Redis (which runs in `dir`) reads it.
-  std::string AclFilePath() const;
-  // ACL LOAD: replaces the users by the aclfile's, disconnecting the clients of the previous
-  // users (`current` after its reply); Redis's error text when the file cannot be used.
-  std::optional<std::string> ReloadAclFile(Client* current);
-  // ACL SAVE: writes the users to the aclfile (through a temporary file); false on failure.
-  bool SaveAclFile();
-  // `user` directives and aclfile at startup (ACLLoadUsersAtStartup); the error that must stop
-  // the node, if any.
-  std::optional<std::string> LoadAclAtStartup();
-  // signalKeyAsReady for a stream that got entries: clients blocked in XREAD on it are served.
-  void SignalStreamReady(Db& db, std::string_view key) {
-    blocked_keys_.SignalReady(db, key, ObjectType::kStream);
-  }
+  // ACLs: the users, authentication, the ACL log and file.
+  Auth& auth() { return auth_; }
+  const Auth& auth() const { return auth_; }
   ListpackLimits hash_limits() const {
     return {static_cast<size_t>(config_.hash_max_listpack_entries),
             static_cast<size_t>(config_.hash_max_listpack_value)};
   }
 
   // Propagation of writes (see EffectSink); none is set when nothing replicates.
-  void set_effect_sink(EffectSink* sink) { effect_sink_ = sink; }
-  // Effects are computed while something consumes them: the replication's sink, the AOF (on),
-  // and neither while the AOF is being loaded (Redis runs the loaded commands unpropagated).
-  bool propagating() const { return !loading_ && (effect_sink_ != nullptr || aof_feeding_); }
-  void set_aof_feeding(bool on) { aof_feeding_ = on; }
+  Propagation& propagation() { return propagation_; }
+  bool propagating() const { return propagation_.active(); }
+  // The AOF takes the effects while it is on (aof.cc).
+  void set_aof_feeding(bool on);
+  // While the AOF loads: nothing propagates and no key expires (Redis's server.loading).
   void set_loading(bool on) {
     loading_ = on;
     keyspace_.set_loading(on);
+    propagation_.set_suspended(on);
   }
   bool loading() const { return loading_; }
   // Adds an effect to those of the command running now (flushed to the sink when it ends).
-  void Propagate(int db, std::vector<std::string> args);
+  void Propagate(int db, std::vector<std::string> args) { propagation_.Add(db, std::move(args)); }
 
   // A key changed (`by` changed it; nullptr when no client did): invalidates WATCHes on it and
   // the client-side caches that hold it (signalModifiedKey).
@@ -369,6 +231,19 @@ class Engine : private resp::ErrorListener, private ExpiryListener, private KeyE
   // BCAST invalidation messages, the eviction a lowered maxmemory asked for.
   void BeforeSleep();
 
+  // Runs `serve` as a command of `client` (Blocking serving a ready key): `client` is the current
+  // client meanwhile, inside call(), and what it propagates leaves as one unit afterwards.
+  template <typename Serve>
+  void RunAsCommand(Client& client, Serve&& serve) {
+    Client* previous_client = current_client_;
+    current_client_ = &client;
+    ++call_depth_;
+    serve();
+    --call_depth_;
+    current_client_ = previous_client;
+    propagation_.Flush();
+  }
+
   // Runs the queued commands of a transaction (EXEC); their effects leave as one unit.
   void ExecQueued(Client& client, resp::ReplyWriter& reply);
 
@@ -386,22 +261,8 @@ class Engine : private resp::ErrorListener, private ExpiryListener, private KeyE
   // A script runs past busy-reply-threshold: commands without allow-busy get BUSY.
   bool script_busy() const;
 
-  // Diagnostics (diagnostics.cc): the slow log, the latency monitor and MONITOR clients.
-  SlowLog& slowlog() { return slowlog_; }
-  LatencyMonitor& latency_monitor() { return latency_; }
-  // latencyAddSampleIfNeeded: records `event` when it took at least latency-monitor-threshold.
-  void RecordLatency(std::string_view event, int64_t latency_ms) {
-    if (config_.latency_monitor_threshold > 0 && latency_ms >= config_.latency_monitor_threshold) {
-      latency_.AddSample(event, latency_ms, clock_.NowMs() / 1000);
-    }
-  }
-  // MONITOR: `client` receives every command run from now on.
-  void AddMonitor(Client& client);
-  void RemoveMonitor(Client& client);
-  // Sends a command to the MONITOR clients, as Redis's replicationFeedMonitors: the time, the
-  // database and client, then the arguments quoted (redacted ones as "(redacted)").
-  void FeedMonitors(const Client& client, int db, std::span<const std::string> args,
-                    std::span<const size_t> redacted = {});
+  // The slow log, the latency monitor and MONITOR clients.
+  Diagnostics& diagnostics() { return diagnostics_; }
 
   // CONFIG RESETSTAT: zeroes command, error and keyspace statistics.
   void ResetStats();
@@ -426,10 +287,6 @@ class Engine : private resp::ErrorListener, private ExpiryListener, private KeyE
   // client-output-buffer-limit and must be disconnected (Redis's checkClientOutputBufferLimits,
   // with its log line when it is; in output_limits.cc).
   bool OutputBufferLimitReached(Client& client, size_t pending);
-  // INFO's client_recent_max_input_buffer / _output_buffer: the largest query and output
-  // buffers of the last seconds (Redis's ClientsPeakMemInput/Output).
-  size_t RecentMaxInputBuffer() const;
-  size_t RecentMaxOutputBuffer() const;
 
   // Bytes the node uses: what its thread allocated and has not freed (see memory.h).
   size_t UsedMemory() const;
@@ -449,7 +306,6 @@ class Engine : private resp::ErrorListener, private ExpiryListener, private KeyE
   void StartEviction();
 
  private:
-  void OnErrorReply(std::string_view text) override;
   void OnKeyExpired(Db& db, std::string_view key) override;
   // Keyspace notifications (notify.cc): the events the keyspace reports, and the publishing.
   void OnNewKey(Db& db, std::string_view key) override;
@@ -459,30 +315,10 @@ class Engine : private resp::ErrorListener, private ExpiryListener, private KeyE
   void ConfigureKeyspaceEvents();
   // Whether enable-debug-command lets `client` run a protected command (DEBUG).
   bool AllowProtected(const Client& client) const;
-  // processCommand's ACL check for a client whose user is restricted: false after refusing the
-  // command (NOPERM) and logging it.
-  bool AclPermits(Client& client, const Command& cmd, std::span<std::string> args,
-                  resp::ReplyWriter& reply);
-  // EXEC's check of a queued command, as the rules may have changed since it was queued: false
-  // after replying its NOPERM error in the EXEC reply.
-  bool AclPermitsQueued(Client& client, const Client::QueuedCommand& queued,
-                        resp::ReplyWriter& reply);
-  // scriptVerifyACL: the text a script gets for a command its user may not run, if any.
-  std::optional<std::string> ScriptAclRefusal(const Client& client, const ScriptCall& call,
-                                              const Command& cmd,
-                                              std::span<const std::string> args);
-  void FlushEffects(EffectGrouping grouping = EffectGrouping::kTransaction);
   void Reject(Client& client, const Command* cmd, std::span<std::string> args,
               resp::ReplyWriter& reply, std::string_view error);
   // Execute without CLIENT REPLY's handling of the reply.
   void ExecuteCommand(Client& client, std::span<std::string> args);
-  // CLIENT REPLY OFF/SKIP: drops the reply the command wrote from `reply_start` on, and moves a
-  // pending SKIP on to the next command.
-  void ApplyReplyControl(Client& client, size_t reply_start);
-  // The diagnostics of a command that just ran (slow log, latency monitor, MONITOR), when any
-  // applies; kept out of line so that Call stays small.
-  void LogSlowCommand(const Client& client, std::span<const std::string> args,
-                      std::span<const size_t> redacted, int64_t duration_us);
   // Redis's call(): runs the command and keeps statistics; its effects are propagated unless
   // `propagate` is false (a script under redis.set_repl(redis.REPL_NONE)).
   void Call(Client& client, const Command& cmd, std::span<std::string> args,
@@ -490,9 +326,6 @@ class Engine : private resp::ErrorListener, private ExpiryListener, private KeyE
   void CloseIdleClients();
   void SampleOps();
   void TrackExpensiveClients();  // clientsCronTrackExpansiveClients, for every client
-  static constexpr int kPeakSlots = 8;  // CLIENTS_PEAK_MEM_USAGE_SLOTS: one per second
-  size_t peak_input_[kPeakSlots] = {};
-  size_t peak_output_[kPeakSlots] = {};
   // Client-side caching around Call: the keys a tracking client read, and the end of a
   // CLIENT CACHING's reach.
   void RememberTrackedKeys(Client& client, const Command& cmd, std::span<const std::string> args);
@@ -504,46 +337,21 @@ class Engine : private resp::ErrorListener, private ExpiryListener, private KeyE
   Clock clock_;
   Keyspace keyspace_;
   CommandTable commands_;
-  acl::Acl acl_{commands_};
-  std::vector<CommandStats> command_stats_;
-  ServerStats stats_;
-  SlowLog slowlog_;
-  LatencyMonitor latency_;
-  std::vector<Client*> monitors_;
-  std::map<uint64_t, std::unique_ptr<Client>> clients_;
+  Auth auth_{*this, commands_};
+  Stats stats_;
+  Diagnostics diagnostics_{config_, clock_};
+  ClientRegistry clients_;
   WatchRegistry watches_;
   PubSub pubsub_;
   std::string notify_channel_;  // reused for the channel names of keyspace notifications
   Tracking tracking_{*this};
   Client* current_client_ = nullptr;
-  EffectSink* effect_sink_ = nullptr;
-  std::vector<Effect> pending_effects_;
-  std::list<Client*> blocked_;                 // in blocking order
-  std::multimap<uint64_t, Client*> timeouts_;  // blocked clients with a deadline
-  BlockedKeys blocked_keys_{&keyspace_};
-  std::vector<uint64_t> served_;  // clients served, to go on with their input (by id)
-  bool resuming_served_ = false;
-  // Serves the clients blocked on keys that became ready, as Redis's handleClientsBlockedOnKeys
-  // after each command, transaction or script; then lets the served ones go on with their input.
-  void HandleClientsBlockedOnKeys();
-  void ServeKey(int db, const std::string& key, std::vector<uint64_t>* served);
-  void ServeClient(Client& client, const std::string& key);
-  static bool StreamHasNewEntries(const Client& client, const Db::Node* node, std::string_view key);
-  // unblockDeletedStreamReadgroupClients: the clients blocked in XREADGROUP on `key`, which no
-  // longer holds a stream, get -UNBLOCKED.
-  void UnblockDeletedStreamReaders(int db, const std::string& key, std::vector<uint64_t>* served);
-  // The reply of a blocked client that times out (replyToBlockedClientTimedOut).
-  void ReplyTimedOut(Client& client);
-  // Forgets a blocked client's bookkeeping (queues, timeout table) and clears its block state.
-  Client::BlockState ReleaseBlock(Client& client);
-  int64_t pause_end_ms_ = 0;  // 0: not paused
+  Propagation propagation_;
+  Blocking blocking_{*this};
   mutable size_t peak_memory_ = 0;
   size_t startup_memory_ = 0;
   bool eviction_pending_ = false;  // see StartEviction
   void RunPendingEviction();
-  bool pause_writes_only_ = false;
-  bool PauseApplies(uint32_t flags) const;
-  void ScheduleNextTimer();
   int call_depth_ = 0;  // > 0 while a command runs (EXEC and EVAL run others inside themselves)
   std::unique_ptr<ScriptRunner> scripts_;
   // Redis's processCommand checks that depend on replication; returns the error to reply, or
@@ -554,11 +362,9 @@ class Engine : private resp::ErrorListener, private ExpiryListener, private KeyE
   std::unique_ptr<ReplicationRole> replication_;
   std::unique_ptr<Persistence> persistence_;
   std::unique_ptr<Aof> aof_;
-  bool aof_feeding_ = false;
   bool loading_ = false;
   MigrateSockets migrate_sockets_;
   DebugSettings debug_settings_;
-  uint64_t next_client_id_ = 1;
   std::string run_id_;
   int64_t start_time_ms_;
 };

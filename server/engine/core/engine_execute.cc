@@ -138,7 +138,7 @@ std::string_view Engine::StaleRefusal(const Client& client, const Command& cmd,
 
 void Engine::Reject(Client& client, const Command* cmd, std::span<std::string> args,
                     resp::ReplyWriter& reply, std::string_view error) {
-  if (cmd != nullptr) ++command_stats_[cmd->id].rejected_calls;
+  if (cmd != nullptr) stats_.CountRejectedCall(*cmd);
   if (client.in_multi()) client.multi().aborted = true;
   if (cmd != nullptr && cmd->has(kCmdRunsQueue)) {
     // A refused EXEC discards the transaction and says why (execCommandAbort).
@@ -148,7 +148,7 @@ void Engine::Reject(Client& client, const Command* cmd, std::span<std::string> a
     if (!error.empty() && error[0] == '-') error.remove_prefix(1);
     reply.Error("-EXECABORT Transaction discarded because of: " + std::string(error));
     // MONITOR saw MULTI; it sees this EXEC too, so that the transaction visibly ends.
-    if (!monitors_.empty()) FeedMonitors(client, client.db(), args);
+    if (diagnostics_.has_monitors()) diagnostics_.FeedMonitors(client, client.db(), args);
     return;
   }
   reply.Error(error);
@@ -179,7 +179,7 @@ void Engine::EndTrackingCaching(Client& client, std::span<const std::string> arg
   client.tracking().caching = false;
 }
 
-void Engine::ApplyReplyControl(Client& client, size_t reply_start) {
+void ApplyReplyControl(Client& client, size_t reply_start) {
   std::string& out = client.reply_buffer();
   if (client.replies_suppressed() && out.size() > reply_start) {
     // Only the pushes written meanwhile survive.
@@ -202,7 +202,7 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
   if (scripts_ == nullptr || !scripts_->running()) keyspace_.SnapshotTime();
   client.set_last_interaction_ms(keyspace_.now_ms());
   resp::ReplyWriter reply(&client.reply_buffer(), client.protocol());
-  reply.set_error_listener(this);
+  reply.set_error_listener(&stats_);
   MasterViewScope master_view(keyspace_, client);
 
   const Command* cmd = commands_.Resolve(args);
@@ -229,7 +229,7 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
            "configuration file, and then restart the server.");
     return;
   }
-  if (!client.authenticated() && auth_required() && !cmd->has(kCmdNoAuth)) {
+  if (!client.authenticated() && auth_.required() && !cmd->has(kCmdNoAuth)) {
     Reject(client, cmd, args, reply, err::kNoAuth);
     return;
   }
@@ -247,7 +247,10 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
              "-NOPERM this user has no permissions to run the '" + cmd->full_name + "' command");
       return;
     }
-    if (!AclPermits(client, *cmd, args, reply)) return;
+    if (auto refusal = auth_.CommandRefusal(client, *cmd, args)) {
+      Reject(client, cmd, args, reply, *refusal);
+      return;
+    }
   }
   // Over maxmemory, commands that may grow memory are refused once eviction cannot help (inside
   // MULTI every queued command is, as queueing grows memory too).
@@ -296,15 +299,10 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
   }
   // During CLIENT PAUSE the command waits (with its arguments) until the pause ends.
   // Replicas are never paused: their acks must keep flowing.
-  if (client.repl_role() != Client::ReplRole::kReplica && !cmd->has(kCmdNodeControl) &&
-      (PauseApplies(flags) ||
-       (pause_end_ms_ != 0 && cmd->has(kCmdRunsQueue) && pause_writes_only_ &&
-        std::any_of(client.multi().commands.begin(), client.multi().commands.end(),
-                    [](const Client::QueuedCommand& q) {
-                      return (q.flags & (kCmdWrite | kCmdMayReplicate)) != 0;
-                    })))) {
+  if (!cmd->has(kCmdNodeControl) && blocking_.PauseHolds(client, *cmd, flags) &&
+      client.repl_role() != Client::ReplRole::kReplica) {
     client.block().args.assign(args.begin(), args.end());
-    BlockClient(client, Client::BlockKind::kPostponed, 0);
+    blocking_.BlockClient(client, Client::BlockKind::kPostponed, 0);
     return;
   }
   if (client.in_multi()) {
@@ -319,7 +317,7 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
   Call(client, *cmd, args, reply);
   // Keys the command created may serve blocked clients (a top-level command only: EXEC and EVAL
   // serve them once all of theirs ran).
-  if (blocked_keys_.has_ready() && call_depth_ == 0) HandleClientsBlockedOnKeys();
+  if (blocking_.has_ready_keys() && call_depth_ == 0) blocking_.HandleClientsBlockedOnKeys();
 }
 
 void Engine::ExecQueued(Client& client, resp::ReplyWriter& reply) {
@@ -332,7 +330,10 @@ void Engine::ExecQueued(Client& client, resp::ReplyWriter& reply) {
   for (auto& queued : commands) {
     // The rules may have changed since the command was queued: they are checked again.
     if (const acl::User* user = client.user(); user != nullptr && !user->unrestricted()) {
-      if (!AclPermitsQueued(client, queued, reply)) continue;
+      if (auto refusal = auth_.QueuedRefusal(client, queued)) {
+        reply.Error(*refusal);
+        continue;
+      }
     }
     Call(client, *queued.cmd, queued.args, reply);
   }
@@ -341,8 +342,8 @@ void Engine::ExecQueued(Client& client, resp::ReplyWriter& reply) {
 
 void Engine::Call(Client& client, const Command& cmd, std::span<std::string> args,
                   resp::ReplyWriter& reply, bool propagate) {
-  uint64_t errors_before = stats_.total_error_replies;
-  uint64_t dirty_before = stats_.dirty;
+  uint64_t errors_before = stats_.error_replies();
+  uint64_t dirty_before = stats_.dirty();
   int64_t offset_before = replication_->master_repl_offset();
   int db = client.db();
   int64_t start = SteadyUs();
@@ -360,8 +361,8 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
   // As Redis's call(): a command that changed the dataset is propagated, as called or as it
   // rewrote itself.
   // (SAVE and DEBUG RELOAD reset the counter: a decrease is no change.)
-  bool changed = stats_.dirty > dirty_before || ctx.propagation_forced();
-  if (propagate && propagating() && changed && !ctx.propagation_prevented()) {
+  bool changed = stats_.dirty() > dirty_before || ctx.propagation_forced();
+  if (propagate && propagation_.active() && changed && !ctx.propagation_prevented()) {
     if (ctx.rewritten_for_propagation()) {
       Propagate(db, std::move(*ctx.rewritten_for_propagation()));
     } else {
@@ -371,37 +372,29 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
   if (call_depth_ == 0) {
     // A command's effects leave together, as a transaction; not those of a command that may
     // lazily expire any key, as Redis's propagatePendingCommands.
-    FlushEffects(cmd.has(kCmdTouchesArbitraryKeys) ? EffectGrouping::kEach
-                                                   : EffectGrouping::kTransaction);
+    propagation_.Flush(cmd.has(kCmdTouchesArbitraryKeys) ? EffectGrouping::kEach
+                                                         : EffectGrouping::kTransaction);
     // WAIT waits for the stream up to this client's last write (Redis's c->woff).
     int64_t offset_after = replication_->master_repl_offset();
     if (offset_after != offset_before) client.set_write_offset(offset_after);
     // The client's own invalidations follow its reply, and a transaction's whole reply.
     if (tracking_.has_pending()) tracking_.SendPending();
   }
-  CommandStats& cs = command_stats_[cmd.id];
-  ++cs.calls;
-  cs.usec += static_cast<uint64_t>(duration);
   // A blocked command's latency is recorded when it is unblocked (updateStatsOnUnblock).
-  if (client.blocked()) {
-    client.block().call_us = duration;
-  } else if (config_.latency_tracking) {
-    cs.latency.Record(duration);
-  }
-  if (stats_.total_error_replies != errors_before) ++cs.failed_calls;
-  ++stats_.total_commands_processed;
+  const bool blocked = client.blocked();
+  if (blocked) client.block().call_us = duration;
+  stats_.RecordCall(cmd, duration, !blocked && config_.latency_tracking,
+                    stats_.error_replies() != errors_before);
   // The slow log considers every command it may log (to trim itself), unless slowlog-log-
   // slower-than is negative; a blocked command is considered once it is unblocked.
-  int64_t slower_than = config_.slowlog_log_slower_than;
-  if (slower_than >= 0 && !cmd.has(kCmdSkipSlowlog) &&
-      (duration >= slower_than || slowlog_.size() > static_cast<size_t>(config_.slowlog_max_len)) &&
-      !client.blocked()) [[unlikely]] {
-    LogSlowCommand(client, args, ctx.redacted(), duration);
+  if (diagnostics_.SlowLogConsiders(duration) && !cmd.has(kCmdSkipSlowlog) && !blocked)
+      [[unlikely]] {
+    diagnostics_.LogSlowCommand(client, args, ctx.redacted(), duration);
   }
-  RecordLatency(cmd.has(kCmdFast) ? "fast-command" : "command", duration / 1000);
+  diagnostics_.RecordLatency(cmd.has(kCmdFast) ? "fast-command" : "command", duration / 1000);
   // Administrative commands are too sensitive to be shown (and EVAL showed itself first).
-  if (!monitors_.empty() && !cmd.has(kCmdSkipMonitor | kCmdAdmin)) [[unlikely]] {
-    FeedMonitors(client, client.db(), args, ctx.redacted());
+  if (diagnostics_.has_monitors() && !cmd.has(kCmdSkipMonitor | kCmdAdmin)) [[unlikely]] {
+    diagnostics_.FeedMonitors(client, client.db(), args, ctx.redacted());
   }
 }
 

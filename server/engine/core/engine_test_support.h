@@ -31,7 +31,7 @@ class RecordingSink : public EffectSink {
 class EngineTest : public ::testing::Test {
  protected:
   EngineTest() : engine_(ServerConfig{}, nullptr, replication::MakeReplication) {
-    engine_.set_effect_sink(&sink_);
+    engine_.propagation().set_sink(&sink_);
     client_ = engine_.CreateClient(nullptr);
   }
 
@@ -45,9 +45,9 @@ class EngineTest : public ::testing::Test {
   // Runs a command and returns what it propagated; *dirty gets what it added to server.dirty.
   std::vector<Args> Effects(Args args, uint64_t* dirty = nullptr) {
     sink_.args.clear();
-    uint64_t before = engine_.stats().dirty;
+    uint64_t before = engine_.stats().dirty();
     Run(std::move(args));
-    if (dirty != nullptr) *dirty = engine_.stats().dirty - before;
+    if (dirty != nullptr) *dirty = engine_.stats().dirty() - before;
     return std::exchange(sink_.args, {});
   }
   // The effects recorded since the last call.

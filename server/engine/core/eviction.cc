@@ -59,18 +59,12 @@ void Engine::RunPendingEviction() {
 bool Engine::EnforceMaxmemory() {
   bool under = EvictUntilUnder();
   // Before a command, its evictions' DELs leave first, each alone (performEvictions).
-  if (call_depth_ == 0) FlushEffects(EffectGrouping::kEach);
+  if (call_depth_ == 0) propagation_.Flush(EffectGrouping::kEach);
   // How long the node stays over maxmemory (INFO total/current_eviction_exceeded_time).
   int64_t now_us = std::chrono::duration_cast<std::chrono::microseconds>(
                        std::chrono::steady_clock::now().time_since_epoch())
                        .count();
-  if (!under && stats_.eviction_exceeded_since_us == 0) {
-    stats_.eviction_exceeded_since_us = now_us;
-  } else if (under && stats_.eviction_exceeded_since_us != 0) {
-    stats_.eviction_exceeded_us +=
-        static_cast<uint64_t>(now_us - stats_.eviction_exceeded_since_us);
-    stats_.eviction_exceeded_since_us = 0;
-  }
+  stats_.TrackEvictionExceeded(under, now_us);
   return under;
 }
 
@@ -95,19 +89,19 @@ bool Engine::EvictUntilUnder() {
       victim_db = &db;
     }
     if (victim == nullptr) {
-      RecordLatency("eviction-cycle", SteadyMs() - cycle_start);
+      diagnostics_.RecordLatency("eviction-cycle", SteadyMs() - cycle_start);
       return false;
     }
     std::string key(victim->key());
     int64_t del_start = SteadyMs();
     victim_db->Delete(victim);
-    RecordLatency("eviction-del", SteadyMs() - del_start);
+    diagnostics_.RecordLatency("eviction-del", SteadyMs() - del_start);
     ++keyspace_.stats().evicted_keys;
     SignalModifiedKey(victim_db->id(), key);
     NotifyKeyspaceEvent(kNotifyEvicted, "evicted", key, victim_db->id());
     Propagate(victim_db->id(), {"DEL", std::move(key)});
   }
-  RecordLatency("eviction-cycle", SteadyMs() - cycle_start);
+  diagnostics_.RecordLatency("eviction-cycle", SteadyMs() - cycle_start);
   return true;
 }
 

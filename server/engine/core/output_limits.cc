@@ -57,20 +57,14 @@ bool Engine::OutputBufferLimitReached(Client& client, size_t pending) {
 }
 
 void Engine::TrackExpensiveClients() {
-  int64_t now_s = clock_.NowMs() / 1000;
-  int slot = static_cast<int>(now_s % kPeakSlots);
-  // The slot after the current one is the oldest: it starts again from zero.
-  int zero = (slot + 1) % kPeakSlots;
-  peak_input_[zero] = 0;
-  peak_output_[zero] = 0;
+  clients_.StartPeakSecond(clock_.NowMs() / 1000);
   std::vector<Client*> past_limits;
   int64_t now_ms = clock_.NowMs();
-  for (auto& [id, client] : clients_) {
+  for (const auto& [id, client] : clients_) {
     ClientIo* io = client->io();
     if (io == nullptr) continue;
     size_t pending = io->PendingOutputBytes();
-    peak_input_[slot] = std::max(peak_input_[slot], io->QueryBufferLength());
-    peak_output_[slot] = std::max(peak_output_[slot], pending);
+    clients_.NoteBuffers(io->QueryBufferLength(), pending);
     // clientsCron's closeClientOnOutputBufferLimitReached(c, 0): a soft limit runs out even when
     // no reply is added (a client with nothing pending is left alone, as in Redis).
     bool replica = client->repl_role() == Client::ReplRole::kReplica;
@@ -85,14 +79,6 @@ void Engine::TrackExpensiveClients() {
     }
     client->io()->CloseAsap();
   }
-}
-
-size_t Engine::RecentMaxInputBuffer() const {
-  return *std::max_element(std::begin(peak_input_), std::end(peak_input_));
-}
-
-size_t Engine::RecentMaxOutputBuffer() const {
-  return *std::max_element(std::begin(peak_output_), std::end(peak_output_));
 }
 
 }  // namespace redlab::server::engine

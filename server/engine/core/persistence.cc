@@ -87,7 +87,7 @@ bool Persistence::Save(bool count) {
     return false;
   }
   if (EngineHost* host = engine_.host()) host->Log(2, "DB saved on disk");
-  engine_.SetDirty(0);
+  engine_.stats().SetDirty(0);
   lastsave_s_ = NowSeconds();
   last_bgsave_ok_ = true;
   return true;
@@ -98,7 +98,7 @@ bool Persistence::StartBackgroundSave() {
   ++saves_;
   last_bgsave_try_s_ = NowSeconds();
   auto save = std::make_unique<BackgroundSave>();
-  save->dirty_at_start = engine_.stats().dirty;
+  save->dirty_at_start = engine_.stats().dirty();
   save->start_s = NowSeconds();
   // The snapshot is taken now, as a fork would take it; only the file is written meanwhile.
   BackgroundSave* raw = save.get();
@@ -116,8 +116,9 @@ void Persistence::FinishBackgroundSave() {
   int64_t now = NowSeconds();
   last_bgsave_seconds_ = now - bgsave_->start_s;
   if (bgsave_->ok) {
-    uint64_t dirty = engine_.stats().dirty;
-    engine_.SetDirty(dirty >= bgsave_->dirty_at_start ? dirty - bgsave_->dirty_at_start : 0);
+    uint64_t dirty = engine_.stats().dirty();
+    engine_.stats().SetDirty(dirty >= bgsave_->dirty_at_start ? dirty - bgsave_->dirty_at_start
+                                                              : 0);
     lastsave_s_ = now;
     last_bgsave_ok_ = true;
     if (EngineHost* host = engine_.host())
@@ -139,7 +140,7 @@ bool Persistence::SavePointReached() const {
         !server::ParseInt64(changes_text, &changes)) {
       return false;
     }
-    if (engine_.stats().dirty >= static_cast<uint64_t>(changes) && now - lastsave_s_ > seconds &&
+    if (engine_.stats().dirty() >= static_cast<uint64_t>(changes) && now - lastsave_s_ > seconds &&
         (now - last_bgsave_try_s_ > kBgsaveRetryDelayS || last_bgsave_ok_)) {
       return true;
     }
@@ -218,7 +219,7 @@ void Persistence::AppendInfo(std::string* out) const {
   *out += "current_cow_peak:0\r\ncurrent_cow_size:0\r\ncurrent_cow_size_age:0\r\n";
   *out +=
       "current_fork_perc:0.00\r\ncurrent_save_keys_processed:0\r\ncurrent_save_keys_total:0\r\n";
-  *out += fmt::format("rdb_changes_since_last_save:{}\r\n", engine_.stats().dirty);
+  *out += fmt::format("rdb_changes_since_last_save:{}\r\n", engine_.stats().dirty());
   *out += fmt::format("rdb_bgsave_in_progress:{}\r\n", bgsave_ != nullptr ? 1 : 0);
   *out += fmt::format("rdb_last_save_time:{}\r\n", lastsave_s_);
   *out += fmt::format("rdb_last_bgsave_status:{}\r\n", last_bgsave_ok_ ? "ok" : "err");

@@ -73,8 +73,8 @@ std::optional<std::string> Engine::CallFromScript(Client& client, ScriptCall& ca
   client.set_last_command(cmd);
   // A refusal is counted as an error reply and, for a known command, as a rejected call.
   auto refuse = [&](std::string text) -> std::optional<std::string> {
-    OnErrorReply(text[0] == '-' ? text.substr(1) : "ERR " + text);
-    if (cmd != nullptr) ++command_stats_[cmd->id].rejected_calls;
+    stats_.OnErrorReply(text[0] == '-' ? text.substr(1) : "ERR " + text);
+    if (cmd != nullptr) stats_.CountRejectedCall(*cmd);
     return text;
   };
   if (cmd == nullptr) return refuse("Unknown Redis command called from script");
@@ -91,7 +91,7 @@ std::optional<std::string> Engine::CallFromScript(Client& client, ScriptCall& ca
   }
   // scriptVerifyACL: the script's client runs as the user that runs the script.
   if (const acl::User* user = client.user(); user != nullptr && !user->unrestricted()) {
-    if (auto refusal = ScriptAclRefusal(client, call, *cmd, args)) return refuse(*refusal);
+    if (auto refusal = auth_.ScriptRefusal(client, call, *cmd, args)) return refuse(*refusal);
   }
   // scriptVerifyWriteCommandAllow: may-replicate commands (PUBLISH...) count as writes here, so
   // read-only scripts may run under CLIENT PAUSE WRITE.
@@ -111,7 +111,7 @@ std::optional<std::string> Engine::CallFromScript(Client& client, ScriptCall& ca
   if (cmd->is_write()) call.wrote = true;
 
   resp::ReplyWriter writer(reply, client.protocol());
-  writer.set_error_listener(this);
+  writer.set_error_listener(&stats_);
   Call(client, *cmd, args, writer, call.propagate);
   // A script that reads makes its tracking caller remember every key the script declared.
   if (call.caller != nullptr && call.caller->tracking().on && cmd->has(kCmdReadonly)) {

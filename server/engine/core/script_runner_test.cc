@@ -66,7 +66,7 @@ class ScriptRunnerTest : public ::testing::Test {
   ScriptRunnerTest() : engine_(BusyConfig(), &host_, replication::MakeReplication) {
     caller_ = engine_.CreateClient(&io_);
     other_ = engine_.CreateClient(&io_);
-    engine_.set_effect_sink(&sink_);
+    engine_.propagation().set_sink(&sink_);
   }
 
   std::string Run(Client* client, std::vector<std::string> args) {

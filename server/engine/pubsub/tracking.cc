@@ -146,7 +146,7 @@ void Tracking::InvalidateKey(const Client* by, std::string_view key, bool bcast)
   table_.Erase(node);
   Client* current = engine_.current_client();
   for (uint64_t id : ids) {
-    Client* target = engine_.FindClient(id);
+    Client* target = engine_.clients().Find(id);
     // Keys read before a switch to BCAST mean nothing to a BCAST client.
     if (target == nullptr || !target->tracking().on || target->tracking().bcast) continue;
     if (target->tracking().noloop && target == current) continue;
@@ -163,7 +163,7 @@ void Tracking::SendPending() {
   std::vector<Pending> pending = std::move(pending_);
   pending_.clear();
   for (const Pending& p : pending) {
-    Client* client = engine_.FindClient(p.client_id);
+    Client* client = engine_.clients().Find(p.client_id);
     if (client == nullptr) continue;
     if (p.key) {
       Send(*client, KeyPayload(*p.key));
@@ -234,7 +234,7 @@ void Tracking::Send(Client& client, std::string_view payload) {
   bool redirected = false;
   Client::TrackingState& t = client.tracking();
   if (t.redirect != 0) {
-    to = engine_.FindClient(t.redirect);
+    to = engine_.clients().Find(t.redirect);
     if (to == nullptr) {
       // The messages have nowhere to go: a RESP3 client is told so on its own connection.
       t.broken_redirect = true;

@@ -1,11 +1,12 @@
 // The engine's diagnostics that watch commands run: MONITOR clients and the slow log (the latency
-// monitor is fed inline, see Engine::RecordLatency). Kept apart from Call so that a command pays
-// only a few comparisons when none of them applies.
+// monitor is fed inline, see Diagnostics::RecordLatency). Kept apart from Call so that a command
+// pays only a few comparisons when none of them applies.
+#include "server/engine/stats/diagnostics.h"
+
 #include <algorithm>
 #include <cstdio>
 
 #include "server/base/text.h"
-#include "server/engine/core/engine.h"
 
 namespace redlab::server::engine {
 namespace {
@@ -17,19 +18,19 @@ std::string_view PeerId(const Client& client) {
 
 }  // namespace
 
-void Engine::AddMonitor(Client& client) {
+void Diagnostics::AddMonitor(Client& client) {
   client.set_monitor(true);
   monitors_.push_back(&client);
 }
 
-void Engine::RemoveMonitor(Client& client) {
+void Diagnostics::RemoveMonitor(Client& client) {
   if (!client.monitor()) return;
   client.set_monitor(false);
   std::erase(monitors_, &client);
 }
 
-void Engine::FeedMonitors(const Client& client, int db, std::span<const std::string> args,
-                          std::span<const size_t> redacted) {
+void Diagnostics::FeedMonitors(const Client& client, int db, std::span<const std::string> args,
+                               std::span<const size_t> redacted) {
   if (monitors_.empty()) return;
   int64_t us = clock_.NowUs();
   char head[64];
@@ -51,8 +52,8 @@ void Engine::FeedMonitors(const Client& client, int db, std::span<const std::str
   }
 }
 
-void Engine::LogSlowCommand(const Client& client, std::span<const std::string> args,
-                            std::span<const size_t> redacted, int64_t duration_us) {
+void Diagnostics::LogSlowCommand(const Client& client, std::span<const std::string> args,
+                                 std::span<const size_t> redacted, int64_t duration_us) {
   auto max_len = static_cast<size_t>(config_.slowlog_max_len);
   if (duration_us >= config_.slowlog_log_slower_than) {
     slowlog_.Push(args, redacted, clock_.NowMs() / 1000, duration_us, PeerId(client), client.name(),

@@ -89,10 +89,11 @@ void ClientsSection(Engine& e, std::string& out) {
   out += "cluster_connections:0\r\n";
   out += fmt::format("maxclients:{}\r\n", e.config().maxclients);
   out += fmt::format("client_recent_max_input_buffer:{}\r\nclient_recent_max_output_buffer:{}\r\n",
-                     e.RecentMaxInputBuffer(), e.RecentMaxOutputBuffer());
+                     e.clients().RecentMaxInputBuffer(), e.clients().RecentMaxOutputBuffer());
   // Every blocked client counts, postponed ones included, as Redis's server.blocked_clients.
   out += fmt::format("blocked_clients:{}\r\ntracking_clients:{}\r\nclients_in_timeout_table:{}\r\n",
-                     e.blocked_clients(), e.tracking().clients(), e.clients_in_timeout_table());
+                     e.blocking().blocked_clients(), e.tracking().clients(),
+                     e.blocking().clients_in_timeout_table());
 }
 
 // The scripting lines of INFO memory: EVAL's Lua state and cache, the functions' Lua state and
@@ -212,7 +213,7 @@ void MemorySection(Engine& e, std::string& out) {
 void PersistenceSection(Engine& e, std::string& out) { e.persistence().AppendInfo(&out); }
 
 void StatsSection(Engine& e, std::string& out) {
-  const ServerStats& s = e.stats();
+  const ServerStats& s = e.stats().totals();
   const KeyspaceStats& k = e.keyspace().stats();
   out += "# Stats\r\n";
   out += fmt::format("total_connections_received:{}\r\n", s.total_connections_received);
@@ -302,7 +303,7 @@ void CpuSection(std::string& out) {
 void CommandStatsSection(Engine& e, std::string& out) {
   out += "# Commandstats\r\n";
   auto emit = [&](const Command& cmd) {
-    const CommandStats& s = e.command_stats(cmd);
+    const CommandStats& s = e.stats().command(cmd);
     if (s.calls == 0 && s.rejected_calls == 0 && s.failed_calls == 0) return;
     double per_call = s.calls ? static_cast<double>(s.usec) / static_cast<double>(s.calls) : 0;
     out += fmt::format(
@@ -322,7 +323,7 @@ void LatencyStatsSection(Engine& e, std::string& out) {
   if (!e.config().latency_tracking) return;
   const std::vector<double>& percentiles = e.config().latency_tracking_info_percentiles;
   auto emit = [&](const Command& cmd) {
-    const LatencyHistogram& h = e.command_stats(cmd).latency;
+    const LatencyHistogram& h = e.stats().command(cmd).latency;
     if (h.calls() == 0) return;
     out += fmt::format("latency_percentiles_usec_{}:", cmd.full_name);
     for (size_t i = 0; i < percentiles.size(); ++i) {
@@ -346,7 +347,7 @@ void LatencyStatsSection(Engine& e, std::string& out) {
 
 void ErrorStatsSection(Engine& e, std::string& out) {
   out += "# Errorstats\r\n";
-  for (const auto& [code, count] : e.stats().errors) {
+  for (const auto& [code, count] : e.stats().totals().errors) {
     out += fmt::format("errorstat_{}:count={}\r\n", code, count);
   }
 }

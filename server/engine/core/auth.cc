@@ -1,5 +1,7 @@
-// The engine's side of ACLs: the checks of processCommand, authentication, the ACL log's
-// entries, disconnecting the clients of users that change or go, and the ACL file.
+// The engine's side of ACLs (Redis's acl.c): the checks of processCommand, authentication, the
+// ACL log's entries, disconnecting the clients of users that change or go, and the ACL file.
+#include "server/engine/core/auth.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -48,49 +50,45 @@ bool IsPubSubClient(const Client& c) {
 
 }  // namespace
 
-bool Engine::AclPermits(Client& client, const Command& cmd, std::span<std::string> args,
-                        resp::ReplyWriter& reply) {
+bool Auth::all_channels_default() const {
+  return engine_.config().acl_pubsub_default == "allchannels";
+}
+
+std::optional<std::string> Auth::CommandRefusal(const Client& client, const Command& cmd,
+                                                std::span<const std::string> args) {
   acl::CheckResult result = acl::CheckCommand(*client.user(), cmd, args);
-  if (result.allowed()) return true;
+  if (result.allowed()) return std::nullopt;
   LogAclDenial(client, cmd, args, result,
                client.in_multi() ? acl::LogContext::kMulti : acl::LogContext::kToplevel);
   switch (result.verdict) {
     case acl::Verdict::kCommand:
-      Reject(client, &cmd, args, reply,
-             "-NOPERM this user has no permissions to run the '" + cmd.full_name + "' command");
-      break;
+      return "-NOPERM this user has no permissions to run the '" + cmd.full_name + "' command";
     case acl::Verdict::kKey:
-      Reject(client, &cmd, args, reply,
-             "-NOPERM this user has no permissions to access one of the keys used as arguments");
-      break;
+      return "-NOPERM this user has no permissions to access one of the keys used as arguments";
     default:
-      Reject(client, &cmd, args, reply,
-             "-NOPERM this user has no permissions to access one of the channels used as "
-             "arguments");
+      return "-NOPERM this user has no permissions to access one of the channels used as "
+             "arguments";
   }
-  return false;
 }
 
-bool Engine::AclPermitsQueued(Client& client, const Client::QueuedCommand& queued,
-                              resp::ReplyWriter& reply) {
+std::optional<std::string> Auth::QueuedRefusal(const Client& client,
+                                               const Client::QueuedCommand& queued) {
   acl::CheckResult result = acl::CheckCommand(*client.user(), *queued.cmd, queued.args);
-  if (result.allowed()) return true;
+  if (result.allowed()) return std::nullopt;
   LogAclDenial(client, *queued.cmd, queued.args, result, acl::LogContext::kMulti);
   std::string_view reason = result.verdict == acl::Verdict::kCommand
                                 ? "no permission to execute the command or subcommand"
                             : result.verdict == acl::Verdict::kKey
                                 ? "no permission to touch the specified keys"
                                 : "no permission to access one of the channels used as arguments";
-  reply.Error(
-      "-NOPERM ACLs rules changed between the moment the transaction was accumulated and the "
-      "EXEC call. This command is no longer allowed for the following reason: " +
-      std::string(reason));
-  return false;
+  return "-NOPERM ACLs rules changed between the moment the transaction was accumulated and the "
+         "EXEC call. This command is no longer allowed for the following reason: " +
+         std::string(reason);
 }
 
-std::optional<std::string> Engine::ScriptAclRefusal(const Client& client, const ScriptCall& call,
-                                                    const Command& cmd,
-                                                    std::span<const std::string> args) {
+std::optional<std::string> Auth::ScriptRefusal(const Client& client, const ScriptCall& call,
+                                               const Command& cmd,
+                                               std::span<const std::string> args) {
   acl::CheckResult result = acl::CheckCommand(*client.user(), cmd, args);
   if (result.allowed()) return std::nullopt;
   LogAclDenial(client, cmd, args, result, acl::LogContext::kLua, call.caller);
@@ -102,9 +100,9 @@ std::optional<std::string> Engine::ScriptAclRefusal(const Client& client, const 
   return "The user executing the script " + std::string(reason);
 }
 
-void Engine::LogAclDenial(const Client& client, const Command& cmd,
-                          std::span<const std::string> args, const acl::CheckResult& result,
-                          acl::LogContext context, const Client* described) {
+void Auth::LogAclDenial(const Client& client, const Command& cmd, std::span<const std::string> args,
+                        const acl::CheckResult& result, acl::LogContext context,
+                        const Client* described) {
   acl::LogReason reason = acl::LogReason::kCommand;
   std::string object = cmd.full_name;
   if (result.verdict == acl::Verdict::kKey || result.verdict == acl::Verdict::kChannel) {
@@ -115,20 +113,20 @@ void Engine::LogAclDenial(const Client& client, const Command& cmd,
               client.user()->name());
 }
 
-void Engine::LogAclEvent(const Client& client, acl::LogReason reason, acl::LogContext context,
-                         std::string object, std::string_view username) {
+void Auth::LogAclEvent(const Client& client, acl::LogReason reason, acl::LogContext context,
+                       std::string object, std::string_view username) {
   acl::LogEntry entry;
   entry.reason = reason;
   entry.context = context;
   entry.object = std::move(object);
   entry.username = std::string(username);
-  entry.time_ms = clock_.NowMs();
-  entry.client_info = DescribeClient(*this, client);
-  acl_.log().Add(std::move(entry), static_cast<size_t>(config_.acllog_max_len));
+  entry.time_ms = engine_.clock().NowMs();
+  entry.client_info = DescribeClient(engine_, client);
+  acl_.log().Add(std::move(entry), static_cast<size_t>(engine_.config().acllog_max_len));
 }
 
-bool Engine::Authenticate(Client& client, std::string_view username, std::string_view password,
-                          std::string_view command) {
+bool Auth::Authenticate(Client& client, std::string_view username, std::string_view password,
+                        std::string_view command) {
   const acl::User* user = acl_.Find(username);
   if (user != nullptr && user->CheckPassword(password)) {
     client.set_user(user);
@@ -141,8 +139,8 @@ bool Engine::Authenticate(Client& client, std::string_view username, std::string
   return false;
 }
 
-void Engine::DisconnectClientsOf(const acl::User* user, Client* current) {
-  for (auto& [id, c] : clients_) {
+void Auth::DisconnectClientsOf(const acl::User* user, Client* current) {
+  for (const auto& [id, c] : engine_.clients()) {
     if (c->user() != user) continue;
     // Back to the default user, unauthenticated, until the connection is gone: safer than a
     // client left with a user that no longer exists.
@@ -156,8 +154,8 @@ void Engine::DisconnectClientsOf(const acl::User* user, Client* current) {
   }
 }
 
-void Engine::DisconnectRevokedSubscribers(const acl::User& user, const acl::User& new_rules,
-                                          Client* current) {
+void Auth::DisconnectRevokedSubscribers(const acl::User& user, const acl::User& new_rules,
+                                        Client* current) {
   std::vector<std::string> allowed;
   for (const acl::Selector& s : new_rules.selectors()) {
     if (s.all_channels()) return;
@@ -173,7 +171,7 @@ void Engine::DisconnectRevokedSubscribers(const acl::User& user, const acl::User
     if (!kept) break;
   }
   if (kept) return;
-  for (auto& [id, c] : clients_) {
+  for (const auto& [id, c] : engine_.clients()) {
     if (c->user() != &user || !IsPubSubClient(*c)) continue;
     const Client::PubSubState& subs = c->pubsub();
     auto refused = [&](const std::vector<std::string>& names, bool patterns) {
@@ -193,21 +191,22 @@ void Engine::DisconnectRevokedSubscribers(const acl::User& user, const acl::User
   }
 }
 
-std::string Engine::AclFilePath() const {
-  const std::string& file = config_.aclfile;
-  if (file.empty() || file[0] == '/' || config_.dir.empty() || config_.dir == ".") return file;
-  return config_.dir + "/" + file;
+std::string Auth::AclFilePath() const {
+  const ServerConfig& config = engine_.config();
+  const std::string& file = config.aclfile;
+  if (file.empty() || file[0] == '/' || config.dir.empty() || config.dir == ".") return file;
+  return config.dir + "/" + file;
 }
 
-std::optional<std::string> Engine::ReloadAclFile(Client* current) {
+std::optional<std::string> Auth::ReloadAclFile(Client* current) {
   std::string text;
   std::string error;
   if (!ReadFile(AclFilePath(), &text, &error)) {
-    return "Error loading ACLs, opening file '" + config_.aclfile + "': " + error;
+    return "Error loading ACLs, opening file '" + engine_.config().aclfile + "': " + error;
   }
   acl::Acl::Users users;
   if (auto parse_error =
-          acl_.ParseFile(text, config_.aclfile, acl_all_channels_default(), &users)) {
+          acl_.ParseFile(text, engine_.config().aclfile, all_channels_default(), &users)) {
     return parse_error;
   }
   // Every user but the default one is replaced: their clients must go.
@@ -217,22 +216,23 @@ std::optional<std::string> Engine::ReloadAclFile(Client* current) {
   return std::nullopt;
 }
 
-bool Engine::SaveAclFile() {
-  return WriteFileAtomically(AclFilePath(), acl_.Serialize(), clock_.NowMs());
+bool Auth::SaveAclFile() {
+  return WriteFileAtomically(AclFilePath(), acl_.Serialize(), engine_.clock().NowMs());
 }
 
-std::optional<std::string> Engine::LoadAclAtStartup() {
-  if (!config_.aclfile.empty() && !config_.users.empty()) {
+std::optional<std::string> Auth::LoadAclAtStartup() {
+  const ServerConfig& config = engine_.config();
+  if (!config.aclfile.empty() && !config.users.empty()) {
     return std::string(
         "Configuring Redis with users defined in redis.conf and at the same setting an ACL file "
         "path is invalid. This setup is very likely to lead to configuration errors and security "
         "holes, please define either an ACL file or declare users directly in your redis.conf, "
         "but not both.");
   }
-  if (auto error = acl_.LoadConfiguredUsers(config_.users, acl_all_channels_default())) {
+  if (auto error = acl_.LoadConfiguredUsers(config.users, all_channels_default())) {
     return *error + ". Critical error while loading ACLs. Exiting.";
   }
-  if (!config_.aclfile.empty()) {
+  if (!config.aclfile.empty()) {
     if (auto error = ReloadAclFile(nullptr)) {
       return "Aborting Redis startup because of ACL errors: " + *error;
     }
