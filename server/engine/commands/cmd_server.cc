@@ -138,7 +138,7 @@ void ConfigSetCommand(CommandContext& ctx) {
     aof.Stop();
   } else if (ctx.engine().config().appendonly && aof.state() == Aof::State::kOff &&
              !aof.Start(ctx.client().in_multi())) {
-    ctx.engine().RestoreConfig(before);
+    ctx.engine().config_registry().Restore(before);
     ctx.ReplyError(
         "CONFIG SET failed (possibly related to argument 'appendonly') - Unable to turn on AOF. "
         "Check server logs.");

@@ -292,7 +292,7 @@ std::optional<std::string> Aof::Reload() {
   if (result != LoadResult::kOk && result != LoadResult::kEmpty) {
     return "Error loading the append only file";
   }
-  engine_.SetDirty(0);
+  engine_.stats().SetDirty(0);
   Log(kWarning, "Append Only File loaded by DEBUG LOADAOF");
   return std::nullopt;
 }

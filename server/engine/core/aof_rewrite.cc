@@ -70,7 +70,7 @@ void RewriteStream(CommandWriter& w, std::string_view key, const StreamValue& s)
               w.Bulk("XADD");
               w.Bulk(key);
               w.Bulk(e.id.ToString());
-              for (const std::string& f : e.fields) w.Bulk(f);
+              for (std::string_view f : e.fields) w.Bulk(f);
               return true;
             });
   } else {
