@@ -15,32 +15,6 @@
 namespace redlab::conformance {
 namespace {
 
-std::string InfoField(Client& c, std::string_view field) {
-  std::string info = c({"INFO", "replication"}).str;
-  std::string needle = "\n" + std::string(field) + ":";
-  size_t pos = info.find(needle);
-  if (pos == std::string::npos) return {};
-  size_t start = pos + needle.size();
-  return info.substr(start, info.find('\r', start) - start);
-}
-
-// A client for a process just started on `port`, once it answers.
-std::optional<Client> ConnectWhenUp(int port) {
-  std::optional<Client> c;
-  Eventually(
-      [&] {
-        try {
-          c.emplace(port);
-          return (*c)({"PING"}) == Status("PONG");
-        } catch (const std::runtime_error&) {
-          c.reset();
-          return false;
-        }
-      },
-      std::chrono::seconds(10));
-  return c;
-}
-
 ChildProcess RedlabServer(const std::vector<std::string>& args) {
   std::vector<std::string> all = {"--loglevel", "warning"};
   all.insert(all.end(), args.begin(), args.end());

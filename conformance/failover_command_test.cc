@@ -8,15 +8,6 @@
 namespace redlab::conformance {
 namespace {
 
-std::string InfoField(Client& c, std::string_view field) {
-  std::string info = c({"INFO", "replication"}).str;
-  std::string needle = "\n" + std::string(field) + ":";
-  size_t pos = info.find(needle);
-  if (pos == std::string::npos) return {};
-  size_t start = pos + needle.size();
-  return info.substr(start, info.find('\r', start) - start);
-}
-
 // The next reply on `c` within `timeout` (its own read timeout is kept short so that "no reply
 // yet" can be checked first); nullopt when none came.
 std::optional<Reply> ReadWithin(Client& c, std::chrono::milliseconds timeout) {

@@ -27,15 +27,6 @@ void TakeLock(Client& c, const std::string& owner) {
 // What Redisson's script checks first: whether anyone holds the lock.
 bool LockHeld(Client& c) { return c({"EXISTS", kLock}) == Int(1); }
 
-std::string InfoField(Client& c, std::string_view field) {
-  std::string info = c({"INFO", "replication"}).str;
-  std::string needle = "\n" + std::string(field) + ":";
-  size_t pos = info.find(needle);
-  if (pos == std::string::npos) return {};
-  size_t start = pos + needle.size();
-  return info.substr(start, info.find('\r', start) - start);
-}
-
 // The lag INFO replication shows for the master's first replica ("slave0:...,lag=N"); -1 when
 // there is none.
 int64_t ReplicaLag(Client& m) {

@@ -21,17 +21,6 @@ namespace {
 
 const std::vector<std::string> kPrograms = {REDLAB_SERVER_PATH, "redis-server"};
 
-// A log line without its "pid:role date time " prefix: "* Ready to accept connections".
-std::string WithoutPrefix(const std::string& line) {
-  std::istringstream in(line);
-  std::string word;
-  for (int i = 0; i < 5 && in >> word; ++i) {
-  }
-  std::string rest;
-  std::getline(in >> std::ws, rest);
-  return rest;
-}
-
 // The log lines until `last` (a line starting with it) or the end of the output.
 std::vector<std::string> LinesUntil(ChildProcess& server, const std::string& last) {
   std::vector<std::string> lines;
@@ -40,22 +29,6 @@ std::vector<std::string> LinesUntil(ChildProcess& server, const std::string& las
     if (lines.back().find(last) != std::string::npos) break;
   }
   return lines;
-}
-
-std::optional<Client> ConnectWhenUp(int port) {
-  std::optional<Client> c;
-  Eventually(
-      [&] {
-        try {
-          c.emplace(port);
-          return (*c)({"PING"}) == Status("PONG");
-        } catch (const std::runtime_error&) {
-          c.reset();
-          return false;
-        }
-      },
-      std::chrono::seconds(10));
-  return c;
 }
 
 int64_t InfoField(Client& c, const std::string& section, const std::string& field) {

@@ -12,15 +12,6 @@
 namespace redlab::conformance {
 namespace {
 
-std::string InfoField(Client& c, std::string_view field) {
-  std::string info = c({"INFO", "replication"}).str;
-  std::string needle = "\n" + std::string(field) + ":";
-  size_t pos = info.find(needle);
-  if (pos == std::string::npos) return {};
-  size_t start = pos + needle.size();
-  return info.substr(start, info.find('\r', start) - start);
-}
-
 // A key's type, content (in an order independent of encodings) and whether it has a TTL.
 std::string Describe(Client& c, const std::string& key) {
   std::string type = c({"TYPE", key}).str;

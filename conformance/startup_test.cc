@@ -16,33 +16,6 @@ namespace {
 
 const std::vector<std::string> kPrograms = {REDLAB_SERVER_PATH, "redis-server"};
 
-std::optional<Client> ConnectWhenUp(int port) {
-  std::optional<Client> c;
-  Eventually(
-      [&] {
-        try {
-          c.emplace(port);
-          return (*c)({"PING"}) == Status("PONG");
-        } catch (const std::runtime_error&) {
-          c.reset();
-          return false;
-        }
-      },
-      std::chrono::seconds(10));
-  return c;
-}
-
-// A log line without its "pid:role date time " prefix: "* Ready to accept connections".
-std::string WithoutPrefix(const std::string& line) {
-  std::istringstream in(line);
-  std::string word;
-  for (int i = 0; i < 5 && in >> word; ++i) {
-  }
-  std::string rest;
-  std::getline(in >> std::ws, rest);
-  return rest;
-}
-
 std::string TempConf(const std::string& tag) {
   return ::testing::TempDir() + "redlab_startup_" + tag + "." + std::to_string(getpid()) + ".conf";
 }

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <sstream>
 #include <stdexcept>
 
 namespace redlab::conformance {
@@ -99,6 +100,16 @@ void ChildProcess::DrainStderr() {
   ssize_t n;
   while ((n = read(stderr_, buf, sizeof(buf))) > 0) err_text_.append(buf, static_cast<size_t>(n));
   fcntl(stderr_, F_SETFL, flags);
+}
+
+std::string WithoutPrefix(const std::string& line) {
+  std::istringstream in(line);
+  std::string word;
+  for (int i = 0; i < 5 && in >> word; ++i) {
+  }
+  std::string rest;
+  std::getline(in >> std::ws, rest);
+  return rest;
 }
 
 }  // namespace redlab::conformance

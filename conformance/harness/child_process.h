@@ -41,4 +41,7 @@ class ChildProcess {
   std::string err_text_;
 };
 
+// A server log line without its "pid:role date time " prefix: "* Ready to accept connections".
+std::string WithoutPrefix(const std::string& line);
+
 }  // namespace redlab::conformance

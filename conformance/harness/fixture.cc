@@ -1,5 +1,7 @@
 #include "conformance/harness/fixture.h"
 
+#include <stdexcept>
+
 namespace redlab::conformance {
 
 std::unique_ptr<Server> ConformanceTest::server_;
@@ -49,6 +51,31 @@ Reply Array(std::vector<Reply> elements) {
   r.type = Reply::Type::kArray;
   r.elements = std::move(elements);
   return r;
+}
+
+std::string InfoField(Client& c, std::string_view field) {
+  std::string info = c({"INFO", "replication"}).str;
+  std::string needle = "\n" + std::string(field) + ":";
+  size_t pos = info.find(needle);
+  if (pos == std::string::npos) return {};
+  size_t start = pos + needle.size();
+  return info.substr(start, info.find('\r', start) - start);
+}
+
+std::optional<Client> ConnectWhenUp(int port) {
+  std::optional<Client> c;
+  Eventually(
+      [&] {
+        try {
+          c.emplace(port);
+          return (*c)({"PING"}) == Status("PONG");
+        } catch (const std::runtime_error&) {
+          c.reset();
+          return false;
+        }
+      },
+      std::chrono::seconds(10));
+  return c;
 }
 
 }  // namespace redlab::conformance

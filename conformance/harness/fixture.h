@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "conformance/harness/client.h"
 #include "conformance/harness/target.h"
@@ -34,6 +36,13 @@ Reply Int(int64_t v);
 Reply Bulk(std::string s);
 Reply Nil();
 Reply Array(std::vector<Reply> elements);
+
+// A field of `c`'s INFO replication ("role", "master_link_status", ...); "" when it is absent.
+std::string InfoField(Client& c, std::string_view field);
+
+// A client for a process just started on `port`, once it answers PING (within 10 s); nullopt
+// when it never did.
+std::optional<Client> ConnectWhenUp(int port);
 
 // Skips the current test on real Redis with the reason (for redlab-only behaviour, e.g. faults).
 #define REDLAB_ONLY(reason)                                           \
