@@ -40,6 +40,17 @@ TEST_F(ZsetSetOpsTest, Zunion) {
             BulkArray({"x", "2", "y", "4", "z", "6"}));
 }
 
+// A plain set of integers (intset) as an input: every member counts, each with score 1 (ASan
+// once caught the union keeping views of a number's formatting buffer, which lost members).
+TEST_F(ZsetSetOpsTest, ZunionOfASetOfIntegers) {
+  ASSERT_EQ(c()({"SADD", "ints", "1", "2", "3", "100"}), Int(4));
+  EXPECT_EQ(c()({"ZUNION", "2", "ints", "c", "WITHSCORES"}),
+            BulkArray({"1", "1", "100", "1", "2", "1", "3", "1", "z", "100"}));
+  EXPECT_EQ(c()({"ZUNIONSTORE", "dest", "2", "ints", "ints"}), Int(4));
+  EXPECT_EQ(c()({"ZRANGE", "dest", "0", "-1", "WITHSCORES"}),
+            BulkArray({"1", "2", "100", "2", "2", "2", "3", "2"}));
+}
+
 TEST_F(ZsetSetOpsTest, ZunionInfinitiesAndNegativeZero) {
   Zadd("p", {"inf", "m", "0", "n"});
   Zadd("q", {"-inf", "m", "1", "n"});

@@ -101,11 +101,13 @@ void Intersect(const std::vector<Source>& sources, Aggregate aggregate, bool car
 }
 
 void Unite(const std::vector<Source>& sources, Aggregate aggregate, ZsetValue* result) {
-  std::unordered_map<std::string_view, double> scores;
+  // The members are copied: a set of integers (intset) formats each one into a buffer that the
+  // next member reuses, so its views do not outlive the visit.
+  std::unordered_map<std::string, double> scores;
   for (const Source& s : sources) {
     s.ForEach([&](std::string_view member, double score) {
       double value = Weighted(s, score);
-      auto [it, inserted] = scores.try_emplace(member, value);
+      auto [it, inserted] = scores.try_emplace(std::string(member), value);
       if (!inserted) Combine(&it->second, value, aggregate);
     });
   }
