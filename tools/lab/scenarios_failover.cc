@@ -65,6 +65,17 @@ bool WaitForSentinelsToName(const Cluster& c, size_t node, std::chrono::millisec
   return false;
 }
 
+// Waits (20 s at most) until the sentinels name the replica as mymaster's address, then records
+// the time since `since_us` as the figure failover_ms and marks the promotion in the history.
+void AwaitSentinelPromotion(RunContext& ctx, Cluster& c, int64_t since_us, const char* why) {
+  if (!WaitForSentinelsToName(c, c.Replica(0), std::chrono::seconds(20))) {
+    throw std::runtime_error("the sentinels did not promote " + c.Name(c.Replica(0)) +
+                             " within 20 s");
+  }
+  ctx.Metric("failover_ms", static_cast<double>(ctx.history().NowUs() - since_us) / 1000.0);
+  ctx.history().Mark("sentinel-promote", c.Name(c.Replica(0)), why);
+}
+
 // The same race, the promotion Sentinel's: three sentinels (quorum 2) see the master die and
 // promote the replica that never had the lock.
 void SentinelFailoverRace(RunContext& ctx) {
@@ -77,13 +88,7 @@ void SentinelFailoverRace(RunContext& ctx) {
   int64_t seen = a->Read(resource);
   n.Crash(c.Master());
   int64_t crashed = ctx.history().NowUs();
-  if (!WaitForSentinelsToName(c, c.Replica(0), std::chrono::seconds(20))) {
-    throw std::runtime_error("the sentinels did not promote " + c.Name(c.Replica(0)) +
-                             " within 20 s");
-  }
-  ctx.Metric("failover_ms", static_cast<double>(ctx.history().NowUs() - crashed) / 1000.0);
-  ctx.history().Mark("sentinel-promote", c.Name(c.Replica(0)),
-                     "the sentinels name it mymaster's address");
+  AwaitSentinelPromotion(ctx, c, crashed, "the sentinels name it mymaster's address");
   auto b = ctx.ReentrantActor("B", SingleServer(c, c.Replica(0)));
   SecondHolder(*b, resource, n);
   a->Write(resource, seen, seen + 1);
@@ -109,13 +114,7 @@ void SentinelSplitBrain(RunContext& ctx) {
   int64_t cut = ctx.history().NowUs();
   if (a->Acquire(kLockName, Millis(0), kLease).outcome != Outcome::kOk) return;
   int64_t seen = a->Read(resource);
-  if (!WaitForSentinelsToName(c, c.Replica(0), std::chrono::seconds(20))) {
-    throw std::runtime_error("the sentinels did not promote " + c.Name(c.Replica(0)) +
-                             " within 20 s");
-  }
-  ctx.Metric("failover_ms", static_cast<double>(ctx.history().NowUs() - cut) / 1000.0);
-  ctx.history().Mark("sentinel-promote", c.Name(c.Replica(0)),
-                     "the majority's sentinels name it mymaster's address");
+  AwaitSentinelPromotion(ctx, c, cut, "the majority's sentinels name it mymaster's address");
   auto b = ctx.ReentrantActor("B", SingleServer(c, c.Replica(0)));
   SecondHolder(*b, resource, n);
   a->Write(resource, seen, seen + 1);  // the old master still acknowledges A's lock
