@@ -419,5 +419,28 @@ TEST_F(ScriptingTest, ErrorStatistics) {
   EXPECT_NE(stats.find("cmdstat_hget:calls=1,"), std::string::npos) << stats;
 }
 
+// A script whose redis.pcall is refused (OOM) and which then returns normally did not fail: the
+// refusal took that error reply for itself (Redis's "Consistent eval error reporting").
+TEST_F(ScriptingTest, ARefusalCaughtByPcallIsNotTheScriptsFailure) {
+  c()({"CONFIG", "RESETSTAT"});
+  ASSERT_EQ(c()({"CONFIG", "SET", "maxmemory", "1"}), Status("OK"));
+  Reply caught = Eval(
+      "local t = redis.pcall('set', 'x', 'y') "
+      "return t['err'] == \"OOM command not allowed when used memory > 'maxmemory'.\" and 1 or 0");
+  ASSERT_EQ(c()({"CONFIG", "SET", "maxmemory", "0"}), Status("OK"));
+  EXPECT_EQ(caught, Int(1));
+  std::string stats = c()({"INFO", "commandstats"}).str;
+  EXPECT_NE(stats.find("cmdstat_set:calls=0,usec=0,usec_per_call=0.00,rejected_calls=1,"
+                       "failed_calls=0"),
+            std::string::npos)
+      << stats;
+  size_t eval = stats.find("cmdstat_eval:calls=1,");
+  ASSERT_NE(eval, std::string::npos) << stats;
+  EXPECT_EQ(stats.substr(stats.find(",rejected_calls", eval),
+                         stats.find("\r\n", eval) - stats.find(",rejected_calls", eval)),
+            ",rejected_calls=0,failed_calls=0");
+  EXPECT_EQ(c()({"INFO", "errorstats"}).str, "# Errorstats\r\nerrorstat_OOM:count=1\r\n");
+}
+
 }  // namespace
 }  // namespace redlab::conformance

@@ -14,6 +14,9 @@ class ErrorListener {
  public:
   virtual ~ErrorListener() = default;
   virtual void OnErrorReply(std::string_view text) = 0;  // text without the leading '-'
+  // An error reply kept out of the error statistics (a script's error that a command it called
+  // already counted): the command that replies it still failed.
+  virtual void OnUncountedErrorReply() {}
 };
 
 class ReplyWriter {
@@ -46,6 +49,12 @@ class ReplyWriter {
   void PushHeader(size_t n);     // *n in RESP2
   void EmptyArray() { ArrayHeader(0); }
   void Raw(std::string_view bytes) { out_->append(bytes); }
+  // A whole error line ("-ERR ...\r\n") kept out of the error statistics (Redis's
+  // ERR_REPLY_FLAG_NO_STATS_UPDATE).
+  void UncountedError(std::string_view line) {
+    out_->append(line);
+    if (error_listener_ != nullptr) error_listener_->OnUncountedErrorReply();
+  }
 
   // Deferred lengths, for replies whose element count is known only after they are written.
   // The header is inserted at the returned position when the count is known.

@@ -270,7 +270,7 @@ void WriteFormattedError(resp::ReplyWriter& out, std::string_view text, bool cou
     if (line[i] == '\r' || line[i] == '\n') line[i] = ' ';
   }
   line.append("\r\n");
-  out.Raw(line);
+  out.UncountedError(line);
 }
 
 void WriteReply(lua_State* lua, int script_resp, resp::ReplyWriter& out) {

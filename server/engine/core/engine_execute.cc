@@ -342,7 +342,7 @@ void Engine::ExecQueued(Client& client, resp::ReplyWriter& reply) {
 
 void Engine::Call(Client& client, const Command& cmd, std::span<std::string> args,
                   resp::ReplyWriter& reply, bool propagate) {
-  uint64_t errors_before = stats_.error_replies();
+  stats_.BeginCall();
   uint64_t dirty_before = stats_.dirty();
   int64_t offset_before = replication_->master_repl_offset();
   int db = client.db();
@@ -383,8 +383,7 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
   // A blocked command's latency is recorded when it is unblocked (updateStatsOnUnblock).
   const bool blocked = client.blocked();
   if (blocked) client.block().call_us = duration;
-  stats_.RecordCall(cmd, duration, !blocked && config_.latency_tracking,
-                    stats_.error_replies() != errors_before);
+  stats_.RecordCall(cmd, duration, !blocked && config_.latency_tracking);
   // The slow log considers every command it may log (to trim itself), unless slowlog-log-
   // slower-than is negative; a blocked command is considered once it is unblocked.
   if (diagnostics_.SlowLogConsiders(duration) && !cmd.has(kCmdSkipSlowlog) && !blocked)

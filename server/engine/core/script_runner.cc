@@ -74,7 +74,7 @@ std::optional<std::string> Engine::CallFromScript(Client& client, ScriptCall& ca
   // A refusal is counted as an error reply and, for a known command, as a rejected call.
   auto refuse = [&](std::string text) -> std::optional<std::string> {
     stats_.OnErrorReply(text[0] == '-' ? text.substr(1) : "ERR " + text);
-    if (cmd != nullptr) stats_.CountRejectedCall(*cmd);
+    if (cmd != nullptr) stats_.CountScriptRefusal(*cmd);
     return text;
   };
   if (cmd == nullptr) return refuse("Unknown Redis command called from script");

@@ -97,16 +97,32 @@ class Stats : public resp::ErrorListener {
   }
   void CountRejectedConnection() { ++totals_.rejected_connections; }
 
+  // Redis's incrCommandStatsOnError: a command failed (or was refused) when error replies were
+  // counted since the baseline, which every call's start, every failure and every refusal inside
+  // a script moves to the current count. So a script whose redis.pcall was refused, and which
+  // then returned normally, did not fail: the refusal took that error for itself.
+  void BeginCall() {
+    error_baseline_ = totals_.total_error_replies;
+    uncounted_error_ = false;
+  }
   // A call of `cmd` that ran for `duration_us` (Redis's call()): its latency goes to the
-  // histogram when `record_latency`; `failed` when it replied an error.
-  void RecordCall(const Command& cmd, int64_t duration_us, bool record_latency, bool failed) {
+  // histogram when `record_latency`; failed when it replied an error since the baseline, or an
+  // uncounted one.
+  void RecordCall(const Command& cmd, int64_t duration_us, bool record_latency) {
     CommandStats& cs = commands_[cmd.id];
     ++cs.calls;
     cs.usec += static_cast<uint64_t>(duration_us);
     if (record_latency) cs.latency.Record(duration_us);
-    if (failed) ++cs.failed_calls;
+    if (TakeNewErrors() || uncounted_error_) ++cs.failed_calls;
+    uncounted_error_ = false;
     ++totals_.total_commands_processed;
   }
+  // A command a script called, refused (scriptCall's rejection): rejected_calls, when the
+  // refusal's error reply is new since the baseline.
+  void CountScriptRefusal(const Command& cmd) {
+    if (TakeNewErrors()) ++commands_[cmd.id].rejected_calls;
+  }
+  void OnUncountedErrorReply() override { uncounted_error_ = true; }
   // A command refused before it ran (rejected_calls).
   void CountRejectedCall(const Command& cmd) { ++commands_[cmd.id].rejected_calls; }
   // The parts of a blocked command's statistics that come when it is unblocked
@@ -118,6 +134,7 @@ class Stats : public resp::ErrorListener {
     commands_[cmd.id].latency.Record(us);
   }
   void CountFailedCall(const Command& cmd) { ++commands_[cmd.id].failed_calls; }
+
 
   // The memory stayed over maxmemory (`under` false) or got under it at `now_us`: the time
   // spent over it (INFO's total_eviction_exceeded_time).
@@ -131,8 +148,17 @@ class Stats : public resp::ErrorListener {
   void OnErrorReply(std::string_view text) override;
 
  private:
+  // Whether error replies were counted since the baseline; moves the baseline to now.
+  bool TakeNewErrors() {
+    bool any = totals_.total_error_replies > error_baseline_;
+    error_baseline_ = totals_.total_error_replies;
+    return any;
+  }
+
   std::vector<CommandStats> commands_;  // by Command::id
   ServerStats totals_;
+  uint64_t error_baseline_ = 0;  // Redis's prev_err_count
+  bool uncounted_error_ = false;  // the running command replied an uncounted error
 };
 
 }  // namespace redlab::server::engine

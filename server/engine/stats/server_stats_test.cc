@@ -10,8 +10,11 @@ TEST(StatsTest, CallsAndFailuresByCommand) {
   Command get;
   get.id = 1;
   Stats stats(2);
-  stats.RecordCall(get, 10, /*record_latency=*/false, /*failed=*/false);
-  stats.RecordCall(get, 5, /*record_latency=*/false, /*failed=*/true);
+  stats.BeginCall();
+  stats.RecordCall(get, 10, /*record_latency=*/false);  // no error: not failed
+  stats.BeginCall();
+  stats.OnErrorReply("ERR wrong");
+  stats.RecordCall(get, 5, /*record_latency=*/false);  // an error since its start: failed
   stats.CountRejectedCall(get);
   stats.AddCommandTime(get, 7);
   stats.CountFailedCall(get);
@@ -20,6 +23,28 @@ TEST(StatsTest, CallsAndFailuresByCommand) {
   EXPECT_EQ(stats.command(get).failed_calls, 2u);
   EXPECT_EQ(stats.command(get).rejected_calls, 1u);
   EXPECT_EQ(stats.totals().total_commands_processed, 2u);
+}
+
+// Redis's incrCommandStatsOnError: an error a refusal inside the call took for itself is not
+// the call's failure; an uncounted error reply (a script's, counted by the command it called) is.
+TEST(StatsTest, AFailureIsAnErrorSinceTheLastOneTaken) {
+  Command eval, set;
+  eval.id = 0;
+  set.id = 1;
+  Stats stats(2);
+  stats.BeginCall();
+  stats.OnErrorReply("OOM command not allowed");
+  stats.CountScriptRefusal(set);
+  stats.RecordCall(eval, 1, false);
+  EXPECT_EQ(stats.command(set).rejected_calls, 1u);
+  EXPECT_EQ(stats.command(eval).failed_calls, 0u);
+  stats.BeginCall();
+  stats.OnErrorReply("OOM command not allowed");
+  stats.CountScriptRefusal(set);
+  stats.OnUncountedErrorReply();
+  stats.RecordCall(eval, 1, false);
+  EXPECT_EQ(stats.command(eval).failed_calls, 1u);
+  EXPECT_EQ(stats.error_replies(), 2u);
 }
 
 TEST(StatsTest, ErrorRepliesByCodeUpTo128Codes) {
@@ -42,7 +67,7 @@ TEST(StatsTest, ResetKeepsDirty) {
   stats.AddDirty(3);
   stats.CountNetInput(100);
   stats.CountNetOutput(50, 2);
-  stats.RecordCall(set, 1, false, false);
+  stats.RecordCall(set, 1, false);
   EXPECT_EQ(stats.totals().total_net_input_bytes, 100u);
   EXPECT_EQ(stats.totals().total_reads_processed, 1u);
   EXPECT_EQ(stats.totals().total_writes_processed, 2u);
