@@ -38,6 +38,7 @@ void Stats::Reset() {
   uint64_t dirty = totals_.dirty;
   totals_ = ServerStats{};
   totals_.dirty = dirty;
+  error_baseline_ = 0;  // the error count starts again too
 }
 
 }  // namespace redlab::server::engine
