@@ -51,11 +51,7 @@ class AofTest : public ::testing::Test {
     server_.reset();
   }
   std::string Info(const std::string& field) {
-    std::string info = c()({"INFO", "persistence"}).str;
-    size_t at = info.find("\r\n" + field + ":");
-    if (at == std::string::npos) return "<missing>";
-    at += field.size() + 3;
-    return info.substr(at, info.find("\r\n", at) - at);
+    return FindInfoField(c(), "persistence", field).value_or("<missing>");
   }
   // BGREWRITEAOF's work is done (a child's, on real Redis).
   void WaitRewriteDone() {

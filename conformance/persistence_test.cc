@@ -42,11 +42,7 @@ class PersistenceTest : public ConformanceTest {
   }
   // A field of INFO persistence.
   std::string Info(const std::string& field) {
-    std::string info = c()({"INFO", "persistence"}).str;
-    size_t at = info.find("\r\n" + field + ":");
-    if (at == std::string::npos) return "<missing>";
-    at += field.size() + 3;
-    return info.substr(at, info.find("\r\n", at) - at);
+    return FindInfoField(c(), "persistence", field).value_or("<missing>");
   }
   static std::string dir_;
 };

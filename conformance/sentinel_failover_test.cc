@@ -28,9 +28,8 @@ TEST_F(SentinelFailoverTest, AutomaticFailoverPromotesTheBestReplicaAndTheOldMas
   std::string r1 = std::to_string(topology_->replica_port(1));
   // Every sentinel knows the two replicas and the two other sentinels.
   ASSERT_TRUE(WaitFor([&] {
+    if (!EverySentinelKnowsTheOthers()) return false;
     for (size_t i = 0; i < sentinels_.size(); ++i) {
-      auto m = Fields(Sentinel(i)({"SENTINEL", "MASTER", "mymaster"}));
-      if (m["num-slaves"] != "2" || m["num-other-sentinels"] != "2") return false;
       Reply replicas = Sentinel(i)({"SENTINEL", "REPLICAS", "mymaster"});
       for (const Reply& r : replicas.elements) {
         auto f = Fields(r);
@@ -298,13 +297,7 @@ TEST_F(SentinelFailoverTest, IoredisFollowsTheFailover) {
   }
   StartNodes();
   StartSentinels(3, 2);
-  ASSERT_TRUE(WaitFor([&] {
-    for (size_t i = 0; i < sentinels_.size(); ++i) {
-      auto m = Fields(Sentinel(i)({"SENTINEL", "MASTER", "mymaster"}));
-      if (m["num-slaves"] != "2" || m["num-other-sentinels"] != "2") return false;
-    }
-    return true;
-  }));
+  ASSERT_TRUE(WaitFor([&] { return EverySentinelKnowsTheOthers(); }));
   std::string command = "NODE_PATH=" + modules.string() + " node " +
                         (std::filesystem::path(REDLAB_SOURCE_DIR) /
                          "conformance/clients/ioredis_sentinel.js")

@@ -80,6 +80,14 @@ class SentinelFixture : public ::testing::Test {
     }
   }
   Client Sentinel(size_t i) { return Client(sentinels_.at(i)->port()); }
+  // Whether every sentinel knows the two replicas and the two other sentinels.
+  bool EverySentinelKnowsTheOthers() {
+    for (size_t i = 0; i < sentinels_.size(); ++i) {
+      auto m = Fields(Sentinel(i)({"SENTINEL", "MASTER", "mymaster"}));
+      if (m["num-slaves"] != "2" || m["num-other-sentinels"] != "2") return false;
+    }
+    return true;
+  }
 
   // Reads the events of every sentinel until `done` holds; false at the deadline.
   bool WaitFor(const std::function<bool()>& done,

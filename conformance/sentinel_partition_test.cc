@@ -20,14 +20,7 @@ class SentinelPartitionTest : public SentinelFixture {
     }
     StartNodes();
     StartSentinels(3, 2);
-    // Every sentinel knows the two replicas and the two other sentinels.
-    ASSERT_TRUE(WaitFor([&] {
-      for (size_t i = 0; i < sentinels_.size(); ++i) {
-        auto m = Fields(Sentinel(i)({"SENTINEL", "MASTER", "mymaster"}));
-        if (m["num-slaves"] != "2" || m["num-other-sentinels"] != "2") return false;
-      }
-      return true;
-    }));
+    ASSERT_TRUE(WaitFor([&] { return EverySentinelKnowsTheOthers(); }));
   }
   void TearDown() override {
     if (!sentinels_.empty()) Sentinel(0)({"FAULT", "RESET"});

@@ -53,13 +53,18 @@ Reply Array(std::vector<Reply> elements) {
   return r;
 }
 
-std::string InfoField(Client& c, std::string_view field) {
-  std::string info = c({"INFO", "replication"}).str;
+std::optional<std::string> FindInfoField(Client& c, std::string_view section,
+                                         std::string_view field) {
+  std::string info = c({"INFO", std::string(section)}).str;
   std::string needle = "\n" + std::string(field) + ":";
   size_t pos = info.find(needle);
-  if (pos == std::string::npos) return {};
+  if (pos == std::string::npos) return std::nullopt;
   size_t start = pos + needle.size();
   return info.substr(start, info.find('\r', start) - start);
+}
+
+std::string InfoField(Client& c, std::string_view field) {
+  return FindInfoField(c, "replication", field).value_or("");
 }
 
 std::optional<Client> ConnectWhenUp(int port) {

@@ -37,6 +37,9 @@ Reply Bulk(std::string s);
 Reply Nil();
 Reply Array(std::vector<Reply> elements);
 
+// A field of `c`'s INFO `section`, or nullopt when the section has no such field.
+std::optional<std::string> FindInfoField(Client& c, std::string_view section,
+                                         std::string_view field);
 // A field of `c`'s INFO replication ("role", "master_link_status", ...); "" when it is absent.
 std::string InfoField(Client& c, std::string_view field);
 
