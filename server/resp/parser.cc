@@ -32,7 +32,7 @@ size_t FindInLine(std::string_view input, char c) {
 bool ParseHeaderFast(std::string_view line, int64_t* value, size_t* cr) {
   if (line.size() < 3 || line[1] < '0' || line[1] > '9') return false;
   int64_t v = line[1] - '0';
-  size_t end = std::min<size_t>(line.size(), 20);
+  size_t end = std::min<size_t>(line.size(), 19);  // digits at [1, 18]: at most 18 of them
   for (size_t i = 2; i < end; ++i) {
     char c = line[i];
     if (c == '\r') {
