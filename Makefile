@@ -4,7 +4,7 @@ BUILD_DIR ?= build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
 PORT ?= 6379
-# `make fuzz`: seconds per fuzz target (make test runs each for 60).
+# `make fuzz`: seconds per fuzz target (make test runs each for 30).
 FUZZ_SECONDS ?= 600
 
 .PHONY: all deps configure build test run bench lab deb deb-check fuzz clean

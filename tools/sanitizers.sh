@@ -2,7 +2,7 @@
 # The sanitizer part of `make test` (and so of CI):
 #   - with clang: one clang build (build-fuzz, -DREDLAB_FUZZ=ON) instrumented with ASan+UBSan,
 #     where any report stops the program; it runs the server's unit tests and each libFuzzer
-#     target for FUZZ_SECONDS (60; tools/fuzz/run.sh, one target per core at a time); with
+#     target for FUZZ_SECONDS (30; tools/fuzz/run.sh, one target per core at a time); with
 #     REDLAB_SANITIZE_CONFORMANCE=1 also the conformance suite on embedded nodes (a second
 #     compile of the whole suite, which CI's time cannot afford on two cores);
 #   - the client's unit tests under ThreadSanitizer (the tsan preset, build-tsan).
@@ -14,7 +14,7 @@ if [ "${REDLAB_SANITIZERS:-1}" = "0" ]; then
   exit 0
 fi
 JOBS="${JOBS:-$(nproc)}"
-FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
+FUZZ_SECONDS="${FUZZ_SECONDS:-30}"
 launcher=()
 if command -v ccache >/dev/null 2>&1; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
