@@ -152,6 +152,24 @@ TEST_F(MonitoringTest, SlowlogRedactsSecretsAndSkipsExec) {
             }));
 }
 
+// A blocked command is logged when it is served, as its client sent it (updateStatsOnUnblock):
+// after the transaction whose LPUSH served it, and as BLPOP, not the LPOP it propagates.
+TEST_F(MonitoringTest, SlowlogLogsAServedBlockedCommandAsSent) {
+  Client waiter = Connect();
+  waiter.SendCommand({"BLPOP", "l", "0"});
+  ASSERT_TRUE(Eventually([&] {
+    return c()({"INFO", "clients"}).str.find("\r\nblocked_clients:1\r\n") != std::string::npos;
+  }));
+  ASSERT_EQ(c()({"CONFIG", "SET", "slowlog-log-slower-than", "0"}), Status("OK"));
+  ASSERT_EQ(c()({"MULTI"}), Status("OK"));
+  ASSERT_EQ(c()({"LPUSH", "l", "foo"}), Status("QUEUED"));
+  ASSERT_EQ(c()({"SLOWLOG", "RESET"}), Status("QUEUED"));
+  ASSERT_EQ(c()({"EXEC"}), Array({Int(1), Status("OK")}));
+  EXPECT_EQ(waiter.Read(), Array({Bulk("l"), Bulk("foo")}));
+  EXPECT_EQ(LoggedArgs(), (std::vector<Reply>{Bulks({"BLPOP", "l", "0"}),
+                                              Bulks({"SLOWLOG", "RESET"})}));
+}
+
 TEST_F(MonitoringTest, SlowlogShowsScriptCommandsWithoutAPeer) {
   ASSERT_EQ(c()({"CONFIG", "SET", "slowlog-log-slower-than", "0"}), Status("OK"));
   ASSERT_EQ(c()({"EVAL", "return redis.call('set', KEYS[1], 'v')", "1", "k"}), Status("OK"));

@@ -238,6 +238,13 @@ void Blocking::ServeClient(Client& client, const std::string& key) {
   stats.AddCommandTime(cmd, reply_us);
   if (engine_.config().latency_tracking) stats.RecordCommandLatency(cmd, block.call_us + reply_us);
   if (stats.error_replies() != errors_before) stats.CountFailedCall(cmd);
+  // The slow log takes the command as the client sent it (BLPOP, not the LPOP it propagates),
+  // with the time of its call and of this reply; then the reply's own latency event.
+  Diagnostics& diagnostics = engine_.diagnostics();
+  if (diagnostics.SlowLogConsiders(block.call_us + reply_us) && !cmd.has(kCmdSkipSlowlog)) {
+    diagnostics.LogSlowCommand(client, block.args, {}, block.call_us + reply_us);
+  }
+  diagnostics.RecordLatency("command-unblocking", reply_us / 1000);
   FinishBlockedCommand(client, reply_start, /*resume=*/false);
   if (engine_.tracking().has_pending()) engine_.tracking().SendPending();
 }
