@@ -64,6 +64,31 @@ TEST_F(AclEnforceTest, Keys) {
   EXPECT_EQ(c({"DBSIZE"}), Int(4));
 }
 
+// SORT's BY and GET read keys no key spec names: they need a selector that may run the SORT and
+// read every key (acl-v2.tcl's "Test sort with ACL permissions").
+TEST_F(AclEnforceTest, SortByAndGetNeedAccessToEveryKey) {
+  Client admin = Connect();
+  ASSERT_EQ(admin({"SET", "v1", "1"}), Status("OK"));
+  ASSERT_EQ(admin({"LPUSH", "mylist", "1"}), Int(1));
+  ASSERT_EQ(admin({"ACL", "SETUSER", "s", "on", ">pw", "(+sort ~mylist)"}), Status("OK"));
+  Client c = ConnectAs("s");
+  const Reply by_denied = Error("ERR BY option of SORT denied due to insufficient ACL permissions.");
+  const Reply get_denied =
+      Error("ERR GET option of SORT denied due to insufficient ACL permissions.");
+  EXPECT_EQ(c({"SORT", "mylist", "BY", "v*"}), by_denied);
+  EXPECT_EQ(c({"SORT", "mylist", "GET", "v*"}), get_denied);
+  // A constant BY pattern reads nothing: it only means "do not sort".
+  EXPECT_EQ(c({"SORT", "mylist", "BY", "nosort"}), Array({Bulk("1")}));
+  ASSERT_EQ(admin({"ACL", "SETUSER", "s", "(+sort ~mylist ~v*)"}), Status("OK"));
+  EXPECT_EQ(c({"SORT", "mylist", "BY", "v*"}), by_denied);
+  ASSERT_EQ(admin({"ACL", "SETUSER", "s", "(+sort ~mylist %W~*)"}), Status("OK"));
+  EXPECT_EQ(c({"SORT", "mylist", "GET", "v*"}), get_denied);
+  ASSERT_EQ(admin({"ACL", "SETUSER", "s", "(+sort ~mylist %R~*)"}), Status("OK"));
+  EXPECT_EQ(c({"SORT", "mylist", "BY", "v*", "GET", "v*"}), Array({Bulk("1")}));
+  ASSERT_EQ(admin({"ACL", "SETUSER", "s", "(+sort allkeys)"}), Status("OK"));
+  EXPECT_EQ(c({"SORT", "mylist", "GET", "#"}), Array({Bulk("1")}));
+}
+
 TEST_F(AclEnforceTest, SelectorsAreNotAdditive) {
   Client admin = Connect();
   EXPECT_EQ(

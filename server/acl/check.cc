@@ -70,4 +70,17 @@ CheckResult CheckCommand(const User& user, const Command& cmd, std::span<const s
   return relevant;
 }
 
+bool HasUnrestrictedKeyAccess(const User& user, const Command& cmd,
+                              std::span<const std::string> args) {
+  std::optional<std::vector<FoundKey>> keys;
+  for (const Selector& selector : user.selectors()) {
+    if (!CheckSelector(selector, cmd, args, &keys).allowed()) continue;
+    if (selector.all_keys()) return true;
+    for (const KeyPattern& pattern : selector.keys()) {
+      if ((pattern.permissions & kKeyRead) && pattern.pattern == "*") return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace redlab::server::acl

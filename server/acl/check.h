@@ -25,6 +25,12 @@ struct CheckResult {
 CheckResult CheckCommand(const User& user, const server::Command& cmd,
                          std::span<const std::string> args);
 
+// Whether one selector of `user` that allows this command with these arguments may also read
+// every key (allkeys, or a `~*` or `%R~*` pattern): SORT's BY and GET name keys its key specs
+// cannot see (ACLUserCheckCmdWithUnrestrictedKeyAccess with CMD_KEY_ACCESS).
+bool HasUnrestrictedKeyAccess(const User& user, const server::Command& cmd,
+                              std::span<const std::string> args);
+
 // The pub/sub arguments a command names, for the channel checks (Redis's
 // commands_with_channels): PUBLISH and SPUBLISH name one channel, the SUBSCRIBE commands all
 // their arguments (PSUBSCRIBE as patterns). Unsubscribing is never checked.

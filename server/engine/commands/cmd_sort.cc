@@ -109,6 +109,11 @@ void SortGeneric(CommandContext& ctx, bool readonly) {
   std::optional<std::string> by;
   std::optional<std::string> store;
   std::vector<std::string> gets;
+  // BY and GET read keys the ACL check before the command could not see: only a user who may
+  // read every key may use them.
+  const acl::User* user = ctx.client().user();
+  const bool full_key_access =
+      user == nullptr || acl::HasUnrestrictedKeyAccess(*user, ctx.command(), ctx.args());
   for (size_t j = 2; j < ctx.argc(); ++j) {
     size_t left = ctx.argc() - j - 1;
     if (ctx.ArgIs(j, "asc")) {
@@ -127,8 +132,16 @@ void SortGeneric(CommandContext& ctx, bool readonly) {
       by = ctx.arg(j + 1);
       // A pattern without '*' is constant: nothing to sort by (Redis's "BY nosort").
       dontsort = CString(*by).find('*') == std::string_view::npos;
+      if (!dontsort && !full_key_access) {
+        ctx.ReplyError("BY option of SORT denied due to insufficient ACL permissions.");
+        return;
+      }
       ++j;
     } else if (ctx.ArgIs(j, "get") && left >= 1) {
+      if (!full_key_access) {
+        ctx.ReplyError("GET option of SORT denied due to insufficient ACL permissions.");
+        return;
+      }
       gets.push_back(ctx.arg(j + 1));
       ++j;
     } else {
@@ -136,8 +149,7 @@ void SortGeneric(CommandContext& ctx, bool readonly) {
       return;
     }
   }
-  // (BY and GET are refused in cluster mode and to users without full key access; redlab has
-  // neither clusters nor ACL users, so they always pass.)
+  // (Redis also refuses BY and GET in cluster mode; redlab has no cluster mode.)
   Db& db = ctx.db();
   Db::Node* node = db.LookupRead(ctx.arg(1));
   if (node != nullptr && !node->value.value.is(ObjectType::kList) &&
