@@ -107,5 +107,68 @@ TEST_F(MemoryTest, MemoryUsage) {
   EXPECT_EQ(c()({"MEMORY", "USAGE", "k", "SAMPLES", "0"}).type, Reply::Type::kInteger);
 }
 
+// MEMORY STATS: getMemoryOverheadData's fields in Redis's order (integers, ratios as doubles,
+// bulk strings in RESP2), a db.N map for each database that holds keys.
+TEST_F(MemoryTest, MemoryStatsNamesEveryFigureInRedisOrder) {
+  const std::vector<std::string> head = {
+      "peak.allocated", "total.allocated", "startup.allocated", "replication.backlog",
+      "clients.slaves", "clients.normal",  "cluster.links",     "aof.buffer",
+      "lua.caches",     "functions.caches"};
+  const std::vector<std::string> tail = {"overhead.total",
+                                         "keys.count",
+                                         "keys.bytes-per-key",
+                                         "dataset.bytes",
+                                         "dataset.percentage",
+                                         "peak.percentage",
+                                         "allocator.allocated",
+                                         "allocator.active",
+                                         "allocator.resident",
+                                         "allocator-fragmentation.ratio",
+                                         "allocator-fragmentation.bytes",
+                                         "allocator-rss.ratio",
+                                         "allocator-rss.bytes",
+                                         "rss-overhead.ratio",
+                                         "rss-overhead.bytes",
+                                         "fragmentation",
+                                         "fragmentation.bytes"};
+  auto names_of = [](const Reply& stats) {
+    std::vector<std::string> names;
+    for (size_t i = 0; i < stats.elements.size(); i += 2) names.push_back(stats.elements[i].str);
+    return names;
+  };
+  auto value_of = [](const Reply& stats, const std::string& name) {
+    for (size_t i = 0; i + 1 < stats.elements.size(); i += 2) {
+      if (stats.elements[i].str == name) return stats.elements[i + 1];
+    }
+    return Reply{};
+  };
+  ASSERT_EQ(c()({"FLUSHALL"}), Status("OK"));
+  std::vector<std::string> empty = head;
+  empty.insert(empty.end(), tail.begin(), tail.end());
+  Reply stats = c()({"MEMORY", "STATS"});
+  EXPECT_EQ(names_of(stats), empty);
+  EXPECT_EQ(value_of(stats, "keys.count"), Int(0));
+  EXPECT_EQ(value_of(stats, "dataset.percentage").type, Reply::Type::kBulk);
+  ASSERT_EQ(c()({"SELECT", "3"}), Status("OK"));
+  ASSERT_EQ(c()({"SET", "k", "v", "EX", "100"}), Status("OK"));
+  ASSERT_EQ(c()({"SELECT", "0"}), Status("OK"));
+  std::vector<std::string> with_db = head;
+  with_db.push_back("db.3");
+  with_db.insert(with_db.end(), tail.begin(), tail.end());
+  stats = c()({"MEMORY", "STATS"});
+  EXPECT_EQ(names_of(stats), with_db);
+  EXPECT_EQ(value_of(stats, "keys.count"), Int(1));
+  Reply db = value_of(stats, "db.3");
+  EXPECT_EQ(names_of(db), (std::vector<std::string>{"overhead.hashtable.main",
+                                                    "overhead.hashtable.expires",
+                                                    "overhead.hashtable.slot-to-keys"}));
+  EXPECT_EQ(value_of(db, "overhead.hashtable.slot-to-keys"), Int(0));
+  EXPECT_GT(value_of(db, "overhead.hashtable.main").integer, 0);
+  EXPECT_GT(value_of(db, "overhead.hashtable.expires").integer, 0);
+  EXPECT_EQ(c()({"MEMORY", "STATS", "x"}),
+            Error("ERR wrong number of arguments for 'memory|stats' command"));
+  ASSERT_EQ(c()({"FLUSHALL"}), Status("OK"));
+}
+
 }  // namespace
 }  // namespace redlab::conformance

@@ -221,9 +221,8 @@ bool Db::ActiveExpire(int64_t deadline_us) {
   return true;
 }
 
-size_t Db::OverheadBytes() const {
-  return dict_.OverheadBytes() + expiring_.capacity() * sizeof(Node*);
-}
+size_t Db::MainOverheadBytes() const { return dict_.OverheadBytes(); }
+size_t Db::ExpiresOverheadBytes() const { return expiring_.capacity() * sizeof(Node*); }
 
 Keyspace::Keyspace(Clock* clock, int databases) : clock_(clock), rng_(std::random_device{}()) {
   for (int i = 0; i < databases; ++i) dbs_.push_back(std::make_unique<Db>(this, i));

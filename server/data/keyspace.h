@@ -149,7 +149,10 @@ class Db {
   // activeExpireCycle. Returns false when the time budget ran out.
   bool ActiveExpire(int64_t deadline_us);
 
-  size_t OverheadBytes() const;
+  size_t OverheadBytes() const { return MainOverheadBytes() + ExpiresOverheadBytes(); }
+  // Of which the key table's, and the expiring keys' index (MEMORY STATS's db.N fields).
+  size_t MainOverheadBytes() const;
+  size_t ExpiresOverheadBytes() const;
 
   // On while clients are blocked on keys of this database: only then (or while new keys are
   // reported) does adding a key cost more than a branch.

@@ -5,6 +5,7 @@
 #include "server/engine/core/engine.h"
 #include "server/engine/core/errors.h"
 #include "server/engine/core/help.h"
+#include "server/engine/stats/memory_report.h"
 
 namespace redlab::server::engine {
 namespace {
@@ -108,6 +109,63 @@ void MemoryDoctorCommand(CommandContext& ctx) {
       "Hi Sam, this instance is empty or is using very little memory, my issues detector can't "
       "be used in these conditions. Please, leave for your mission on Earth and fill it with some "
       "data. The new Sam and I will be back to our programming as soon as I finished rebooting.");
+}
+
+// MEMORY STATS: getMemoryOverheadData's figures in Redis's order, its ratios computed in C
+// floats as Redis's struct holds them.
+void MemoryStatsCommand(CommandContext& ctx) {
+  MemoryReport m = ReportMemory(ctx.engine());
+  resp::ReplyWriter& r = ctx.reply();
+  auto field = [&r](std::string_view name, uint64_t value) {
+    r.Bulk(name);
+    r.Integer(static_cast<int64_t>(value));
+  };
+  auto ratio = [&r](std::string_view name, float value) {
+    r.Bulk(name);
+    r.Double(value);
+  };
+  auto diff = [&r](std::string_view name, uint64_t a, uint64_t b) {
+    r.Bulk(name);
+    r.Integer(static_cast<int64_t>(a) - static_cast<int64_t>(b));
+  };
+  auto part = [](uint64_t a, uint64_t b) {
+    return static_cast<float>(a) / static_cast<float>(b);
+  };
+  r.MapHeader(27 + m.dbs.size());
+  field("peak.allocated", m.peak);
+  field("total.allocated", m.used);
+  field("startup.allocated", m.startup);
+  field("replication.backlog", m.backlog);
+  field("clients.slaves", m.clients_replicas);
+  field("clients.normal", m.clients_normal);
+  field("cluster.links", 0);
+  field("aof.buffer", 0);
+  field("lua.caches", m.lua_caches);
+  field("functions.caches", m.functions_caches);
+  for (const MemoryReport::DbOverhead& db : m.dbs) {
+    r.Bulk("db." + std::to_string(db.db));
+    r.MapHeader(3);
+    field("overhead.hashtable.main", db.main);
+    field("overhead.hashtable.expires", db.expires);
+    field("overhead.hashtable.slot-to-keys", 0);
+  }
+  field("overhead.total", m.overhead);
+  field("keys.count", m.keys);
+  field("keys.bytes-per-key", m.keys == 0 ? 0 : m.net / m.keys);
+  field("dataset.bytes", m.dataset);
+  ratio("dataset.percentage", static_cast<float>(m.dataset) * 100 / static_cast<float>(m.net));
+  ratio("peak.percentage", static_cast<float>(m.used) * 100 / static_cast<float>(m.peak));
+  field("allocator.allocated", m.allocated);
+  field("allocator.active", m.active);
+  field("allocator.resident", m.resident);
+  ratio("allocator-fragmentation.ratio", part(m.active, m.allocated));
+  diff("allocator-fragmentation.bytes", m.active, m.allocated);
+  ratio("allocator-rss.ratio", part(m.resident, m.active));
+  diff("allocator-rss.bytes", m.resident, m.active);
+  ratio("rss-overhead.ratio", part(m.rss, m.resident));
+  diff("rss-overhead.bytes", m.rss, m.resident);
+  ratio("fragmentation", part(m.rss, m.used));
+  diff("fragmentation.bytes", m.rss, m.used);
 }
 
 void MemoryPurgeCommand(CommandContext& ctx) { ctx.ReplyOk(); }

@@ -15,6 +15,7 @@
 #include "server/engine/core/help.h"
 #include "server/engine/core/persistence.h"
 #include "server/engine/core/script_runner.h"
+#include "server/engine/stats/memory_report.h"
 
 namespace redlab::server::engine {
 namespace {
@@ -41,13 +42,6 @@ std::string Human(uint64_t n) {
   if (n < 1024ULL * 1024 * 1024) return fmt::format("{:.2f}M", d / (1024 * 1024));
   if (n < 1024ULL * 1024 * 1024 * 1024) return fmt::format("{:.2f}G", d / (1024.0 * 1024 * 1024));
   return fmt::format("{:.2f}T", d / (1024.0 * 1024 * 1024 * 1024));
-}
-
-uint64_t ProcessRss() {
-  std::ifstream statm("/proc/self/statm");
-  uint64_t size = 0, resident = 0;
-  statm >> size >> resident;
-  return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
 uint64_t TotalSystemMemory() {
@@ -125,65 +119,23 @@ std::string Ratio(double part, double whole) {
 }
 int64_t Diff(uint64_t a, uint64_t b) { return static_cast<int64_t>(a) - static_cast<int64_t>(b); }
 
-// Redis's getMemoryOverheadData, with redlab's own accounting: what the node needs whatever its
-// data (its memory at startup, the clients' buffers, the replication backlog, the script caches
-// and the keyspace's tables), the rest being the dataset.
-struct MemoryOverhead {
-  uint64_t startup = 0;
-  uint64_t backlog = 0;
-  uint64_t replication_buffers = 0;
-  uint64_t clients_replicas = 0;
-  uint64_t clients_normal = 0;
-  uint64_t total = 0;
-};
-
-MemoryOverhead Overhead(Engine& e, uint64_t scripts) {
-  MemoryOverhead m;
-  m.startup = e.StartupMemory();
-  m.backlog = e.replication().backlog_memory();
-  m.replication_buffers = m.backlog;
-  for (const auto& [id, c] : e.clients()) {
-    if (c->repl_role() == Client::ReplRole::kReplica) {
-      m.clients_replicas += c->TotalMemory();
-      if (c->io() != nullptr) m.replication_buffers += c->io()->PendingOutputBytes();
-    } else {
-      m.clients_normal += c->TotalMemory();
-    }
-  }
-  uint64_t tables = 0;
-  for (int i = 0; i < e.keyspace().num_dbs(); ++i) tables += e.keyspace().db(i).OverheadBytes();
-  m.total = m.startup + m.backlog + m.clients_replicas + m.clients_normal + scripts + tables;
-  return m;
-}
-
 void MemorySection(Engine& e, std::string& out) {
-  uint64_t used = e.UsedMemory();
-  uint64_t rss = ProcessRss();
+  MemoryReport m = ReportMemory(e);
   uint64_t total = TotalSystemMemory();
   const ServerConfig& c = e.config();
-  ScriptRunner& scripts = e.scripts();
-  uint64_t lua = scripts.lua_memory() + scripts.functions_lua_memory();
-  MemoryOverhead overhead = Overhead(e, scripts.cache().memory() + scripts.functions().memory());
-  uint64_t peak = std::max<uint64_t>(used, e.PeakMemory());
-  uint64_t dataset = used > overhead.total ? used - overhead.total : 0;
-  uint64_t net = used > overhead.startup ? used - overhead.startup : 0;
-  // redlab allocates with libc's malloc, which gives no allocator statistics: Redis, built so,
-  // takes the allocator's figures as used_memory (allocated) and the RSS less Lua's memory
-  // (active and resident), and so does this.
-  uint64_t allocated = used;
-  uint64_t resident = rss > lua ? rss - lua : rss;
-  uint64_t active = resident;
   out += "# Memory\r\n";
-  out += fmt::format("used_memory:{}\r\nused_memory_human:{}\r\n", used, Human(used));
-  out += fmt::format("used_memory_rss:{}\r\nused_memory_rss_human:{}\r\n", rss, Human(rss));
-  out += fmt::format("used_memory_peak:{}\r\nused_memory_peak_human:{}\r\n", peak, Human(peak));
-  out += fmt::format("used_memory_peak_perc:{:.2f}%\r\n", peak == 0 ? 0.0 : used * 100.0 / peak);
-  out += fmt::format("used_memory_overhead:{}\r\nused_memory_startup:{}\r\n", overhead.total,
-                     overhead.startup);
-  out += fmt::format("used_memory_dataset:{}\r\nused_memory_dataset_perc:{:.2f}%\r\n", dataset,
-                     net == 0 ? 0.0 : dataset * 100.0 / net);
+  out += fmt::format("used_memory:{}\r\nused_memory_human:{}\r\n", m.used, Human(m.used));
+  out += fmt::format("used_memory_rss:{}\r\nused_memory_rss_human:{}\r\n", m.rss, Human(m.rss));
+  out += fmt::format("used_memory_peak:{}\r\nused_memory_peak_human:{}\r\n", m.peak,
+                     Human(m.peak));
+  out += fmt::format("used_memory_peak_perc:{:.2f}%\r\n",
+                     m.peak == 0 ? 0.0 : m.used * 100.0 / m.peak);
+  out += fmt::format("used_memory_overhead:{}\r\nused_memory_startup:{}\r\n", m.overhead,
+                     m.startup);
+  out += fmt::format("used_memory_dataset:{}\r\nused_memory_dataset_perc:{:.2f}%\r\n", m.dataset,
+                     m.dataset * 100.0 / m.net);
   out += fmt::format("allocator_allocated:{}\r\nallocator_active:{}\r\nallocator_resident:{}\r\n",
-                     allocated, active, resident);
+                     m.allocated, m.active, m.resident);
   out += fmt::format("total_system_memory:{}\r\ntotal_system_memory_human:{}\r\n", total,
                      Human(total));
   ScriptMemoryLines(e, out);
@@ -191,20 +143,20 @@ void MemorySection(Engine& e, std::string& out) {
                      Human(static_cast<uint64_t>(c.maxmemory)));
   out += fmt::format("maxmemory_policy:{}\r\n", c.maxmemory_policy);
   out += fmt::format("allocator_frag_ratio:{}\r\nallocator_frag_bytes:{}\r\n",
-                     Ratio(active, allocated), Diff(active, allocated));
+                     Ratio(m.active, m.allocated), Diff(m.active, m.allocated));
   out += fmt::format("allocator_rss_ratio:{}\r\nallocator_rss_bytes:{}\r\n",
-                     Ratio(resident, active), Diff(resident, active));
-  out += fmt::format("rss_overhead_ratio:{}\r\nrss_overhead_bytes:{}\r\n", Ratio(rss, resident),
-                     Diff(rss, resident));
+                     Ratio(m.resident, m.active), Diff(m.resident, m.active));
+  out += fmt::format("rss_overhead_ratio:{}\r\nrss_overhead_bytes:{}\r\n", Ratio(m.rss, m.resident),
+                     Diff(m.rss, m.resident));
   out += fmt::format("mem_fragmentation_ratio:{}\r\nmem_fragmentation_bytes:{}\r\n",
-                     Ratio(rss, used), Diff(rss, used));
+                     Ratio(m.rss, m.used), Diff(m.rss, m.used));
   // Eviction counts all memory (no AOF or replica buffers are set apart), and values are freed
   // at once, never in the background.
   out += "mem_not_counted_for_evict:0\r\n";
   out += fmt::format("mem_replication_backlog:{}\r\nmem_total_replication_buffers:{}\r\n",
-                     overhead.backlog, overhead.replication_buffers);
-  out += fmt::format("mem_clients_slaves:{}\r\nmem_clients_normal:{}\r\n",
-                     overhead.clients_replicas, overhead.clients_normal);
+                     m.backlog, m.replication_buffers);
+  out += fmt::format("mem_clients_slaves:{}\r\nmem_clients_normal:{}\r\n", m.clients_replicas,
+                     m.clients_normal);
   out += "mem_cluster_links:0\r\nmem_aof_buffer:0\r\n";
   out += "mem_allocator:libc\r\n";
   out += "active_defrag_running:0\r\nlazyfree_pending_objects:0\r\nlazyfreed_objects:0\r\n";
