@@ -1,24 +1,10 @@
 // ACL rules: ACL SETUSER's rule language and its errors, and how ACL GETUSER, ACL LIST, ACL CAT,
 // ACL DRYRUN and the small subcommands show users, categories and permissions.
-#include <openssl/evp.h>
-
 #include "conformance/acl_util.h"
+#include "conformance/digest.h"
 
 namespace redlab::conformance {
 namespace {
-
-std::string Sha256Hex(std::string_view data) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(), nullptr);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned int i = 0; i < length; ++i) {
-    out.push_back(kHex[digest[i] >> 4]);
-    out.push_back(kHex[digest[i] & 0xf]);
-  }
-  return out;
-}
 
 Reply RuleError(std::string_view rule, std::string_view text) {
   return Error("ERR Error in ACL SETUSER modifier '" + std::string(rule) +
