@@ -2,6 +2,7 @@
 // ACL DRYRUN and the small subcommands show users, categories and permissions.
 #include "conformance/acl_util.h"
 #include "conformance/digest.h"
+#include "conformance/help_reply.h"
 
 namespace redlab::conformance {
 namespace {
@@ -357,11 +358,9 @@ TEST_F(AclRulesTest, DelUserUsersWhoAmIGenPassHelp) {
             Error("ERR wrong number of arguments for 'acl|whoami' command"));
   EXPECT_EQ(c({"ACL", "help", "xxx"}),
             Error("ERR wrong number of arguments for 'acl|help' command"));
-  Reply help = c({"ACL", "HELP"});
-  ASSERT_EQ(help.elements.size(), 29u);
-  EXPECT_EQ(help.elements[0],
-            Status("ACL <subcommand> [<arg> [value] [opt] ...]. Subcommands are:"));
-  EXPECT_EQ(help.elements[6], Status("DRYRUN <username> <command> [<arg> ...]"));
+  ASSERT_NO_FATAL_FAILURE(
+      ExpectHelp(c({"ACL", "HELP"}), 29,
+                 {{0, HelpHeader("ACL")}, {6, "DRYRUN <username> <command> [<arg> ...]"}}));
   EXPECT_EQ(c({"ACL", "NOSUCH"}), Error("ERR unknown subcommand 'NOSUCH'. Try ACL HELP."));
   Reply password = c({"ACL", "GENPASS"});
   EXPECT_EQ(password.str.size(), 64u);
