@@ -37,22 +37,18 @@ TEST(ServerAddressTest, UserPasswordAndDefaults) {
 }
 
 TEST(ServerAddressTest, RejectsMalformedUrls) {
-  EXPECT_THROW(ServerAddress::Parse("http://h:1"), ConfigError);
-  EXPECT_THROW(ServerAddress::Parse("redis://h:port"), ConfigError);
-  EXPECT_THROW(ServerAddress::Parse("redis://h:0"), ConfigError);
-  EXPECT_THROW(ServerAddress::Parse("redis://h:70000"), ConfigError);
-  EXPECT_THROW(ServerAddress::Parse("redis://h:1/x"), ConfigError);
-  EXPECT_THROW(ServerAddress::Parse("redis://[::1"), ConfigError);
+  for (const char* url : {"http://h:1", "redis://h:port", "redis://h:0", "redis://h:70000",
+                          "redis://h:1/x", "redis://[::1"}) {
+    EXPECT_THROW(ServerAddress::Parse(url), ConfigError) << url;
+  }
 }
 
 TEST(ServerAddressTest, EmptyHostIsAnError) {
   // As Lettuce and redis-cli: an empty host is not read as localhost.
-  EXPECT_THROW(ServerAddress::Parse("redis://:6379"), ConfigError);
-  EXPECT_THROW(ServerAddress::Parse("redis://"), ConfigError);
-  EXPECT_THROW(ServerAddress::Parse("redis://:pw@:6379"), ConfigError);
-  EXPECT_THROW(ServerAddress::Parse("redis:///2"), ConfigError);
-  EXPECT_THROW(ServerAddress::Parse(":6379"), ConfigError);
-  EXPECT_THROW(ServerAddress::Parse("redis://[]:6379"), ConfigError);
+  for (const char* url : {"redis://:6379", "redis://", "redis://:pw@:6379", "redis:///2", ":6379",
+                          "redis://[]:6379"}) {
+    EXPECT_THROW(ServerAddress::Parse(url), ConfigError) << url;
+  }
   try {
     ServerAddress::Parse("redis://:6379");
   } catch (const ConfigError& e) {
@@ -71,11 +67,10 @@ TEST(ServerAddressTest, UserinfoIsPercentDecoded) {
   EXPECT_EQ(c.password, "\xE2\x82\xAC");
   ServerAddress d = ServerAddress::Parse("redis://%2a%2A@h");  // either case of hex digit
   EXPECT_EQ(d.password, "**");
-  EXPECT_THROW(ServerAddress::Parse("redis://:bad%2@h"), ConfigError);
-  EXPECT_THROW(ServerAddress::Parse("redis://:bad%zz@h"), ConfigError);
-  EXPECT_THROW(ServerAddress::Parse("redis://:bad%@h"), ConfigError);
-  EXPECT_THROW(ServerAddress::Parse("redis://u%+1:pw@h"), ConfigError);
-  EXPECT_THROW(ServerAddress::Parse("redis://u%-1:pw@h"), ConfigError);
+  for (const char* url : {"redis://:bad%2@h", "redis://:bad%zz@h", "redis://:bad%@h",
+                          "redis://u%+1:pw@h", "redis://u%-1:pw@h"}) {
+    EXPECT_THROW(ServerAddress::Parse(url), ConfigError) << url;
+  }
 }
 
 TEST(ConfigTest, DefaultsAreRedissons) {

@@ -36,16 +36,30 @@ struct FakeWaiter : LockWaiters::Waiter {
 
 constexpr char kChannel[] = "redisson_lock__channel:{l}";
 
-TEST(LockWaitersTest, OneSubscriptionPerNameCountedAcrossWaiters) {
+// A LockWaiters over a fake subscriber, and two waiters "a" and "b" that log what they are told.
+class LockWaitersTest : public ::testing::Test {
+ protected:
+  // `a` and `b` join lock "l"; the server confirms the subscription; the log starts empty.
+  void JoinBothSubscribed() {
+    waiters.Join("l", kChannel, &a);
+    waiters.Join("l", kChannel, &b);
+    channel().OnSubscribed();
+    log.clear();
+  }
+  ChannelSubscriber::Listener& channel() { return *sub.listeners.at(kChannel); }
+
   FakeSubscriber sub;
-  LockWaiters waiters(sub);
+  LockWaiters waiters{sub};
   std::vector<std::string> log;
-  FakeWaiter a("a", &log), b("b", &log);
+  FakeWaiter a{"a", &log}, b{"b", &log};
+};
+
+TEST_F(LockWaitersTest, OneSubscriptionPerNameCountedAcrossWaiters) {
   waiters.Join("l", kChannel, &a);
   waiters.Join("l", kChannel, &b);
   EXPECT_EQ(sub.subscribes, 1);
   EXPECT_TRUE(log.empty());  // nothing until the server confirms
-  sub.listeners[kChannel]->OnSubscribed();
+  channel().OnSubscribed();
   EXPECT_EQ(log, (std::vector<std::string>{"a subscribed", "b subscribed"}));
   FakeWaiter c("c", &log);
   waiters.Join("l", kChannel, &c);  // already subscribed: told at once
@@ -58,59 +72,41 @@ TEST(LockWaitersTest, OneSubscriptionPerNameCountedAcrossWaiters) {
   EXPECT_EQ(waiters.entries(), 0u);
 }
 
-TEST(LockWaitersTest, EachUnlockMessageWakesOneWaiterInOrder) {
-  FakeSubscriber sub;
-  LockWaiters waiters(sub);
-  std::vector<std::string> log;
-  FakeWaiter a("a", &log), b("b", &log);
-  waiters.Join("l", kChannel, &a);
-  waiters.Join("l", kChannel, &b);
-  sub.listeners[kChannel]->OnSubscribed();
-  log.clear();
+TEST_F(LockWaitersTest, EachUnlockMessageWakesOneWaiterInOrder) {
+  JoinBothSubscribed();
   EXPECT_TRUE(waiters.Park("l", &a));
   EXPECT_TRUE(waiters.Park("l", &b));
   EXPECT_EQ(waiters.parked("l"), 2u);
-  sub.listeners[kChannel]->OnMessage("0");
+  channel().OnMessage("0");
   EXPECT_EQ(log, (std::vector<std::string>{"a woken"}));
   EXPECT_EQ(waiters.parked("l"), 1u);
-  sub.listeners[kChannel]->OnMessage("other");  // not an unlock message
+  channel().OnMessage("other");  // not an unlock message
   EXPECT_EQ(log.size(), 1u);
-  sub.listeners[kChannel]->OnMessage("0");
+  channel().OnMessage("0");
   EXPECT_EQ(log.back(), "b woken");
 }
 
-TEST(LockWaitersTest, MessageWithNobodyParkedIsKeptAsAPermit) {
-  FakeSubscriber sub;
-  LockWaiters waiters(sub);
-  std::vector<std::string> log;
-  FakeWaiter a("a", &log);
+TEST_F(LockWaitersTest, MessageWithNobodyParkedIsKeptAsAPermit) {
   waiters.Join("l", kChannel, &a);
-  sub.listeners[kChannel]->OnSubscribed();
+  channel().OnSubscribed();
   // The unlock came while `a` was between attempts: it must not sleep past it.
-  sub.listeners[kChannel]->OnMessage("0");
+  channel().OnMessage("0");
   EXPECT_FALSE(waiters.Park("l", &a));
   EXPECT_TRUE(waiters.Park("l", &a));  // the permit is spent
   waiters.Unpark("l", &a);
   EXPECT_EQ(waiters.parked("l"), 0u);
 }
 
-TEST(LockWaitersTest, ReadUnlockAndResubscriptionWakeEveryone) {
-  FakeSubscriber sub;
-  LockWaiters waiters(sub);
-  std::vector<std::string> log;
-  FakeWaiter a("a", &log), b("b", &log);
-  waiters.Join("l", kChannel, &a);
-  waiters.Join("l", kChannel, &b);
-  sub.listeners[kChannel]->OnSubscribed();
-  log.clear();
+TEST_F(LockWaitersTest, ReadUnlockAndResubscriptionWakeEveryone) {
+  JoinBothSubscribed();
   waiters.Park("l", &a);
   waiters.Park("l", &b);
-  sub.listeners[kChannel]->OnMessage("1");
+  channel().OnMessage("1");
   EXPECT_EQ(log, (std::vector<std::string>{"a woken", "b woken"}));
   log.clear();
   waiters.Park("l", &a);
   waiters.Park("l", &b);
-  sub.listeners[kChannel]->OnSubscribed();  // after a reconnect: messages may be lost
+  channel().OnSubscribed();  // after a reconnect: messages may be lost
   EXPECT_EQ(log, (std::vector<std::string>{"a woken", "b woken"}));
 }
 
@@ -126,10 +122,8 @@ struct LeavingWaiter : LockWaiters::Waiter {
   }
 };
 
-TEST(LockWaitersTest, LeavingFromACallbackIsSafe) {
-  FakeSubscriber sub;
-  LockWaiters waiters(sub);
-  LeavingWaiter a, b;
+TEST_F(LockWaitersTest, LeavingFromACallbackIsSafe) {
+  LeavingWaiter a, b;  // in place of the fixture's
   a.waiters = b.waiters = &waiters;
   waiters.Join("l", kChannel, &a);
   waiters.Join("l", kChannel, &b);

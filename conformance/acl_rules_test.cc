@@ -1,24 +1,11 @@
 // ACL rules: ACL SETUSER's rule language and its errors, and how ACL GETUSER, ACL LIST, ACL CAT,
 // ACL DRYRUN and the small subcommands show users, categories and permissions.
-#include <openssl/evp.h>
-
 #include "conformance/acl_util.h"
+#include "conformance/digest.h"
+#include "conformance/help_reply.h"
 
 namespace redlab::conformance {
 namespace {
-
-std::string Sha256Hex(std::string_view data) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(), nullptr);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned int i = 0; i < length; ++i) {
-    out.push_back(kHex[digest[i] >> 4]);
-    out.push_back(kHex[digest[i] & 0xf]);
-  }
-  return out;
-}
 
 Reply RuleError(std::string_view rule, std::string_view text) {
   return Error("ERR Error in ACL SETUSER modifier '" + std::string(rule) +
@@ -371,11 +358,9 @@ TEST_F(AclRulesTest, DelUserUsersWhoAmIGenPassHelp) {
             Error("ERR wrong number of arguments for 'acl|whoami' command"));
   EXPECT_EQ(c({"ACL", "help", "xxx"}),
             Error("ERR wrong number of arguments for 'acl|help' command"));
-  Reply help = c({"ACL", "HELP"});
-  ASSERT_EQ(help.elements.size(), 29u);
-  EXPECT_EQ(help.elements[0],
-            Status("ACL <subcommand> [<arg> [value] [opt] ...]. Subcommands are:"));
-  EXPECT_EQ(help.elements[6], Status("DRYRUN <username> <command> [<arg> ...]"));
+  ASSERT_NO_FATAL_FAILURE(
+      ExpectHelp(c({"ACL", "HELP"}), 29,
+                 {{0, HelpHeader("ACL")}, {6, "DRYRUN <username> <command> [<arg> ...]"}}));
   EXPECT_EQ(c({"ACL", "NOSUCH"}), Error("ERR unknown subcommand 'NOSUCH'. Try ACL HELP."));
   Reply password = c({"ACL", "GENPASS"});
   EXPECT_EQ(password.str.size(), 64u);

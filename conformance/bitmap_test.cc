@@ -25,19 +25,6 @@ class BitmapTest : public ConformanceTest {
   void MakeList(std::string_view key) { ASSERT_EQ(c()({"RPUSH", key, "a"}), Int(1)); }
 };
 
-// Lowers proto-max-bulk-len to its minimum (1mb) for one test and restores the default after it,
-// even when the test fails half way (the server is shared by the suite).
-class SmallBulkLimit {
- public:
-  explicit SmallBulkLimit(int port) : client_(port) {
-    EXPECT_EQ(client_({"CONFIG", "SET", "proto-max-bulk-len", "1mb"}), Status("OK"));
-  }
-  ~SmallBulkLimit() { client_({"CONFIG", "SET", "proto-max-bulk-len", "512mb"}); }
-
- private:
-  Client client_;
-};
-
 TEST_F(BitmapTest, SetBitReturnsTheOldBitAndGrowsTheString) {
   EXPECT_EQ(c()({"SETBIT", "k", "1", "1"}), Int(0));
   EXPECT_EQ(c()({"GET", "k"}), Bulk("@"));

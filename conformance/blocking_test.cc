@@ -18,6 +18,17 @@ class BlockingTest : public BlockingFixture {
     if (!IsRealRedis()) admin({"FAULT", "RESET"});
   }
 
+  // Under CLIENT PAUSE WRITE, `write` (which sets k to v) sent by another client waits: k is still
+  // unset; CLIENT UNPAUSE lets it through.
+  void ExpectWriteHeldUntilUnpause(const std::vector<std::string>& write) {
+    Client writer = Connect();
+    writer.SendCommand(write);
+    EXPECT_EQ(c()({"GET", "k"}), Nil());
+    EXPECT_EQ(c()({"CLIENT", "UNPAUSE"}), Status("OK"));
+    EXPECT_EQ(writer.Read(), Status("OK"));
+    EXPECT_EQ(c()({"GET", "k"}), Bulk("v"));
+  }
+
   // The CLIENT LIST line of client `id`.
   std::string ClientLine(int64_t id) {
     std::string list = Connect()({"CLIENT", "LIST"}).str;
@@ -30,13 +41,8 @@ class BlockingTest : public BlockingFixture {
 
 TEST_F(BlockingTest, PauseWriteHoldsWritesUntilUnpause) {
   EXPECT_EQ(c()({"CLIENT", "PAUSE", "100000", "WRITE"}), Status("OK"));
-  Client writer = Connect();
-  writer.SendCommand({"SET", "k", "v"});
   // Reads go on; the write has not run.
-  EXPECT_EQ(c()({"GET", "k"}), Nil());
-  EXPECT_EQ(c()({"CLIENT", "UNPAUSE"}), Status("OK"));
-  EXPECT_EQ(writer.Read(), Status("OK"));
-  EXPECT_EQ(c()({"GET", "k"}), Bulk("v"));
+  ExpectWriteHeldUntilUnpause({"SET", "k", "v"});
 }
 
 // A script that declares no-writes is no write command, so a WRITE pause lets it run; one
@@ -44,12 +50,7 @@ TEST_F(BlockingTest, PauseWriteHoldsWritesUntilUnpause) {
 TEST_F(BlockingTest, PauseWriteLetsScriptsDeclaringNoWritesRun) {
   EXPECT_EQ(c()({"CLIENT", "PAUSE", "100000", "WRITE"}), Status("OK"));
   EXPECT_EQ(c()({"EVAL", "#!lua flags=no-writes\nreturn redis.call('get', 'k')", "0"}), Nil());
-  Client writer = Connect();
-  writer.SendCommand({"EVAL", "return redis.call('set', 'k', 'v')", "0"});
-  EXPECT_EQ(c()({"GET", "k"}), Nil());
-  EXPECT_EQ(c()({"CLIENT", "UNPAUSE"}), Status("OK"));
-  EXPECT_EQ(writer.Read(), Status("OK"));
-  EXPECT_EQ(c()({"GET", "k"}), Bulk("v"));
+  ExpectWriteHeldUntilUnpause({"EVAL", "return redis.call('set', 'k', 'v')", "0"});
 }
 
 TEST_F(BlockingTest, PauseAllHoldsEveryCommandUntilItEnds) {
@@ -223,9 +224,17 @@ TEST_F(BlockingTest, BlockedClientTimesOutDuringAPause) {
   EXPECT_EQ(waiter.ReadRaw(), "*-1\r\n");
 }
 
-TEST_F(BlockingTest, TimeoutsFollowTheNodesClock) {
-  REDLAB_ONLY("the node's clock is moved with FAULT CLOCK");
-  EXPECT_EQ(c()({"FAULT", "CLOCK", "MANUAL"}), Status("OK"));
+// The node's clock moved by hand (redlab only); BlockingTest's TearDown resets the fault.
+class BlockingClockTest : public BlockingTest {
+ protected:
+  void SetUp() override {
+    REDLAB_ONLY("the node's clock is moved with FAULT CLOCK");
+    BlockingTest::SetUp();
+    ASSERT_EQ(c()({"FAULT", "CLOCK", "MANUAL"}), Status("OK"));
+  }
+};
+
+TEST_F(BlockingClockTest, TimeoutsFollowTheNodesClock) {
   Client popper = Blocked({"BLPOP", "l", "5"});
   Client waiter = Blocked({"WAIT", "1", "5000"});
   EXPECT_EQ(c()({"FAULT", "CLOCK", "ADVANCE", "4999"}), Status("OK"));
@@ -239,10 +248,8 @@ TEST_F(BlockingTest, TimeoutsFollowTheNodesClock) {
   EXPECT_EQ(zpopper.ReadRaw(), "*-1\r\n");
 }
 
-TEST_F(BlockingTest, ATimeoutTooFarAwayNeverComes) {
-  REDLAB_ONLY("the node's clock is moved with FAULT CLOCK");
+TEST_F(BlockingClockTest, ATimeoutTooFarAwayNeverComes) {
   // Redis adds it to the time without an overflow check: the deadline wraps around.
-  EXPECT_EQ(c()({"FAULT", "CLOCK", "MANUAL"}), Status("OK"));
   Client waiter = Connect();
   int64_t id = IdOf(waiter);
   waiter.SendCommand({"BLPOP", "l", "9223372036854775"});

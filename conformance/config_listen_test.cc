@@ -9,6 +9,7 @@
 #include <set>
 
 #include "conformance/harness/fixture.h"
+#include "conformance/harness/silent_listener.h"
 
 namespace redlab::conformance {
 namespace {
@@ -32,28 +33,6 @@ class ConfigListenTest : public ::testing::Test {
   }
 
   std::unique_ptr<Server> server_;
-};
-
-// A socket listening on a free port of 127.0.0.1, so that the server cannot take that port.
-class PortTaker {
- public:
-  PortTaker() {
-    fd_ = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
-    listen(fd_, 1);
-    socklen_t len = sizeof(addr);
-    getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
-    port_ = ntohs(addr.sin_port);
-  }
-  ~PortTaker() { close(fd_); }
-  int port() const { return port_; }
-
- private:
-  int fd_ = -1;
-  int port_ = 0;
 };
 
 TEST_F(ConfigListenTest, EveryParameterTakesTheValueItShows) {
@@ -129,7 +108,7 @@ TEST_F(ConfigListenTest, APortChangeMovesTheListenerAndKeepsConnections) {
 TEST_F(ConfigListenTest, ATakenPortRollsBackTheWholeCommand) {
   Client c(server_->port());
   std::string maxmemory = Get(c, "maxmemory");
-  PortTaker taken;
+  SilentListener taken;  // the server cannot take its port
   EXPECT_EQ(c({"CONFIG", "SET", "maxmemory", "10000001", "port", std::to_string(taken.port())}),
             Error("ERR CONFIG SET failed (possibly related to argument 'port') - Unable to listen "
                   "on this port. Check server logs."));

@@ -11,14 +11,6 @@
 namespace redlab::conformance {
 namespace {
 
-std::string FromHex(std::string_view hex) {
-  std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
-  }
-  return out;
-}
-
 // A DUMP payload around a value's bytes: type and value, RDB version, CRC64.
 std::string Payload(std::string_view body, int version = 10) {
   std::string p(body);

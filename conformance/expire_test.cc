@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "conformance/harness/fixture.h"
+#include "conformance/help_reply.h"
 
 namespace redlab::conformance {
 namespace {
@@ -474,13 +475,11 @@ TEST_F(ExpireTest, DebugLog) {
 
 TEST_F(ExpireTest, DebugHelpAndUnknownSubcommands) {
   Reply help = c()({"DEBUG", "HELP"});
-  ASSERT_EQ(help.type, Reply::Type::kArray);
-  ASSERT_EQ(help.elements.size(), 106u);
-  EXPECT_EQ(help.elements[0],
-            Status("DEBUG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:"));
-  EXPECT_EQ(help.elements[1], Status("AOF-FLUSH-SLEEP <microsec>"));
-  EXPECT_EQ(help.elements[104], Status("HELP"));
-  EXPECT_EQ(help.elements[105], Status("    Prints this help."));
+  ASSERT_NO_FATAL_FAILURE(ExpectHelp(help, 106,
+                                     {{0, HelpHeader("DEBUG")},
+                                      {1, "AOF-FLUSH-SLEEP <microsec>"},
+                                      {104, "HELP"},
+                                      {105, "    Prints this help."}}));
   bool found_sleep = false;
   for (size_t i = 0; i + 1 < help.elements.size(); ++i) {
     if (help.elements[i] == Status("SLEEP <seconds>")) {

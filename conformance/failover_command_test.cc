@@ -8,23 +8,6 @@
 namespace redlab::conformance {
 namespace {
 
-// The next reply on `c` within `timeout` (its own read timeout is kept short so that "no reply
-// yet" can be checked first); nullopt when none came.
-std::optional<Reply> ReadWithin(Client& c, std::chrono::milliseconds timeout) {
-  std::optional<Reply> r;
-  Eventually(
-      [&] {
-        try {
-          r = c.Read();
-          return true;
-        } catch (const std::runtime_error&) {
-          return false;
-        }
-      },
-      timeout);
-  return r;
-}
-
 class FailoverCommandTest : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -7,17 +7,8 @@
 namespace redlab::conformance {
 namespace {
 
-constexpr char kRedlabOnly[] = "FAULT and TOPOLOGY are redlab's fault injection; Redis has neither";
-
-class FaultLimitsTest : public ConformanceTest {
+class FaultLimitsTest : public FaultInjectionTest {
  protected:
-  void SetUp() override {
-    REDLAB_ONLY(kRedlabOnly);
-    ConformanceTest::SetUp();
-  }
-  void TearDown() override {
-    if (!IsRealRedis()) Connect()({"FAULT", "RESET"});
-  }
   int64_t NodeSeconds() { return std::stoll(c()({"TIME"}).elements.at(0).str); }
 };
 

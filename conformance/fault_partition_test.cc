@@ -10,15 +10,6 @@ namespace {
 
 constexpr char kRedlabOnly[] = "FAULT PARTITION is redlab's fault injection; Redis has no FAULT";
 
-std::string InfoField(Client& c, std::string_view section, std::string_view field) {
-  std::string info = c({"INFO", section}).str;
-  std::string needle = "\n" + std::string(field) + ":";
-  size_t pos = info.find(needle);
-  if (pos == std::string::npos) return {};
-  size_t start = pos + needle.size();
-  return info.substr(start, info.find('\r', start) - start);
-}
-
 class FaultPartitionTest : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -106,6 +106,7 @@ class RedLockPersistenceTest : public ::testing::Test {
       // Five frozen seconds of history before anything is locked.
       topology_->master(i).Fault({"CLOCK", "ADVANCE", "5000"});
     }
+    a_ = NewClient();
   }
   std::unique_ptr<redlab::Client> NewClient() {
     std::vector<std::string> urls;
@@ -136,35 +137,34 @@ class RedLockPersistenceTest : public ::testing::Test {
       n.Restart(/*keep_data=*/false, /*lose_ms=*/1000);
     }
   }
+  // A takes "payments" (held on every master); masters 0..2 crash `since_lock_ms` after, losing
+  // their last second; each of them then has the lock `exists` (EXISTS: 0 or 1). Then B, a
+  // second client, connects.
+  void LockThenCrashMajority(redlab::RedLock& lock_a, int64_t since_lock_ms, int64_t exists) {
+    ASSERT_TRUE(lock_a.TryLock(std::chrono::milliseconds(2000), std::chrono::milliseconds(60000)));
+    ASSERT_TRUE(HeldEverywhere("payments"));
+    CrashMajorityLosingASecond(since_lock_ms);
+    for (size_t i = 0; i < 3; ++i) {
+      EXPECT_EQ(Client(topology_->master(i).port())({"EXISTS", "payments"}), Int(exists)) << i;
+    }
+    b_ = NewClient();
+  }
   std::unique_ptr<server::Topology> topology_;
+  std::unique_ptr<redlab::Client> a_, b_;  // the first holder and the second
 };
 
 TEST_F(RedLockPersistenceTest, ALockWrittenInTheLastSecondIsLostAndGrantedTwice) {
-  auto a = NewClient();
-  redlab::RedLock lock_a = a->GetRedLock("payments");
-  ASSERT_TRUE(lock_a.TryLock(std::chrono::milliseconds(2000), std::chrono::milliseconds(60000)));
-  ASSERT_TRUE(HeldEverywhere("payments"));
-  CrashMajorityLosingASecond(500);
-  for (size_t i = 0; i < 3; ++i) {
-    EXPECT_EQ(Client(topology_->master(i).port())({"EXISTS", "payments"}), Int(0)) << i;
-  }
-  auto b = NewClient();
-  redlab::RedLock lock_b = b->GetRedLock("payments");
+  redlab::RedLock lock_a = a_->GetRedLock("payments");
+  ASSERT_NO_FATAL_FAILURE(LockThenCrashMajority(lock_a, 500, 0));
+  redlab::RedLock lock_b = b_->GetRedLock("payments");
   EXPECT_TRUE(lock_b.TryLock(std::chrono::milliseconds(1000), std::chrono::milliseconds(60000)));
   EXPECT_TRUE(lock_a.IsHeldByCurrentThread());  // A still believes it holds it: two holders
 }
 
 TEST_F(RedLockPersistenceTest, ALockWrittenEarlierSurvivesAndIsRefused) {
-  auto a = NewClient();
-  redlab::RedLock lock_a = a->GetRedLock("payments");
-  ASSERT_TRUE(lock_a.TryLock(std::chrono::milliseconds(2000), std::chrono::milliseconds(60000)));
-  ASSERT_TRUE(HeldEverywhere("payments"));
-  CrashMajorityLosingASecond(2000);
-  for (size_t i = 0; i < 3; ++i) {
-    EXPECT_EQ(Client(topology_->master(i).port())({"EXISTS", "payments"}), Int(1)) << i;
-  }
-  auto b = NewClient();
-  redlab::RedLock lock_b = b->GetRedLock("payments");
+  redlab::RedLock lock_a = a_->GetRedLock("payments");
+  ASSERT_NO_FATAL_FAILURE(LockThenCrashMajority(lock_a, 2000, 1));
+  redlab::RedLock lock_b = b_->GetRedLock("payments");
   EXPECT_FALSE(lock_b.TryLock(std::chrono::milliseconds(0), std::chrono::milliseconds(60000)));
 }
 

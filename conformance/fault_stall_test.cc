@@ -4,6 +4,7 @@
 #include <signal.h>
 
 #include <future>
+#include <memory>
 
 #include "conformance/harness/child_process.h"
 #include "conformance/harness/fixture.h"
@@ -15,16 +16,7 @@ namespace {
 constexpr char kRedlabOnly[] = "FAULT STALL is redlab's fault injection; Redis has no FAULT";
 constexpr char kTenMinutes[] = "600000";
 
-class FaultStallTest : public ConformanceTest {
- protected:
-  void SetUp() override {
-    REDLAB_ONLY(kRedlabOnly);
-    ConformanceTest::SetUp();
-  }
-  void TearDown() override {
-    if (!IsRealRedis()) Connect()({"FAULT", "RESET"});
-  }
-};
+using FaultStallTest = FaultInjectionTest;
 
 TEST_F(FaultStallTest, ResetFromAnotherOpenConnectionEndsTheStall) {
   Client other = Connect();
@@ -78,38 +70,38 @@ TEST(FaultStallNodeTest, NodeStopEndsTheStall) {
   EXPECT_TRUE(node->stopped());
 }
 
-// Stalls the redlab-server process listening on `port` once it answers.
-bool Stall(int port) {
-  return Eventually([&] {
-    try {
-      Client c(port);
-      return c({"FAULT", "STALL", kTenMinutes}) == Status("OK");
-    } catch (const std::runtime_error&) {
-      return false;
-    }
-  });
+// A redlab-server process on a free port, stalled for ten minutes once it answers.
+class FaultStallProcessTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    REDLAB_ONLY(kRedlabOnly);
+    port_ = FreePort();
+    server_ = std::make_unique<ChildProcess>(
+        REDLAB_SERVER_PATH,
+        std::vector<std::string>{"--port", std::to_string(port_), "--loglevel", "warning"});
+    ASSERT_TRUE(Eventually([&] {
+      try {
+        Client c(port_);
+        return c({"FAULT", "STALL", kTenMinutes}) == Status("OK");
+      } catch (const std::runtime_error&) {
+        return false;
+      }
+    })) << server_->Stderr();
+  }
+  int port_ = 0;
+  std::unique_ptr<ChildProcess> server_;
+};
+
+TEST_F(FaultStallProcessTest, SigtermEndsAStalledServer) {
+  ASSERT_EQ(kill(server_->pid(), SIGTERM), 0);
+  EXPECT_EQ(server_->Wait(std::chrono::seconds(20)), 0) << server_->Stderr();
 }
 
-TEST(FaultStallProcessTest, SigtermEndsAStalledServer) {
-  REDLAB_ONLY(kRedlabOnly);
-  int port = FreePort();
-  ChildProcess server(REDLAB_SERVER_PATH,
-                      {"--port", std::to_string(port), "--loglevel", "warning"});
-  ASSERT_TRUE(Stall(port)) << server.Stderr();
-  ASSERT_EQ(kill(server.pid(), SIGTERM), 0);
-  EXPECT_EQ(server.Wait(std::chrono::seconds(20)), 0) << server.Stderr();
-}
-
-TEST(FaultStallProcessTest, ShutdownFromAnotherConnectionEndsAStalledServer) {
-  REDLAB_ONLY(kRedlabOnly);
-  int port = FreePort();
-  ChildProcess server(REDLAB_SERVER_PATH,
-                      {"--port", std::to_string(port), "--loglevel", "warning"});
-  ASSERT_TRUE(Stall(port)) << server.Stderr();
-  Client c(port, std::chrono::seconds(30));
+TEST_F(FaultStallProcessTest, ShutdownFromAnotherConnectionEndsAStalledServer) {
+  Client c(port_, std::chrono::seconds(30));
   c.SendCommand({"SHUTDOWN", "NOSAVE"});
   EXPECT_TRUE(c.WaitClosed(std::chrono::seconds(20)));
-  EXPECT_EQ(server.Wait(std::chrono::seconds(20)), 0) << server.Stderr();
+  EXPECT_EQ(server_->Wait(std::chrono::seconds(20)), 0) << server_->Stderr();
 }
 
 }  // namespace

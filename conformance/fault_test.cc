@@ -11,33 +11,7 @@ namespace {
 
 constexpr char kRedlabOnly[] = "FAULT and TOPOLOGY are redlab's fault injection; Redis has neither";
 
-// Reads the next reply, waiting up to `timeout` in slices (a client's own timeout is short so
-// that "no reply yet" can be checked first).
-std::optional<Reply> ReadWithin(Client& c, std::chrono::milliseconds timeout) {
-  std::optional<Reply> r;
-  Eventually(
-      [&] {
-        try {
-          r = c.Read();
-          return true;
-        } catch (const std::runtime_error&) {
-          return false;
-        }
-      },
-      timeout);
-  return r;
-}
-
-class FaultTest : public ConformanceTest {
- protected:
-  void SetUp() override {
-    REDLAB_ONLY(kRedlabOnly);
-    ConformanceTest::SetUp();
-  }
-  void TearDown() override {
-    if (!IsRealRedis()) Connect()({"FAULT", "RESET"});
-  }
-};
+using FaultTest = FaultInjectionTest;
 
 TEST_F(FaultTest, ArgumentErrorsHelpAndList) {
   EXPECT_EQ(c()({"FAULT"}), Error("ERR wrong number of arguments for 'fault' command"));

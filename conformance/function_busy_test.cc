@@ -4,6 +4,7 @@
 // function left running cannot disturb others.
 #include <memory>
 
+#include "conformance/busy_fixture.h"
 #include "conformance/function_util.h"
 
 namespace redlab::conformance {
@@ -14,10 +15,10 @@ const Reply kBusyFunction = Error(
 const Reply kBusyEval =
     Error("BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.");
 
-class FunctionBusyTest : public ::testing::Test {
+class FunctionBusyTest : public BusyServerTest {
  protected:
   void SetUp() override {
-    server_ = StartServer({.config = {{"busy-reply-threshold", "10"}}});
+    BusyServerTest::SetUp();
     Client c = Connect();
     ASSERT_EQ(c({"FUNCTION", "FLUSH"}), Status("OK"));
     ASSERT_EQ(c.Call({"FUNCTION", "LOAD",
@@ -30,26 +31,6 @@ class FunctionBusyTest : public ::testing::Test {
                               "end)")}),
               Bulk("busy"));
   }
-  void TearDown() override {
-    // A function a failed test left running would keep the server from stopping.
-    try {
-      Client(server_->port(), std::chrono::seconds(1)).Send(Client::Encode({"SHUTDOWN", "NOSAVE"}));
-    } catch (const std::exception&) {
-    }
-    server_->Stop();
-  }
-
-  Client Connect() { return Client(server_->port()); }
-
-  // Sends `command` on `caller` without waiting, and waits until `other` sees the node busy
-  // with `busy`.
-  void StartBusy(Client& caller, Client& other, const std::vector<std::string>& command,
-                 const Reply& busy) {
-    caller.SendCommand(command);
-    ASSERT_TRUE(Eventually([&] { return other({"PING"}) == busy; })) << "never got busy";
-  }
-
-  std::unique_ptr<Server> server_;
 };
 
 TEST_F(FunctionBusyTest, FunctionKillStopsAFunction) {

@@ -6,14 +6,6 @@
 namespace redlab::conformance {
 namespace {
 
-std::string FromHex(std::string_view hex) {
-  std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
-  }
-  return out;
-}
-
 // A payload's footer: RDB version 10 and the CRC64 (Jones, reflected) of everything before it.
 std::string WithFooter(std::string body) {
   body += std::string("\x0a\x00", 2);

@@ -20,29 +20,17 @@ Reply NoWritesEntry(std::string_view lib, std::string_view fn) {
                               Bulk("flags"), Array({Status("no-writes")})})})});
 }
 
-class FunctionReplicationTest : public ::testing::Test {
+class FunctionReplicationTest : public ReplicatedTest {
  protected:
   static void SetUpTestSuite() {
-    TopologyOptions options;
-    options.replicas = 1;
     // Real Redis: a new replica's full sync at once rather than after the diskless delay.
-    options.config = {{"repl-diskless-sync-delay", "0"}};
-    topology_ = StartTopology(options).release();
-  }
-  static void TearDownTestSuite() {
-    delete topology_;
-    topology_ = nullptr;
+    StartSuiteTopology({.config = {{"repl-diskless-sync-delay", "0"}}});
   }
   void SetUp() override {
-    Client m = topology_->ConnectMaster();
-    ASSERT_EQ(m({"FUNCTION", "FLUSH"}), Status("OK"));
-    ASSERT_EQ(m({"FLUSHALL"}), Status("OK"));
-    ASSERT_TRUE(topology_->WaitForSync());
+    ASSERT_EQ(topology_->ConnectMaster()({"FUNCTION", "FLUSH"}), Status("OK"));
+    ReplicatedTest::SetUp();
   }
-  static Topology* topology_;
 };
-
-Topology* FunctionReplicationTest::topology_ = nullptr;
 
 TEST_F(FunctionReplicationTest, FunctionCommandsReplicate) {
   Client m = topology_->ConnectMaster();
@@ -153,35 +141,32 @@ class FunctionInteropTest : public ::testing::Test {
   std::unique_ptr<Server> redlab_;
 };
 
+// `master` (listening on `master_port`) loads library "test" (function test, returning 'hi');
+// `replica` becomes its replica, gets the library and runs the function, then is a master again.
+void ExpectALibraryReachesTheReplica(Client& master, int master_port, Client& replica) {
+  ASSERT_EQ(master.Call({"FUNCTION", "LOAD", NoWritesFunctionCode("test", "test", "return 'hi'")}),
+            Bulk("test"));
+  ASSERT_EQ(replica({"REPLICAOF", "127.0.0.1", std::to_string(master_port)}), Status("OK"));
+  EXPECT_TRUE(Eventually(
+      [&] {
+        return replica({"FUNCTION", "LIST"}) == Array({NoWritesEntry("test", "test")});
+      },
+      std::chrono::seconds(10)));
+  EXPECT_EQ(replica({"FCALL", "test", "0"}), Bulk("hi"));
+  replica({"REPLICAOF", "NO", "ONE"});
+}
+
 TEST_F(FunctionInteropTest, RedlabReplicaOfRedisMaster) {
   Client redis(redis_->port());
   Client redlab(redlab_->port());
-  ASSERT_EQ(redis.Call({"FUNCTION", "LOAD", NoWritesFunctionCode("test", "test", "return 'hi'")}),
-            Bulk("test"));
-  ASSERT_EQ(redlab({"REPLICAOF", "127.0.0.1", std::to_string(redis_->port())}), Status("OK"));
-  EXPECT_TRUE(Eventually(
-      [&] {
-        return redlab({"FUNCTION", "LIST"}) == Array({NoWritesEntry("test", "test")});
-      },
-      std::chrono::seconds(10)));
-  EXPECT_EQ(redlab({"FCALL", "test", "0"}), Bulk("hi"));
-  redlab({"REPLICAOF", "NO", "ONE"});
+  ExpectALibraryReachesTheReplica(redis, redis_->port(), redlab);
 }
 
 TEST_F(FunctionInteropTest, RedisReplicaOfRedlabMaster) {
   Client redis(redis_->port());
   Client redlab(redlab_->port());
   ASSERT_EQ(redlab({"FUNCTION", "FLUSH"}), Status("OK"));
-  ASSERT_EQ(redlab.Call({"FUNCTION", "LOAD", NoWritesFunctionCode("test", "test", "return 'hi'")}),
-            Bulk("test"));
-  ASSERT_EQ(redis({"REPLICAOF", "127.0.0.1", std::to_string(redlab_->port())}), Status("OK"));
-  EXPECT_TRUE(Eventually(
-      [&] {
-        return redis({"FUNCTION", "LIST"}) == Array({NoWritesEntry("test", "test")});
-      },
-      std::chrono::seconds(10)));
-  EXPECT_EQ(redis({"FCALL", "test", "0"}), Bulk("hi"));
-  redis({"REPLICAOF", "NO", "ONE"});
+  ExpectALibraryReachesTheReplica(redlab, redlab_->port(), redis);
 }
 
 TEST_F(FunctionInteropTest, DumpsAreTheSameAndRestoreOnEither) {

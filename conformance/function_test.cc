@@ -2,6 +2,7 @@
 // the load-time sandbox, FCALL and FCALL_RO with the functions' flags, FUNCTION LIST, DELETE,
 // FLUSH, STATS and HELP, with Redis's exact replies and error texts.
 #include "conformance/function_util.h"
+#include "conformance/help_reply.h"
 
 namespace redlab::conformance {
 namespace {
@@ -510,18 +511,14 @@ TEST_F(FunctionTest, InfoMemory) {
 }
 
 TEST_F(FunctionTest, Help) {
-  Reply help = c()({"FUNCTION", "HELP"});
-  ASSERT_EQ(help.type, Reply::Type::kArray);
-  ASSERT_EQ(help.elements.size(), 40u);
-  EXPECT_EQ(help.elements[0],
-            Status("FUNCTION <subcommand> [<arg> [value] [opt] ...]. Subcommands are:"));
-  EXPECT_EQ(help.elements[1], Status("LOAD [REPLACE] <FUNCTION CODE>"));
-  EXPECT_EQ(help.elements[29],
-            Status("    Return a serialized payload representing the current libraries, can be "
-                   "restored using FUNCTION RESTORE command"));
-  EXPECT_EQ(help.elements[37], Status("      in case of functions name collision with another "
-                                      "library)."));
-  EXPECT_EQ(help.elements[39], Status("    Prints this help."));
+  ExpectHelp(c()({"FUNCTION", "HELP"}), 40,
+             {{0, HelpHeader("FUNCTION")},
+              {1, "LOAD [REPLACE] <FUNCTION CODE>"},
+              {29,
+               "    Return a serialized payload representing the current libraries, can be "
+               "restored using FUNCTION RESTORE command"},
+              {37, "      in case of functions name collision with another library)."},
+              {39, "    Prints this help."}});
 }
 
 }  // namespace

@@ -62,16 +62,6 @@ class PrivateDir {
   std::string path_;
 };
 
-// A field of an INFO section.
-inline std::string InfoField(Client& c, std::string_view section, std::string_view field) {
-  std::string info = c({"INFO", section}).str;
-  std::string needle = "\n" + std::string(field) + ":";
-  size_t pos = info.find(needle);
-  if (pos == std::string::npos) return {};
-  size_t start = pos + needle.size();
-  return info.substr(start, info.find('\r', start) - start);
-}
-
 // The suites' base: a server of the current target with no libraries at the start of a test
 // (FLUSHALL leaves them).
 class FunctionTest : public ConformanceTest {

@@ -16,6 +16,16 @@ class KeysTest : public ConformanceTest {
   void SetKeys(std::initializer_list<std::string_view> keys) {
     for (std::string_view k : keys) ASSERT_EQ(c()({"SET", k, "v"}), Status("OK"));
   }
+  // Strings "<prefix>0" .. "<prefix><n-1>" set to "v"; returns their names.
+  std::set<std::string> SetNumberedKeys(const std::string& prefix, int n) {
+    std::set<std::string> names;
+    for (int i = 0; i < n; ++i) {
+      std::string k = prefix + std::to_string(i);
+      EXPECT_EQ(c()({"SET", k, "v"}), Status("OK"));
+      names.insert(k);
+    }
+    return names;
+  }
   // The bulk strings of an array reply, sorted (KEYS and SCAN have no defined order).
   static std::vector<std::string> Sorted(const Reply& r) {
     std::vector<std::string> out;
@@ -129,12 +139,7 @@ TEST_F(KeysTest, ScanOnEmptyDatabase) {
 }
 
 TEST_F(KeysTest, ScanVisitsEveryKey) {
-  std::set<std::string> all;
-  for (int i = 0; i < 200; ++i) {
-    std::string k = "key:" + std::to_string(i);
-    ASSERT_EQ(c()({"SET", k, "v"}), Status("OK"));
-    all.insert(k);
-  }
+  std::set<std::string> all = SetNumberedKeys("key:", 200);
   int calls = 0;
   EXPECT_EQ(ScanAll({}, &calls), all);
   EXPECT_GT(calls, 1);  // 200 keys at the default COUNT of 10 take several calls
@@ -145,13 +150,8 @@ TEST_F(KeysTest, ScanVisitsEveryKey) {
 }
 
 TEST_F(KeysTest, ScanMatchFiltersKeys) {
-  std::set<std::string> wanted;
-  for (int i = 0; i < 50; ++i) {
-    std::string k = "user:" + std::to_string(i);
-    ASSERT_EQ(c()({"SET", k, "v"}), Status("OK"));
-    ASSERT_EQ(c()({"SET", "order:" + std::to_string(i), "v"}), Status("OK"));
-    wanted.insert(k);
-  }
+  std::set<std::string> wanted = SetNumberedKeys("user:", 50);
+  SetNumberedKeys("order:", 50);
   EXPECT_EQ(ScanAll({"MATCH", "user:*"}), wanted);
   EXPECT_EQ(ScanAll({"MATCH", "user:1?", "COUNT", "5"}),
             (std::set<std::string>{"user:10", "user:11", "user:12", "user:13", "user:14", "user:15",
@@ -162,12 +162,7 @@ TEST_F(KeysTest, ScanMatchFiltersKeys) {
 }
 
 TEST_F(KeysTest, ScanTypeFiltersKeys) {
-  std::set<std::string> all;
-  for (int i = 0; i < 30; ++i) {
-    std::string k = "k" + std::to_string(i);
-    ASSERT_EQ(c()({"SET", k, "v"}), Status("OK"));
-    all.insert(k);
-  }
+  std::set<std::string> all = SetNumberedKeys("k", 30);
   EXPECT_EQ(ScanAll({"TYPE", "string"}), all);
   EXPECT_EQ(ScanAll({"TYPE", "STRING", "COUNT", "4"}), all);
   EXPECT_EQ(ScanAll({"TYPE", "hash"}), std::set<std::string>());

@@ -16,7 +16,31 @@ using Args = std::vector<std::string>;
 
 class ListBlockingTest : public BlockingFixture {
  protected:
+  // `waiter` is still blocked; once `key` is deleted and `push` makes a list of it again, the
+  // waiter is served `served`.
+  void ExpectStillBlockedUntilAList(Client& waiter, const std::string& key,
+                                    const std::vector<std::string>& push, const Reply& served) {
+    EXPECT_EQ(ClientsInfo("blocked_clients"), 1);
+    c()({"DEL", key});
+    c().Call(push);
+    EXPECT_EQ(waiter.Read(), served);
+  }
   Reply All(std::string_view key) { return c()({"LRANGE", key, "0", "-1"}); }
+
+  // A client blocked in BRPOPLPUSH srclist dstlist, and one that WATCHes dstlist and has queued
+  // GET somekey (somekey is somevalue) in a transaction.
+  struct MoverAndWatcher {
+    Client mover;
+    Client watcher;
+  };
+  MoverAndWatcher BlockedMoverAndWatcher() {
+    c()({"SET", "somekey", "somevalue"});
+    MoverAndWatcher m{Blocked({"BRPOPLPUSH", "srclist", "dstlist", "0"}), Connect()};
+    EXPECT_EQ(m.watcher({"WATCH", "dstlist"}), Status("OK"));
+    m.watcher({"MULTI"});
+    m.watcher({"GET", "somekey"});
+    return m;
+  }
 };
 
 TEST_F(ListBlockingTest, PopsAtOnceWhenAListHasElements) {
@@ -49,7 +73,7 @@ TEST_F(ListBlockingTest, SilencedRepliesOfBlockedCommandsStaySilent) {
   WaitBlocked(1);
   EXPECT_EQ(c()({"RPUSH", "l", "a", "b"}), Int(2));
   EXPECT_EQ(waiter({"PING", "after-skip"}), Bulk("after-skip"));  // the first reply it sees
-  EXPECT_EQ(All("l"), Bulks({"b"}));                               // yet it was served
+  EXPECT_EQ(All("l"), Bulks({"b"}));                              // yet it was served
   waiter.SendCommand({"CLIENT", "REPLY", "OFF"});
   waiter.SendCommand({"BLPOP", "l2", "0"});
   WaitBlocked(1);
@@ -105,29 +129,16 @@ TEST_F(ListBlockingTest, VariadicPushServesOnceTheWholePushIsDone) {
 
 TEST_F(ListBlockingTest, TransactionIsServedAfterExec) {
   Client waiter = Blocked({"BLPOP", "l", "0"});
-  c()({"MULTI"});
-  c()({"LPUSH", "l", "a"});
-  c()({"LPUSH", "l", "b"});
-  c()({"LPUSH", "l", "c"});
-  EXPECT_EQ(c()({"EXEC"}), Array({Int(1), Int(2), Int(3)}));
+  EXPECT_EQ(InTransaction({{"LPUSH", "l", "a"}, {"LPUSH", "l", "b"}, {"LPUSH", "l", "c"}}),
+            Array({Int(1), Int(2), Int(3)}));
   EXPECT_EQ(waiter.Read(), Bulks({"l", "c"}));
 }
 
 TEST_F(ListBlockingTest, KeyGoneAgainByExecServesNoOne) {
   Client waiter = Blocked({"BLPOP", "l", "0"});
-  c()({"MULTI"});
-  c()({"LPUSH", "l", "a"});
-  c()({"DEL", "l"});
-  c()({"EXEC"});
-  c()({"MULTI"});
-  c()({"LPUSH", "l", "a"});
-  c()({"DEL", "l"});
-  c()({"SET", "l", "foo"});
-  c()({"EXEC"});
-  EXPECT_EQ(ClientsInfo("blocked_clients"), 1);
-  c()({"DEL", "l"});
-  c()({"LPUSH", "l", "b"});
-  EXPECT_EQ(waiter.Read(), Bulks({"l", "b"}));
+  InTransaction({{"LPUSH", "l", "a"}, {"DEL", "l"}});
+  InTransaction({{"LPUSH", "l", "a"}, {"DEL", "l"}, {"SET", "l", "foo"}});
+  ExpectStillBlockedUntilAList(waiter, "l", {"LPUSH", "l", "b"}, Bulks({"l", "b"}));
 }
 
 TEST_F(ListBlockingTest, KeyOfAnotherTypeKeepsTheClientWaitingUntilItIsAList) {
@@ -135,10 +146,7 @@ TEST_F(ListBlockingTest, KeyOfAnotherTypeKeepsTheClientWaitingUntilItIsAList) {
   c()({"ZADD", "k", "1", "m"});
   c()({"SET", "s", "v"});
   EXPECT_EQ(c()({"EXISTS", "k"}), Int(1));
-  EXPECT_EQ(ClientsInfo("blocked_clients"), 1);
-  c()({"DEL", "k"});
-  c()({"RPUSH", "k", "v"});
-  EXPECT_EQ(waiter.Read(), Bulks({"k", "v"}));
+  ExpectStillBlockedUntilAList(waiter, "k", {"RPUSH", "k", "v"}, Bulks({"k", "v"}));
 }
 
 TEST_F(ListBlockingTest, ScriptIsServedAfterItEnds) {
@@ -337,31 +345,14 @@ TEST_F(ListBlockingTest, LmpopPopsFromTheFirstNonEmptyList) {
 }
 
 TEST_F(ListBlockingTest, LmpopArgumentErrors) {
-  for (const char* name : {"LMPOP", "BLMPOP"}) {
-    std::string lower = name == std::string("LMPOP") ? "lmpop" : "blmpop";
-    auto call = [&](Args rest) {
-      Args args = {name};
-      if (lower == "blmpop") args.push_back("0");
-      args.insert(args.end(), rest.begin(), rest.end());
-      return c().Call(args);
-    };
-    EXPECT_EQ(call({"1"}), Error("ERR wrong number of arguments for '" + lower + "' command"));
-    EXPECT_EQ(call({"1", "l"}), Error("ERR wrong number of arguments for '" + lower + "' command"));
-    for (std::string numkeys : {"0", "a", "-1", "1.5"}) {
-      EXPECT_EQ(call({numkeys, "l", "LEFT"}), Error("ERR numkeys should be greater than 0"));
-    }
-    EXPECT_EQ(call({"2", "l", "LEFT"}), Error("ERR syntax error"));  // too few keys
-    EXPECT_EQ(call({"1", "l", "UP"}), Error("ERR syntax error"));
-    EXPECT_EQ(call({"1", "l", "LEFT", "bar"}), Error("ERR syntax error"));
-    EXPECT_EQ(call({"1", "l", "LEFT", "RIGHT"}), Error("ERR syntax error"));
-    EXPECT_EQ(call({"1", "l", "COUNT"}), Error("ERR syntax error"));
-    EXPECT_EQ(call({"1", "l", "LEFT", "COUNT"}), Error("ERR syntax error"));
-    EXPECT_EQ(call({"1", "l", "LEFT", "COUNT", "1", "COUNT", "2"}), Error("ERR syntax error"));
-    for (std::string count : {"0", "-1", "a"}) {
-      EXPECT_EQ(call({"1", "l", "LEFT", "COUNT", count}),
-                Error("ERR count should be greater than 0"));
-    }
-  }
+  ExpectMpopArgumentErrors("LMPOP", "0", "l", "LEFT", {"0", "a", "-1", "1.5"},
+                           {{"2", "l", "LEFT"},  // too few keys
+                            {"1", "l", "UP"},
+                            {"1", "l", "LEFT", "bar"},
+                            {"1", "l", "LEFT", "RIGHT"},
+                            {"1", "l", "COUNT"},
+                            {"1", "l", "LEFT", "COUNT"},
+                            {"1", "l", "LEFT", "COUNT", "1", "COUNT", "2"}});
   // BLMPOP checks its timeout last.
   EXPECT_EQ(c()({"BLMPOP", "x", "0", "l", "LEFT"}), Error("ERR numkeys should be greater than 0"));
   EXPECT_EQ(c()({"BLMPOP", "-1", "1", "l", "LEFT", "COUNT", "0"}),
@@ -374,10 +365,8 @@ TEST_F(ListBlockingTest, BlmpopServesInBlockingOrder) {
   Client c2 = Blocked({"BLMPOP", "0", "2", "blist", "blist2", "RIGHT", "COUNT", "10"});
   Client c3 = Blocked({"BLMPOP", "0", "2", "blist", "blist2", "LEFT", "COUNT", "10"});
   Client c4 = Blocked({"BLMPOP", "0", "2", "blist", "blist2", "RIGHT", "COUNT", "1"});
-  c()({"MULTI"});
-  c()({"LPUSH", "blist", "a", "b", "c", "d", "e"});
-  c()({"LPUSH", "blist2", "1", "2", "3", "4", "5"});
-  c()({"EXEC"});
+  InTransaction(
+      {{"LPUSH", "blist", "a", "b", "c", "d", "e"}, {"LPUSH", "blist2", "1", "2", "3", "4", "5"}});
   EXPECT_EQ(c1.Read(), Array({Bulk("blist"), Bulks({"e"})}));
   EXPECT_EQ(c2.Read(), Array({Bulk("blist"), Bulks({"a", "b", "c", "d"})}));
   EXPECT_EQ(c3.Read(), Array({Bulk("blist2"), Bulks({"5", "4", "3", "2", "1"})}));
@@ -399,24 +388,14 @@ TEST_F(ListBlockingTest, ScriptsCannotBlock) {
 }
 
 TEST_F(ListBlockingTest, PushFromAServedMoveBreaksAWatch) {
-  c()({"SET", "somekey", "somevalue"});
-  Client mover = Blocked({"BRPOPLPUSH", "srclist", "dstlist", "0"});
-  Client watcher = Connect();
-  EXPECT_EQ(watcher({"WATCH", "dstlist"}), Status("OK"));
-  watcher({"MULTI"});
-  watcher({"GET", "somekey"});
+  auto [mover, watcher] = BlockedMoverAndWatcher();
   c()({"LPUSH", "srclist", "element"});
   EXPECT_EQ(mover.Read(), Bulk("element"));
   EXPECT_EQ(watcher({"EXEC"}), Nil());
 }
 
 TEST_F(ListBlockingTest, BlockedMoveDoesNotBreakAWatch) {
-  c()({"SET", "somekey", "somevalue"});
-  Client mover = Blocked({"BRPOPLPUSH", "srclist", "dstlist", "0"});
-  Client watcher = Connect();
-  EXPECT_EQ(watcher({"WATCH", "dstlist"}), Status("OK"));
-  watcher({"MULTI"});
-  watcher({"GET", "somekey"});
+  auto [mover, watcher] = BlockedMoverAndWatcher();
   EXPECT_EQ(watcher({"EXEC"}), Array({Bulk("somevalue")}));
   c()({"LPUSH", "srclist", "element"});
   EXPECT_EQ(mover.Read(), Bulk("element"));
@@ -453,10 +432,8 @@ TEST_F(ListBlockingTest, KilledClientIsNotServed) {
   int64_t id = IdOf(waiter);
   waiter.SendCommand({"BLPOP", "l", "0"});
   WaitBlocked(1);
-  c()({"MULTI"});
-  c()({"CLIENT", "KILL", "ID", std::to_string(id)});
-  c()({"RPUSH", "l", "x"});
-  EXPECT_EQ(c()({"EXEC"}), Array({Int(1), Int(1)}));
+  EXPECT_EQ(InTransaction({{"CLIENT", "KILL", "ID", std::to_string(id)}, {"RPUSH", "l", "x"}}),
+            Array({Int(1), Int(1)}));
   EXPECT_EQ(All("l"), Bulks({"x"}));
   EXPECT_TRUE(waiter.WaitClosed());
 }

@@ -31,13 +31,6 @@ std::vector<std::string> LinesUntil(ChildProcess& server, const std::string& las
   return lines;
 }
 
-int64_t InfoField(Client& c, const std::string& section, const std::string& field) {
-  std::string info = c({"INFO", section}).str;
-  size_t at = info.find("\r\n" + field + ":");
-  if (at == std::string::npos) return -1;
-  return std::stoll(info.substr(at + field.size() + 3));
-}
-
 // The startup lines about the open-file limit of `program` started under `nofile` with
 // `maxclients`, and the maxclients it then reports.
 std::pair<std::vector<std::string>, std::string> OpenFileLines(const std::string& program,
@@ -107,7 +100,7 @@ TEST(OutputLimitsTest, SlowSubscriberIsDroppedWithRedisLogLine) {
                   rdb, "--client-output-buffer-limit", "pubsub 1mb 0 0"});
     std::optional<Client> c = ConnectWhenUp(port);
     ASSERT_TRUE(c.has_value()) << program << ": " << server.Stderr();
-    int64_t before = InfoField(*c, "memory", "used_memory");
+    int64_t before = InfoNumber(*c, "memory", "used_memory");
     Client slow(port);
     slow.SendCommand({"SUBSCRIBE", "firehose"});
     slow.ReadRaw();
@@ -129,9 +122,9 @@ TEST(OutputLimitsTest, SlowSubscriberIsDroppedWithRedisLogLine) {
     // Everyone else is served, and the memory the subscriber's buffer held returns.
     EXPECT_EQ((*c)({"PING"}), Status("PONG")) << program;
     EXPECT_TRUE(Eventually([&] {
-      return InfoField(*c, "memory", "used_memory") < before + 512 * 1024;
+      return InfoNumber(*c, "memory", "used_memory") < before + 512 * 1024;
     })) << program
-        << ": " << before << " then " << InfoField(*c, "memory", "used_memory") << "\n"
+        << ": " << before << " then " << InfoNumber(*c, "memory", "used_memory") << "\n"
         << (*c)({"INFO", "memory"}).str << (*c)({"CLIENT", "LIST"}).str;
   }
 }
@@ -197,7 +190,7 @@ TEST_F(OutputBufferTest, ClientThatNeverReadsIsDisconnectedAndOthersAreServed) {
   // The server drops it: what it reads before the close is far from the 400 replies.
   std::string got = deaf.ReadUntilClosed(std::chrono::seconds(20));
   EXPECT_LT(got.size(), 100u * (100 * 1024 + 16));
-  EXPECT_TRUE(Eventually([&] { return InfoField(c(), "clients", "connected_clients") == 1; }));
+  EXPECT_TRUE(Eventually([&] { return InfoNumber(c(), "clients", "connected_clients") == 1; }));
   EXPECT_EQ(c()({"PING"}), Status("PONG"));
   EXPECT_EQ(c()({"STRLEN", "big"}), Int(100 * 1024));
 }
@@ -208,9 +201,9 @@ TEST_F(OutputBufferTest, InfoReportsTheRecentLargestOutputBuffer) {
   PipelineWithoutReading(deaf, 400);
   // Whatever the kernel took, several megabytes wait in the server: its cron sees them.
   EXPECT_TRUE(Eventually([&] {
-    return InfoField(c(), "clients", "client_recent_max_output_buffer") > 1024 * 1024;
+    return InfoNumber(c(), "clients", "client_recent_max_output_buffer") > 1024 * 1024;
   })) << c()({"INFO", "clients"}).str;
-  EXPECT_GE(InfoField(c(), "clients", "client_recent_max_input_buffer"), 0);
+  EXPECT_GE(InfoNumber(c(), "clients", "client_recent_max_input_buffer"), 0);
 }
 
 // A replica behind a held link (the fault proxy, which stops reading once its buffer is full)
@@ -239,7 +232,7 @@ TEST(ReplicaOutputLimitTest, AReplicaBehindAHeldLinkIsDroppedAndComesBack) {
   for (int i = 0; i < 200; ++i) {
     ASSERT_EQ(m({"SET", "k" + std::to_string(i), value}), Status("OK"));
   }
-  EXPECT_TRUE(Eventually([&] { return InfoField(m, "replication", "connected_slaves") == 0; }))
+  EXPECT_TRUE(Eventually([&] { return InfoNumber(m, "replication", "connected_slaves") == 0; }))
       << m({"INFO", "replication"}).str;
   EXPECT_EQ(m({"PING"}), Status("PONG"));
   EXPECT_EQ(m({"DBSIZE"}), Int(200));
@@ -290,7 +283,7 @@ TEST(TenThousandTest, TenThousandConcurrentConnectionsAreEachAnswered) {
   auto server = StartServerOf(IsRealRedis() ? Target::kRedis : Target::kSpawn,
                               {.config = {{"maxclients", std::to_string(kConnections + 16)}}});
   Client c(server->port());
-  int64_t before = InfoField(c, "memory", "used_memory");
+  int64_t before = InfoNumber(c, "memory", "used_memory");
   std::vector<int> fds;
   fds.reserve(kConnections);
   sockaddr_in addr{};
@@ -305,10 +298,10 @@ TEST(TenThousandTest, TenThousandConcurrentConnectionsAreEachAnswered) {
         << i << ": " << strerror(errno);
   }
   EXPECT_TRUE(
-      Eventually([&] { return InfoField(c, "clients", "connected_clients") == kConnections + 1; },
+      Eventually([&] { return InfoNumber(c, "clients", "connected_clients") == kConnections + 1; },
                  std::chrono::seconds(30)))
-      << InfoField(c, "clients", "connected_clients");
-  int64_t idle = InfoField(c, "memory", "used_memory");
+      << InfoNumber(c, "clients", "connected_clients");
+  int64_t idle = InfoNumber(c, "memory", "used_memory");
   std::cout << "[ memory   ] " << (idle - before) / kConnections
             << " bytes of used_memory per idle connection (" << kConnections << " connections)\n";
   // Every connection asks, then every one is answered.
@@ -334,7 +327,7 @@ TEST(TenThousandTest, TenThousandConcurrentConnectionsAreEachAnswered) {
   Client refused(server->port());
   EXPECT_EQ(refused.ReadUntilClosed(), "-ERR max number of clients reached\r\n");
   for (int fd : fds) close(fd);
-  EXPECT_TRUE(Eventually([&] { return InfoField(c, "clients", "connected_clients") == 1; },
+  EXPECT_TRUE(Eventually([&] { return InfoNumber(c, "clients", "connected_clients") == 1; },
                          std::chrono::seconds(30)));
 }
 

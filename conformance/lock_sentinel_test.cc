@@ -8,6 +8,7 @@
 #include <future>
 #include <map>
 
+#include "conformance/fields.h"
 #include "conformance/harness/topology.h"
 #include "conformance/lock_support.h"
 
@@ -16,14 +17,6 @@ namespace {
 
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-
-std::map<std::string, std::string> Fields(const Reply& r) {
-  std::map<std::string, std::string> out;
-  for (size_t i = 0; i + 1 < r.elements.size(); i += 2) {
-    out[r.elements[i].str] = r.elements[i + 1].str;
-  }
-  return out;
-}
 
 // calls=N of `command` in INFO commandstats.
 int64_t Calls(Client& c, const std::string& command) {
@@ -36,10 +29,7 @@ int64_t Calls(Client& c, const std::string& command) {
 class LockSentinelTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    TopologyOptions t;
-    t.replicas = 1;
-    t.fault_proxy = false;
-    topology_ = StartTopology(t);
+    topology_ = StartTopology({.replicas = 1, .fault_proxy = false});
     ASSERT_TRUE(topology_->WaitForSync());
     master_ = topology_->master_port();
     replica_ = topology_->replica_port(0);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "conformance/harness/fixture.h"
+#include "conformance/help_reply.h"
 
 namespace redlab::conformance {
 namespace {
@@ -192,12 +193,8 @@ TEST_F(MonitoringTest, SlowlogErrorsAndHelp) {
   EXPECT_EQ(c()({"SLOWLOG", "LEN", "1"}),
             Error("ERR wrong number of arguments for 'slowlog|len' command"));
   EXPECT_EQ(c()({"SLOWLOG", "FOO"}), Error("ERR unknown subcommand 'FOO'. Try SLOWLOG HELP."));
-  Reply help = c()({"SLOWLOG", "HELP"});
-  ASSERT_EQ(help.elements.size(), 12u);
-  EXPECT_EQ(help.elements[0],
-            Status("SLOWLOG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:"));
-  EXPECT_EQ(help.elements[1], Status("GET [<count>]"));
-  EXPECT_EQ(help.elements[11], Status("    Prints this help."));
+  ExpectHelp(c()({"SLOWLOG", "HELP"}), 12,
+             {{0, HelpHeader("SLOWLOG")}, {1, "GET [<count>]"}, {11, "    Prints this help."}});
 }
 
 TEST_F(MonitoringTest, LatencyMonitorRecordsSlowCommands) {
@@ -296,11 +293,10 @@ TEST_F(MonitoringTest, LatencyErrorsAndHelp) {
             Error("ERR wrong number of arguments for 'latency|help' command"));
   EXPECT_EQ(c()({"LATENCY", "GRAPH", "nothing"}),
             Error("ERR No samples available for event 'nothing'"));
-  Reply help = c()({"LATENCY", "HELP"});
-  ASSERT_EQ(help.elements.size(), 17u);
-  EXPECT_EQ(help.elements[13],
-            Status("    Return a cumulative distribution of latencies in the format of a histogram "
-                   "for the specified command names."));
+  ExpectHelp(c()({"LATENCY", "HELP"}), 17,
+             {{13,
+               "    Return a cumulative distribution of latencies in the format of a histogram "
+               "for the specified command names."}});
 }
 
 TEST_F(MonitoringTest, MonitorShowsCommandsOfOtherClients) {

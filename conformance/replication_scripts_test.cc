@@ -10,22 +10,7 @@
 namespace redlab::conformance {
 namespace {
 
-class ReplicationScriptsTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() { topology_ = StartTopology().release(); }
-  static void TearDownTestSuite() {
-    delete topology_;
-    topology_ = nullptr;
-  }
-  void SetUp() override {
-    Client m = topology_->ConnectMaster();
-    ASSERT_EQ(m({"FLUSHALL"}), Status("OK"));
-    ASSERT_TRUE(topology_->WaitForSync());
-  }
-  static Topology* topology_;
-};
-
-Topology* ReplicationScriptsTest::topology_ = nullptr;
+using ReplicationScriptsTest = ReplicatedTest;
 
 constexpr char kSet[] = "return redis.call('set', 'k', 'v')";
 constexpr char kPcallSet[] = "return redis.pcall('set', 'k', 'v')";

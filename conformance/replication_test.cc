@@ -53,26 +53,10 @@ std::map<std::string, std::string> Dataset(Client& c) {
   return out;
 }
 
-class ReplicationTest : public ::testing::Test {
+class ReplicationTest : public ReplicatedTest {
  protected:
-  static void SetUpTestSuite() {
-    TopologyOptions options;
-    options.replicas = 2;
-    topology_ = StartTopology(options).release();
-  }
-  static void TearDownTestSuite() {
-    delete topology_;
-    topology_ = nullptr;
-  }
-  void SetUp() override {
-    Client m = topology_->ConnectMaster();
-    ASSERT_EQ(m({"FLUSHALL"}), Status("OK"));
-    ASSERT_TRUE(topology_->WaitForSync());
-  }
-  static Topology* topology_;
+  static void SetUpTestSuite() { StartSuiteTopology({.replicas = 2}); }
 };
-
-Topology* ReplicationTest::topology_ = nullptr;
 
 TEST_F(ReplicationTest, EveryWriteFamilyReplicates) {
   Client m = topology_->ConnectMaster();

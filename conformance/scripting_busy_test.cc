@@ -4,6 +4,7 @@
 // script left running cannot disturb others.
 #include <memory>
 
+#include "conformance/busy_fixture.h"
 #include "conformance/scripting_util.h"
 
 namespace redlab::conformance {
@@ -16,28 +17,12 @@ constexpr std::string_view kUnkillable =
     "either wait the script termination or kill the server in a hard way using the SHUTDOWN "
     "NOSAVE command.";
 
-class ScriptingBusyTest : public ::testing::Test {
+class ScriptingBusyTest : public BusyServerTest {
  protected:
-  void SetUp() override { server_ = StartServer({.config = {{"busy-reply-threshold", "10"}}}); }
-  void TearDown() override {
-    // A script a failed test left running would keep the server from stopping.
-    try {
-      Client(server_->port(), std::chrono::seconds(1)).Send(Client::Encode({"SHUTDOWN", "NOSAVE"}));
-    } catch (const std::exception&) {
-    }
-    server_->Stop();
-  }
-
-  Client Connect() { return Client(server_->port()); }
-
   // Starts `body` on `caller` without waiting, and waits until `other` sees the node busy.
   void StartBusyScript(Client& caller, Client& other, std::string_view body) {
-    caller.SendCommand({"EVAL", std::string(body), "0"});
-    ASSERT_TRUE(Eventually([&] { return other({"PING"}) == kBusy; }))
-        << "the script never got busy";
+    StartBusy(caller, other, {"EVAL", std::string(body), "0"}, kBusy);
   }
-
-  std::unique_ptr<Server> server_;
 };
 
 TEST_F(ScriptingBusyTest, ScriptKillStopsAReadOnlyScript) {

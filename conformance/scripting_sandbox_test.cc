@@ -180,12 +180,13 @@ TEST_F(ScriptingSandboxTest, Cjson) {
             Fails("ERR user_script:1: Cannot serialise table: excessively sparse array", body));
 }
 
+// A Lua function hex(s) to prepend to a script: the bytes of s as lowercase hex.
+const std::string kHex =
+    "local function hex(s) return (s:gsub('.', function(c) return string.format('%02x', "
+    "c:byte()) end)) end ";
+
 TEST_F(ScriptingSandboxTest, Cmsgpack) {
-  const std::string hex =
-      "local function hex(s) return (s:gsub('.', function(c) return string.format('%02x', "
-      "c:byte()) end))"
-      " end ";
-  EXPECT_EQ(Eval(hex + "return hex(cmsgpack.pack({1, 'ab', {x = true}}, -200, 1.5, 0.1, 70000))"),
+  EXPECT_EQ(Eval(kHex + "return hex(cmsgpack.pack({1, 'ab', {x = true}}, -200, 1.5, 0.1, 70000))"),
             Bulk("9301a2616281a178c3d1ff38ca3fc00000cb3fb999999999999ace00011170"));
   EXPECT_EQ(Eval("local t = cmsgpack.unpack(cmsgpack.pack({1, 'ab', {x = 3}})) return {t[1], t[2], "
                  "t[3].x}"),
@@ -197,11 +198,7 @@ TEST_F(ScriptingSandboxTest, Cmsgpack) {
 }
 
 TEST_F(ScriptingSandboxTest, StructAndBit) {
-  const std::string hex =
-      "local function hex(s) return (s:gsub('.', function(c) return string.format('%02x', "
-      "c:byte()) end))"
-      " end ";
-  EXPECT_EQ(Eval(hex + "return hex(struct.pack('>i2<i4Bs', -2, 7, 255, 'ab'))"),
+  EXPECT_EQ(Eval(kHex + "return hex(struct.pack('>i2<i4Bs', -2, 7, 255, 'ab'))"),
             Bulk("fffe07000000ff616200"));
   EXPECT_EQ(Eval("return {struct.unpack('>i2<i4B', struct.pack('>i2<i4B', -2, 7, 255))}"),
             Array({Int(-2), Int(7), Int(255), Int(8)}));

@@ -1,5 +1,6 @@
 // Scripting: EVAL, EVALSHA, EVAL_RO, EVALSHA_RO and SCRIPT; how values convert between Redis
 // replies and Lua in both directions; Redis's error formats for failing scripts and calls.
+#include "conformance/help_reply.h"
 #include "conformance/scripting_util.h"
 
 namespace redlab::conformance {
@@ -326,13 +327,11 @@ TEST_F(ScriptingTest, ScriptSubcommandErrors) {
   EXPECT_EQ(c()({"SCRIPT", "KILL"}), Error("NOTBUSY No scripts in execution right now."));
   EXPECT_EQ(c()({"SCRIPT", "DEBUG", "no"}), Status("OK"));
   EXPECT_EQ(c()({"SCRIPT", "DEBUG", "maybe"}), Error("ERR Use SCRIPT DEBUG YES/SYNC/NO"));
-  Reply help = c()({"SCRIPT", "HELP"});
-  ASSERT_EQ(help.elements.size(), 17u);
-  EXPECT_EQ(help.elements[0],
-            Status("SCRIPT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:"));
-  EXPECT_EQ(help.elements[1], Status("DEBUG (YES|SYNC|NO)"));
-  EXPECT_EQ(help.elements[13], Status("LOAD <script>"));
-  EXPECT_EQ(help.elements[16], Status("    Prints this help."));
+  ExpectHelp(c()({"SCRIPT", "HELP"}), 17,
+             {{0, HelpHeader("SCRIPT")},
+              {1, "DEBUG (YES|SYNC|NO)"},
+              {13, "LOAD <script>"},
+              {16, "    Prints this help."}});
 }
 
 TEST_F(ScriptingTest, ReadOnlyScripts) {

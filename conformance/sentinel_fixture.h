@@ -13,18 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "conformance/fields.h"
 #include "conformance/harness/fixture.h"
 #include "conformance/harness/topology.h"
 
 namespace redlab::conformance {
-
-inline std::map<std::string, std::string> Fields(const Reply& r) {
-  std::map<std::string, std::string> out;
-  for (size_t i = 0; i + 1 < r.elements.size(); i += 2) {
-    out[r.elements[i].str] = r.elements[i + 1].str;
-  }
-  return out;
-}
 
 // `args` on a fresh connection to `port`; an empty reply when the connection fails or is closed
 // (a sentinel's transaction ends with CLIENT KILL TYPE normal, and may be sent again while the
@@ -47,10 +40,7 @@ class SentinelFixture : public ::testing::Test {
   // A master with two replicas (linked directly, so a sentinel's REPLICAOF reaches them);
   // replica 0 gets replica-priority `priority0`.
   void StartNodes(int priority0 = 100) {
-    TopologyOptions t;
-    t.replicas = 2;
-    t.fault_proxy = false;
-    topology_ = StartTopology(t);
+    topology_ = StartTopology({.replicas = 2, .fault_proxy = false});
     Client r0 = topology_->ConnectReplica(0);
     ASSERT_EQ(r0({"CONFIG", "SET", "replica-priority", std::to_string(priority0)}), Status("OK"));
     ASSERT_TRUE(topology_->WaitForSync());

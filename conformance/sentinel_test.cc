@@ -7,6 +7,7 @@
 #include <chrono>
 #include <map>
 
+#include "conformance/fields.h"
 #include "conformance/harness/fixture.h"
 #include "conformance/harness/topology.h"
 
@@ -15,15 +16,6 @@ namespace {
 
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-
-// A SENTINEL MASTER/REPLICAS entry as field -> value.
-std::map<std::string, std::string> Fields(const Reply& r) {
-  std::map<std::string, std::string> out;
-  for (size_t i = 0; i + 1 < r.elements.size(); i += 2) {
-    out[r.elements[i].str] = r.elements[i + 1].str;
-  }
-  return out;
-}
 
 // Reads pub/sub messages until one arrives on `channel`; returns its payload ("" when none came
 // before the deadline). The channels of the messages read on the way are added to `seen`.
@@ -43,10 +35,7 @@ std::string WaitEvent(Client& sub, const std::string& channel, std::vector<std::
 class SentinelTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    TopologyOptions t;
-    t.replicas = 1;
-    t.fault_proxy = false;
-    topology_ = StartTopology(t);
+    topology_ = StartTopology({.replicas = 1, .fault_proxy = false});
     ASSERT_TRUE(topology_->WaitForSync());
     master_ = std::to_string(topology_->master_port());
     replica_ = std::to_string(topology_->replica_port(0));

@@ -20,6 +20,16 @@ std::string TempConf(const std::string& tag) {
   return ::testing::TempDir() + "redlab_startup_" + tag + "." + std::to_string(getpid()) + ".conf";
 }
 
+// Writes `lines` to the server's standard input, then closes it; false when a line could not be
+// written.
+bool FeedStdin(ChildProcess& server, const std::vector<std::string>& lines) {
+  for (const std::string& line : lines) {
+    if (!server.WriteLine(line)) return false;
+  }
+  server.CloseStdin();
+  return true;
+}
+
 TEST(StartupTest, LogsTheLinesRedisServerLogsUntilReady) {
   for (const std::string& program : kPrograms) {
     int port = FreePort();
@@ -99,9 +109,7 @@ TEST(StartupTest, ReadsTheConfigurationFromStandardInput) {
     int port = FreePort();
     {
       ChildProcess server(program, {"-"});
-      ASSERT_TRUE(server.WriteLine("port " + std::to_string(port)));
-      ASSERT_TRUE(server.WriteLine("maxclients 70"));
-      server.CloseStdin();
+      ASSERT_TRUE(FeedStdin(server, {"port " + std::to_string(port), "maxclients 70"}));
       std::optional<Client> c = ConnectWhenUp(port);
       ASSERT_TRUE(c.has_value()) << program << ": " << server.Stderr();
       EXPECT_EQ((*c)({"CONFIG", "GET", "maxclients"}), Array({Bulk("maxclients"), Bulk("70")}))
@@ -113,10 +121,7 @@ TEST(StartupTest, ReadsTheConfigurationFromStandardInput) {
       conf << "port 1\nmaxclients 50\nhz 20\nsave \"\"\n";
     }
     ChildProcess server(program, {path, "--hz", "30", "-"});
-    ASSERT_TRUE(server.WriteLine("port " + std::to_string(port)));
-    ASSERT_TRUE(server.WriteLine("maxclients 80"));
-    ASSERT_TRUE(server.WriteLine("hz 40"));
-    server.CloseStdin();
+    ASSERT_TRUE(FeedStdin(server, {"port " + std::to_string(port), "maxclients 80", "hz 40"}));
     std::optional<Client> c = ConnectWhenUp(port);
     ASSERT_TRUE(c.has_value()) << program << ": " << server.Stderr();
     EXPECT_EQ((*c)({"CONFIG", "GET", "maxclients"}), Array({Bulk("maxclients"), Bulk("80")}))

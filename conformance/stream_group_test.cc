@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "conformance/harness/fixture.h"
+#include "conformance/help_reply.h"
 
 namespace redlab::conformance {
 namespace {
@@ -75,11 +76,9 @@ TEST_F(StreamGroupTest, XGroupCreateAndErrors) {
             Error("NOGROUP No such consumer group 'nope' for key name 's'"));
   EXPECT_EQ(c()({"XGROUP", "FOO", "s", "g"}),
             Error("ERR unknown subcommand 'FOO'. Try XGROUP HELP."));
-  Reply help = c()({"XGROUP", "HELP"});
-  ASSERT_EQ(help.elements.size(), 17u);
-  EXPECT_EQ(help.elements[0],
-            Status("XGROUP <subcommand> [<arg> [value] [opt] ...]. Subcommands are:"));
-  EXPECT_EQ(help.elements[1], Status("CREATE <key> <groupname> <id|$> [option]"));
+  ASSERT_NO_FATAL_FAILURE(
+      ExpectHelp(c()({"XGROUP", "HELP"}), 17,
+                 {{0, HelpHeader("XGROUP")}, {1, "CREATE <key> <groupname> <id|$> [option]"}}));
   c()({"SET", "str", "x"});
   EXPECT_EQ(c()({"XGROUP", "CREATE", "str", "g", "$"}),
             Error("WRONGTYPE Operation against a key holding the wrong kind of value"));

@@ -10,19 +10,6 @@ constexpr char kNotInteger[] = "ERR value is not an integer or out of range";
 constexpr char kNotFloat[] = "ERR value is not a valid float";
 constexpr char kTooLong[] = "ERR string exceeds maximum allowed size (proto-max-bulk-len)";
 
-// Lowers proto-max-bulk-len to its minimum (1mb) for one test, restoring the default after it
-// even when the test fails half way (the server is shared by the suite).
-class SmallBulkLimit {
- public:
-  explicit SmallBulkLimit(int port) : client_(port) {
-    EXPECT_EQ(client_({"CONFIG", "SET", "proto-max-bulk-len", "1mb"}), Status("OK"));
-  }
-  ~SmallBulkLimit() { client_({"CONFIG", "SET", "proto-max-bulk-len", "512mb"}); }
-
- private:
-  Client client_;
-};
-
 TEST_F(StringTest, IncrDecr) {
   EXPECT_EQ(c().Raw({"INCR", "n"}), ":1\r\n");
   EXPECT_EQ(c()({"INCRBY", "n", "10"}), Int(11));

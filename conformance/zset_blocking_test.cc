@@ -38,11 +38,7 @@ TEST_F(ZsetBlockingTest, WaitersAreServedInOrderAndTransactionsFirstFinish) {
   Client first = Blocked({"BZPOPMIN", "z", "0"});
   Client second = Blocked({"BZPOPMAX", "z", "0"});
   Client third = Blocked({"BZPOPMIN", "z", "0"});
-  c()({"MULTI"});
-  c()({"ZADD", "z", "0", "a"});
-  c()({"ZADD", "z", "1", "b"});
-  c()({"ZADD", "z", "2", "c"});
-  c()({"EXEC"});
+  InTransaction({{"ZADD", "z", "0", "a"}, {"ZADD", "z", "1", "b"}, {"ZADD", "z", "2", "c"}});
   EXPECT_EQ(first.Read(), Bulks({"z", "a", "0"}));
   EXPECT_EQ(second.Read(), Bulks({"z", "c", "2"}));
   EXPECT_EQ(third.Read(), Bulks({"z", "b", "1"}));
@@ -60,11 +56,7 @@ TEST_F(ZsetBlockingTest, ListAndSortedSetWaitersOnOneKeyWaitForTheirOwnType) {
 
 TEST_F(ZsetBlockingTest, ZaddAndDelInATransactionServesNoOne) {
   Client waiter = Blocked({"BZMPOP", "0", "1", "zset", "MIN"});
-  c()({"MULTI"});
-  c()({"ZADD", "zset", "0", "foo"});
-  c()({"DEL", "zset"});
-  c()({"SET", "zset", "foo"});
-  c()({"EXEC"});
+  InTransaction({{"ZADD", "zset", "0", "foo"}, {"DEL", "zset"}, {"SET", "zset", "foo"}});
   c()({"DEL", "zset"});
   c()({"ZADD", "zset", "1", "bar"});
   EXPECT_EQ(waiter.Read(), Array({Bulk("zset"), Array({Bulks({"bar", "1"})})}));
@@ -105,30 +97,13 @@ TEST_F(ZsetBlockingTest, WrongTypeAndArgumentErrors) {
   EXPECT_EQ(c()({"BZPOPMIN", "foo", "x"}), Error("ERR timeout is not a float or out of range"));
   EXPECT_EQ(c()({"BZPOPMIN", "z", "-1"}), Error("ERR timeout is negative"));
   EXPECT_EQ(c()({"BZPOPMIN", "z"}), Error("ERR wrong number of arguments for 'bzpopmin' command"));
-  for (const char* name : {"ZMPOP", "BZMPOP"}) {
-    std::string lower = name == std::string("ZMPOP") ? "zmpop" : "bzmpop";
-    auto call = [&](Args rest) {
-      Args args = {name};
-      if (lower == "bzmpop") args.push_back("1");
-      args.insert(args.end(), rest.begin(), rest.end());
-      return c().Call(args);
-    };
-    EXPECT_EQ(call({"1"}), Error("ERR wrong number of arguments for '" + lower + "' command"));
-    EXPECT_EQ(call({"1", "z"}), Error("ERR wrong number of arguments for '" + lower + "' command"));
-    for (std::string numkeys : {"0", "a", "-1"}) {
-      EXPECT_EQ(call({numkeys, "z", "MIN"}), Error("ERR numkeys should be greater than 0"));
-    }
-    EXPECT_EQ(call({"1", "z", "bad_where"}), Error("ERR syntax error"));
-    EXPECT_EQ(call({"1", "z", "MIN", "bar_arg"}), Error("ERR syntax error"));
-    EXPECT_EQ(call({"1", "z", "MAX", "MIN"}), Error("ERR syntax error"));
-    EXPECT_EQ(call({"1", "z", "COUNT"}), Error("ERR syntax error"));
-    EXPECT_EQ(call({"1", "z", "MIN", "COUNT", "1", "COUNT", "2"}), Error("ERR syntax error"));
-    EXPECT_EQ(call({"2", "z", "z2", "bad_arg"}), Error("ERR syntax error"));
-    for (std::string count : {"0", "a", "-1"}) {
-      EXPECT_EQ(call({"1", "z", "MIN", "COUNT", count}),
-                Error("ERR count should be greater than 0"));
-    }
-  }
+  ExpectMpopArgumentErrors("ZMPOP", "1", "z", "MIN", {"0", "a", "-1"},
+                           {{"1", "z", "bad_where"},
+                            {"1", "z", "MIN", "bar_arg"},
+                            {"1", "z", "MAX", "MIN"},
+                            {"1", "z", "COUNT"},
+                            {"1", "z", "MIN", "COUNT", "1", "COUNT", "2"},
+                            {"2", "z", "z2", "bad_arg"}});
 }
 
 TEST_F(ZsetBlockingTest, BzmpopServesInBlockingOrder) {
@@ -136,10 +111,8 @@ TEST_F(ZsetBlockingTest, BzmpopServesInBlockingOrder) {
   Client c2 = Blocked({"BZMPOP", "0", "2", "myzset", "myzset2", "MAX", "COUNT", "10"});
   Client c3 = Blocked({"BZMPOP", "0", "2", "myzset", "myzset2", "MIN", "COUNT", "10"});
   Client c4 = Blocked({"BZMPOP", "0", "2", "myzset", "myzset2", "MAX", "COUNT", "1"});
-  c()({"MULTI"});
-  c()({"ZADD", "myzset", "1", "a", "2", "b", "3", "c", "4", "d", "5", "e"});
-  c()({"ZADD", "myzset2", "1", "a", "2", "b", "3", "c", "4", "d", "5", "e"});
-  c()({"EXEC"});
+  InTransaction({{"ZADD", "myzset", "1", "a", "2", "b", "3", "c", "4", "d", "5", "e"},
+                 {"ZADD", "myzset2", "1", "a", "2", "b", "3", "c", "4", "d", "5", "e"}});
   auto pairs = [](std::vector<std::pair<std::string, std::string>> items) {
     std::vector<Reply> out;
     for (auto& [m, s] : items) out.push_back(Bulks({m, s}));

@@ -6,23 +6,13 @@
 #include <algorithm>
 #include <set>
 
-#include "conformance/harness/client.h"
-#include "conformance/harness/target.h"
+#include "conformance/differential/side_by_side.h"
 
 namespace redlab::conformance {
 namespace {
 
-class CommandMetadataTest : public ::testing::Test {
+class CommandMetadataTest : public SideBySideTest {
  protected:
-  static void SetUpTestSuite() {
-    redlab_ = StartServerOf(Target::kEmbedded).release();
-    redis_ = StartServerOf(Target::kRedis).release();
-  }
-  static void TearDownTestSuite() {
-    delete redlab_;
-    delete redis_;
-  }
-
   // Every command and subcommand redlab lists, by full name ("get", "config|get").
   static std::vector<std::string> RedlabCommands() {
     Client c(redlab_->port());
@@ -31,13 +21,7 @@ class CommandMetadataTest : public ::testing::Test {
     for (const Reply& r : list.elements) names.push_back(r.str);
     return names;
   }
-
-  static Server* redlab_;
-  static Server* redis_;
 };
-
-Server* CommandMetadataTest::redlab_ = nullptr;
-Server* CommandMetadataTest::redis_ = nullptr;
 
 // COMMAND INFO lists a container's subcommands in hash-table order; compare them by name, and
 // only those redlab implements (each is compared on its own as well).

@@ -7,45 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "conformance/harness/client.h"
-#include "conformance/harness/target.h"
+#include "conformance/differential/side_by_side.h"
 
 namespace redlab::conformance {
 namespace {
 
-class GeoSearchTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    redlab_ = StartServerOf(Target::kEmbedded).release();
-    redis_ = StartServerOf(Target::kRedis).release();
-  }
-  static void TearDownTestSuite() {
-    delete redlab_;
-    delete redis_;
-  }
-  void SetUp() override {
-    mine_ = std::make_unique<Client>(redlab_->port());
-    theirs_ = std::make_unique<Client>(redis_->port());
-    for (Client* c : {mine_.get(), theirs_.get()}) ASSERT_EQ((*c)({"FLUSHALL"}).str, "OK");
-  }
-  std::string Both(std::vector<std::string> cmd) {
-    std::string a = mine_->Raw(cmd);
-    std::string b = theirs_->Raw(cmd);
-    EXPECT_EQ(a, b) << [&] {
-      std::string s;
-      for (const auto& w : cmd) s += w + " ";
-      return s;
-    }();
-    return a;
-  }
-
-  static Server* redlab_;
-  static Server* redis_;
-  std::unique_ptr<Client> mine_, theirs_;
-};
-
-Server* GeoSearchTest::redlab_ = nullptr;
-Server* GeoSearchTest::redis_ = nullptr;
+class GeoSearchTest : public SideBySideTest {};
 
 std::string Num(double v) {
   char buf[64];

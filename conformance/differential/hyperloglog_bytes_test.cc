@@ -7,45 +7,20 @@
 #include <string>
 #include <vector>
 
-#include "conformance/harness/client.h"
-#include "conformance/harness/target.h"
+#include "conformance/differential/side_by_side.h"
 
 namespace redlab::conformance {
 namespace {
 
-class HyperLogLogBytesTest : public ::testing::Test {
+class HyperLogLogBytesTest : public SideBySideTest {
  protected:
-  static void SetUpTestSuite() {
-    redlab_ = StartServerOf(Target::kEmbedded).release();
-    redis_ = StartServerOf(Target::kRedis).release();
-  }
-  static void TearDownTestSuite() {
-    delete redlab_;
-    delete redis_;
-  }
   void SetUp() override {
-    mine_ = std::make_unique<Client>(redlab_->port());
-    theirs_ = std::make_unique<Client>(redis_->port());
+    SideBySideTest::SetUp();
     for (Client* c : {mine_.get(), theirs_.get()}) {
-      ASSERT_EQ((*c)({"FLUSHALL"}).str, "OK");
       ASSERT_EQ((*c)({"CONFIG", "SET", "hll-sparse-max-bytes", "3000"}).str, "OK");
     }
   }
-  // Sends the same command to both and expects the same reply; returns it.
-  Reply Both(std::vector<std::string> cmd) {
-    Reply a = mine_->Call(cmd);
-    Reply b = theirs_->Call(cmd);
-    EXPECT_EQ(a, b) << cmd[0] << " " << (cmd.size() > 1 ? cmd[1] : "");
-    return a;
-  }
-
-  static Server* redlab_;
-  static Server* redis_;
-  std::unique_ptr<Client> mine_, theirs_;
 };
-
-Server* HyperLogLogBytesTest::redlab_ = nullptr;
-Server* HyperLogLogBytesTest::redis_ = nullptr;
 
 // Elements in batches of growing size: the value goes through many sparse splits and merges and
 // then becomes dense; after every batch both servers hold the same bytes.

@@ -8,8 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "conformance/harness/client.h"
-#include "conformance/harness/target.h"
+#include "conformance/differential/side_by_side.h"
 
 namespace redlab::conformance {
 namespace {
@@ -17,27 +16,7 @@ namespace {
 // A name no other suite uses.
 const std::string kKey = "differential:stream-groups";
 
-class StreamGroupDifferentialTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    redlab_ = StartServerOf(Target::kEmbedded);
-    redis_ = StartServerOf(Target::kRedis);
-    mine_ = std::make_unique<Client>(redlab_->port());
-    theirs_ = std::make_unique<Client>(redis_->port());
-  }
-  std::string Both(const std::vector<std::string>& cmd) {
-    std::string a = mine_->Raw(cmd);
-    std::string b = theirs_->Raw(cmd);
-    EXPECT_EQ(a, b) << [&] {
-      std::string s;
-      for (const auto& w : cmd) s += w + " ";
-      return s;
-    }();
-    return a;
-  }
-  std::unique_ptr<Server> redlab_, redis_;
-  std::unique_ptr<Client> mine_, theirs_;
-};
+class StreamGroupDifferentialTest : public SideBySideTest {};
 
 TEST_F(StreamGroupDifferentialTest, RandomGroupWorkloadsGiveTheSameReplies) {
   std::mt19937_64 rng(20261126);

@@ -10,6 +10,10 @@
 
 namespace redlab::conformance {
 
+// Starts `argv` (argv[0] looked up on PATH) with this process's stdin, stdout and stderr; returns
+// its pid. Throws when fork fails.
+pid_t SpawnProcess(std::vector<std::string> argv);
+
 class ChildProcess {
  public:
   // Starts `path` with `args` (argv[0] is `path`).

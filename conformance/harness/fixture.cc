@@ -21,30 +21,22 @@ void ConformanceTest::SetUp() {
   ASSERT_EQ(r, Status("OK")) << "could not empty the server before the test";
 }
 
-Reply Status(std::string s) {
+// A reply of `type` carrying the text `s` (status, error, bulk).
+static Reply Text(Reply::Type type, std::string s) {
   Reply r;
-  r.type = Reply::Type::kStatus;
+  r.type = type;
   r.str = std::move(s);
   return r;
 }
-Reply Error(std::string s) {
-  Reply r;
-  r.type = Reply::Type::kError;
-  r.str = std::move(s);
-  return r;
-}
+Reply Status(std::string s) { return Text(Reply::Type::kStatus, std::move(s)); }
+Reply Error(std::string s) { return Text(Reply::Type::kError, std::move(s)); }
 Reply Int(int64_t v) {
   Reply r;
   r.type = Reply::Type::kInteger;
   r.integer = v;
   return r;
 }
-Reply Bulk(std::string s) {
-  Reply r;
-  r.type = Reply::Type::kBulk;
-  r.str = std::move(s);
-  return r;
-}
+Reply Bulk(std::string s) { return Text(Reply::Type::kBulk, std::move(s)); }
 Reply Nil() { return Reply{}; }
 Reply Array(std::vector<Reply> elements) {
   Reply r;
@@ -52,6 +44,12 @@ Reply Array(std::vector<Reply> elements) {
   r.elements = std::move(elements);
   return r;
 }
+
+SmallBulkLimit::SmallBulkLimit(int port) : client_(port) {
+  EXPECT_EQ(client_({"CONFIG", "SET", "proto-max-bulk-len", "1mb"}), Status("OK"));
+}
+
+SmallBulkLimit::~SmallBulkLimit() { client_({"CONFIG", "SET", "proto-max-bulk-len", "512mb"}); }
 
 std::optional<std::string> FindInfoField(Client& c, std::string_view section,
                                          std::string_view field) {
@@ -61,6 +59,47 @@ std::optional<std::string> FindInfoField(Client& c, std::string_view section,
   if (pos == std::string::npos) return std::nullopt;
   size_t start = pos + needle.size();
   return info.substr(start, info.find('\r', start) - start);
+}
+
+std::string InfoField(Client& c, std::string_view section, std::string_view field) {
+  return FindInfoField(c, section, field).value_or("");
+}
+
+int64_t InfoNumber(Client& c, std::string_view section, std::string_view field) {
+  std::optional<std::string> value = FindInfoField(c, section, field);
+  return value ? std::stoll(*value) : -1;
+}
+
+std::string FromHex(std::string_view hex) {
+  std::string out;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
+  }
+  return out;
+}
+
+std::optional<Reply> ReadWithin(Client& c, std::chrono::milliseconds timeout) {
+  std::optional<Reply> r;
+  Eventually(
+      [&] {
+        try {
+          r = c.Read();
+          return true;
+        } catch (const std::runtime_error&) {
+          return false;
+        }
+      },
+      timeout);
+  return r;
+}
+
+void FaultInjectionTest::SetUp() {
+  REDLAB_ONLY("FAULT and TOPOLOGY are redlab's fault injection; Redis has neither");
+  ConformanceTest::SetUp();
+}
+
+void FaultInjectionTest::TearDown() {
+  if (!IsRealRedis()) Connect()({"FAULT", "RESET"});
 }
 
 std::string InfoField(Client& c, std::string_view field) {

@@ -29,27 +29,25 @@ std::optional<size_t> ParseHeader(std::string_view buf, size_t pos, Reply* out, 
     *children = count;
     return next;
   };
+  // A reply whose value is the line itself.
+  auto text = [&](Reply::Type type) -> std::optional<size_t> {
+    out->type = type;
+    out->str = line;
+    return next;
+  };
   switch (prefix) {
     case '+':
-      out->type = Reply::Type::kStatus;
-      out->str = line;
-      return next;
+      return text(Reply::Type::kStatus);
     case '-':
-      out->type = Reply::Type::kError;
-      out->str = line;
-      return next;
+      return text(Reply::Type::kError);
     case ':':
       out->type = Reply::Type::kInteger;
       out->integer = std::stoll(std::string(line));
       return next;
     case ',':
-      out->type = Reply::Type::kDouble;
-      out->str = line;
-      return next;
+      return text(Reply::Type::kDouble);
     case '(':
-      out->type = Reply::Type::kBigNumber;
-      out->str = line;
-      return next;
+      return text(Reply::Type::kBigNumber);
     case '#':
       out->type = Reply::Type::kBool;
       out->integer = line == "t";

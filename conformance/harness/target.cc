@@ -15,7 +15,9 @@
 #include <random>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
+#include "conformance/harness/child_process.h"
 #include "conformance/harness/client.h"
 #include "server/node.h"
 
@@ -58,7 +60,7 @@ class ProcessServer : public Server {
       port_ = FreePort();
       std::vector<std::string> argv = argv_for(port_);
       program = argv[0];
-      Spawn(argv);
+      pid_ = SpawnProcess(argv);
       if (WaitReady()) return;
       Stop();
     }
@@ -80,18 +82,6 @@ class ProcessServer : public Server {
   }
 
  private:
-  void Spawn(std::vector<std::string>& argv) {
-    std::vector<char*> cargv;
-    for (auto& a : argv) cargv.push_back(a.data());
-    cargv.push_back(nullptr);
-    pid_ = fork();
-    if (pid_ < 0) throw std::runtime_error("fork failed");
-    if (pid_ == 0) {
-      execvp(cargv[0], cargv.data());
-      _exit(127);
-    }
-  }
-
   // Ready when the server on the port answers and is this process: INFO's process_id, or, when
   // INFO needs a password first, a NOAUTH error from a child still alive.
   bool WaitReady() {
@@ -145,23 +135,23 @@ void AppendConfigArgs(const ServerOptions& options, std::vector<std::string>* ar
 
 }  // namespace
 
+// Each target with its REDLAB_TARGET name.
+constexpr std::pair<Target, const char*> kTargetNames[] = {
+    {Target::kEmbedded, "embedded"}, {Target::kSpawn, "spawn"}, {Target::kRedis, "redis"}};
+
 Target CurrentTarget() {
   const char* env = std::getenv("REDLAB_TARGET");
-  if (env == nullptr || std::strcmp(env, "embedded") == 0) return Target::kEmbedded;
-  if (std::strcmp(env, "spawn") == 0) return Target::kSpawn;
-  if (std::strcmp(env, "redis") == 0) return Target::kRedis;
+  if (env == nullptr) return Target::kEmbedded;
+  for (const auto& [target, name] : kTargetNames) {
+    if (std::strcmp(env, name) == 0) return target;
+  }
   throw std::runtime_error(std::string("REDLAB_TARGET must be embedded, spawn or redis, not ") +
                            env);
 }
 
 const char* TargetName(Target t) {
-  switch (t) {
-    case Target::kEmbedded:
-      return "embedded";
-    case Target::kSpawn:
-      return "spawn";
-    case Target::kRedis:
-      return "redis";
+  for (const auto& [target, name] : kTargetNames) {
+    if (target == t) return name;
   }
   return "?";
 }

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "conformance/harness/child_process.h"
 #include "conformance/harness/fixture.h"
 #include "server/topology.h"
 #include "tools/proxy/fault_proxy.h"
@@ -39,15 +40,7 @@ class Process {
   ~Process() { Kill(); }
 
   void Start(int port) {
-    std::vector<char*> cargv;
-    for (auto& a : argv_) cargv.push_back(a.data());
-    cargv.push_back(nullptr);
-    pid_ = fork();
-    if (pid_ < 0) throw std::runtime_error("fork failed");
-    if (pid_ == 0) {
-      execvp(cargv[0], cargv.data());
-      _exit(127);
-    }
+    pid_ = SpawnProcess(argv_);
     bool up = Eventually(
         [&] {
           try {
@@ -316,6 +309,23 @@ std::unique_ptr<Topology> StartTopologyOf(Target target, const TopologyOptions& 
   }
   if (!t->WaitForSync()) throw std::runtime_error("the replicas did not sync with the master");
   return t;
+}
+
+Topology* ReplicatedTest::topology_ = nullptr;
+
+void ReplicatedTest::StartSuiteTopology(const TopologyOptions& options) {
+  topology_ = StartTopology(options).release();
+}
+
+void ReplicatedTest::TearDownTestSuite() {
+  delete topology_;
+  topology_ = nullptr;
+}
+
+void ReplicatedTest::SetUp() {
+  Client m = topology_->ConnectMaster();
+  ASSERT_EQ(m({"FLUSHALL"}), Status("OK"));
+  ASSERT_TRUE(topology_->WaitForSync());
 }
 
 }  // namespace redlab::conformance

@@ -8,6 +8,8 @@
 // Redis) is reported by Supports*() so the test can skip with the reason.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -72,5 +74,18 @@ class Topology {
 std::unique_ptr<Topology> StartTopology(const TopologyOptions& options = {});
 // The same for a given target (benchmarks run both side by side).
 std::unique_ptr<Topology> StartTopologyOf(Target target, const TopologyOptions& options = {});
+
+// A suite's base: one topology for the whole suite (the default has one replica; a suite wanting
+// another calls StartSuiteTopology from its own SetUpTestSuite), its master emptied and every
+// replica in sync before each test.
+class ReplicatedTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { StartSuiteTopology(); }
+  static void StartSuiteTopology(const TopologyOptions& options = {});
+  static void TearDownTestSuite();
+  void SetUp() override;
+
+  static Topology* topology_;
+};
 
 }  // namespace redlab::conformance

@@ -73,6 +73,16 @@ class Runner {
     int pending = 0;  // replies still to come for this attempt (the call, WAIT)
     std::string error;
     std::vector<std::string> argv;
+
+    // `reply` to one of this call's commands; nullptr, the call marked as an IO error, when none
+    // came (hiredis is freeing the context).
+    redisReply* ReplyOrIoError(void* reply) {
+      if (reply == nullptr) {
+        io_error = true;
+        conn->ac = nullptr;
+      }
+      return static_cast<redisReply*>(reply);
+    }
   };
 
   static void OnReady(redisAsyncContext* ac, void* reply, void* priv);
@@ -254,11 +264,8 @@ bool Runner::Send(Call* call) {
 void Runner::OnMain(redisAsyncContext*, void* reply, void* priv) {
   auto* call = static_cast<Call*>(priv);
   Runner* r = call->conn->runner;
-  auto* rep = static_cast<redisReply*>(reply);
-  if (rep == nullptr) {
-    call->io_error = true;
-    call->conn->ac = nullptr;  // no reply: hiredis is freeing the context
-  } else if (rep->type == REDIS_REPLY_ERROR) {
+  redisReply* rep = call->ReplyOrIoError(reply);
+  if (rep != nullptr && rep->type == REDIS_REPLY_ERROR) {
     std::string word = FirstWord(rep);
     if (word == "NOSCRIPT" && r->w_.kind() == CallKind::kScript && !call->evaled) {
       call->retry = true;
@@ -272,13 +279,10 @@ void Runner::OnMain(redisAsyncContext*, void* reply, void* priv) {
 void Runner::OnWait(redisAsyncContext*, void* reply, void* priv) {
   auto* call = static_cast<Call*>(priv);
   Runner* r = call->conn->runner;
-  auto* rep = static_cast<redisReply*>(reply);
-  if (rep == nullptr) {
-    call->io_error = true;
-    call->conn->ac = nullptr;
-  } else if (rep->type == REDIS_REPLY_ERROR) {
+  redisReply* rep = call->ReplyOrIoError(reply);
+  if (rep != nullptr && rep->type == REDIS_REPLY_ERROR) {
     if (call->error.empty()) call->error = FirstWord(rep);
-  } else if (!call->retry && call->measured && rep->type == REDIS_REPLY_INTEGER &&
+  } else if (rep != nullptr && !call->retry && call->measured && rep->type == REDIS_REPLY_INTEGER &&
              rep->integer < r->o_.wait_replicas) {
     ++r->stats_.wait_short;
   }

@@ -4,29 +4,24 @@
 #include "tools/bench/runner.h"
 
 #include <gtest/gtest.h>
-#include <hiredis/hiredis.h>
 
+#include "conformance/harness/client.h"
 #include "tools/bench/targets.h"
 
 namespace redlab::tools::bench {
 namespace {
 
+// `argv` on a new connection to `port`: the reply's text (an integer's digits).
 std::string Call(int port, const std::vector<std::string>& argv) {
-  redisContext* c = redisConnect("127.0.0.1", port);
-  std::vector<const char*> p;
-  std::vector<size_t> l;
-  for (const auto& a : argv) {
-    p.push_back(a.data());
-    l.push_back(a.size());
-  }
-  auto* r = static_cast<redisReply*>(
-      redisCommandArgv(c, static_cast<int>(argv.size()), p.data(), l.data()));
-  std::string s = r == nullptr                     ? "no reply"
-                  : r->type == REDIS_REPLY_INTEGER ? std::to_string(r->integer)
-                  : r->str                         ? std::string(r->str, r->len)
-                                                   : "";
-  if (r) freeReplyObject(r);
-  redisFree(c);
+  conformance::Reply r = conformance::Client(port).Call(argv);
+  return r.type == conformance::Reply::Type::kInteger ? std::to_string(r.integer) : r.str;
+}
+
+// Runs `w` with `o`, expecting every requested call made and none failed.
+RunStats RunAllClean(const RunnerOptions& o, Workload& w) {
+  RunStats s = bench::Run(o, w);
+  EXPECT_EQ(s.calls, o.requests);
+  EXPECT_EQ(s.errors_total(), 0);
   return s;
 }
 
@@ -35,11 +30,13 @@ class RunnerTest : public testing::TestWithParam<std::string> {
   std::unique_ptr<Target> Start(const TargetSpec& spec = {}) {
     return GetParam() == "redlab" ? StartRedlab(spec) : StartRedis(spec);
   }
-  static RunnerOptions Options(const Target& t) {
+  // 4 connections of 8 calls in flight to `t`; `requests` measured calls (0: for a duration).
+  static RunnerOptions Options(const Target& t, int64_t requests = 0) {
     RunnerOptions o;
     o.port = t.port();
     o.clients = 4;
     o.pipeline = 8;
+    o.requests = requests;
     return o;
   }
 };
@@ -47,8 +44,7 @@ class RunnerTest : public testing::TestWithParam<std::string> {
 TEST_P(RunnerTest, ClosedLoopMakesEveryRequestedCallOnce) {
   auto t = Start();
   Workload w({.kind = CallKind::kCommand, .command = {"INCR", "n:{seq:1..500}"}});
-  RunnerOptions o = Options(*t);
-  o.requests = 1000;
+  RunnerOptions o = Options(*t, 1000);
   RunStats s = bench::Run(o, w);
   EXPECT_EQ(s.calls, 1000);
   EXPECT_EQ(s.latency.total_count(), 1000);
@@ -66,8 +62,7 @@ TEST_P(RunnerTest, ErrorsAreCountedByTheirFirstWord) {
   auto t = Start();
   Call(t->port(), {"SET", "s", "text"});
   Workload w({.kind = CallKind::kCommand, .command = {"LPUSH", "s", "x"}});
-  RunnerOptions o = Options(*t);
-  o.requests = 50;
+  RunnerOptions o = Options(*t, 50);
   RunStats s = bench::Run(o, w);
   EXPECT_EQ(s.calls, 50);
   EXPECT_EQ(s.errors, (std::map<std::string, int64_t>{{"WRONGTYPE", 50}}));
@@ -84,13 +79,10 @@ TEST_P(RunnerTest, EvalshaFallsBackToEvalOnNoscript) {
   std::string sha = LoadScript(*t, source);
   Call(t->port(), {"SCRIPT", "FLUSH"});  // the server forgot it: the first call gets NOSCRIPT
   w.set_sha(sha);
-  RunnerOptions o = Options(*t);
+  RunnerOptions o = Options(*t, 20);
   o.clients = 1;
   o.pipeline = 1;
-  o.requests = 20;
-  RunStats s = bench::Run(o, w);
-  EXPECT_EQ(s.calls, 20);
-  EXPECT_EQ(s.errors_total(), 0);
+  RunStats s = RunAllClean(o, w);
   EXPECT_EQ(s.noscript, 1);  // EVAL cached it for the calls after
   EXPECT_EQ(Call(t->port(), {"GET", "counter"}), "20");
 }
@@ -101,11 +93,8 @@ TEST_P(RunnerTest, FcallAndScriptErrorsByFirstWord) {
                       "#!lua name=lib\nredis.register_function('bump', function(keys, args) "
                       "return redis.call('incrby', keys[1], args[1]) end)");
   Workload w({.kind = CallKind::kFunction, .function = "bump", .keys = {"f"}, .args = {"2"}});
-  RunnerOptions o = Options(*t);
-  o.requests = 30;
-  RunStats s = bench::Run(o, w);
-  EXPECT_EQ(s.calls, 30);
-  EXPECT_EQ(s.errors_total(), 0);
+  RunnerOptions o = Options(*t, 30);
+  RunStats s = RunAllClean(o, w);
   EXPECT_EQ(Call(t->port(), {"GET", "f"}), "60");
 
   Workload bad({.kind = CallKind::kFunction, .function = "nosuch", .keys = {"f"}});
@@ -116,13 +105,10 @@ TEST_P(RunnerTest, FcallAndScriptErrorsByFirstWord) {
 TEST_P(RunnerTest, WaitAfterEachCallCountsShortAnswers) {
   auto t = Start({.replicas = 1});
   Workload w({.kind = CallKind::kCommand, .command = {"SET", "k:{rand:1..100}", "v"}});
-  RunnerOptions o = Options(*t);
-  o.requests = 200;
+  RunnerOptions o = Options(*t, 200);
   o.wait_replicas = 1;
   o.wait_timeout_ms = 5000;
-  RunStats s = bench::Run(o, w);
-  EXPECT_EQ(s.calls, 200);
-  EXPECT_EQ(s.errors_total(), 0);
+  RunStats s = RunAllClean(o, w);
   EXPECT_EQ(s.wait_short, 0);  // every write reached the replica
 
   // More replicas than there are: every WAIT times out short (after 1 ms).
@@ -137,13 +123,10 @@ TEST_P(RunnerTest, WaitAfterEachCallCountsShortAnswers) {
 TEST_P(RunnerTest, OpenLoopIssuesExactlyTheRequestedCalls) {
   auto t = Start();
   Workload w({.kind = CallKind::kCommand, .command = {"INCR", "open"}});
-  RunnerOptions o = Options(*t);
+  RunnerOptions o = Options(*t, 300);
   o.rate = 5000;
-  o.requests = 300;
   o.warmup_s = 0.01;
-  RunStats s = bench::Run(o, w);
-  EXPECT_EQ(s.calls, 300);
-  EXPECT_EQ(s.errors_total(), 0);
+  RunAllClean(o, w);
   int64_t total = std::stoll(Call(t->port(), {"GET", "open"}));
   EXPECT_GE(total, 300);  // the warm-up's calls come on top
 }
@@ -165,8 +148,7 @@ TEST_P(RunnerTest, LostConnectionsEndTheRunWithIoErrors) {
   // flight end as IO errors and the run ends instead of waiting for replies that never come.
   Workload w({.kind = CallKind::kCommand,
               .command = {"CLIENT", "KILL", "TYPE", "normal", "SKIPME", "no"}});
-  RunnerOptions o = Options(*t);
-  o.requests = 1000;
+  RunnerOptions o = Options(*t, 1000);
   RunStats s = bench::Run(o, w);
   EXPECT_LT(s.calls, 1000);
   EXPECT_GE(s.errors["IO"], 1);  // at least the caller's own pipelined calls after the kill

@@ -69,19 +69,6 @@ class ClientDriver : public LockDriver {
   }
 
  protected:
-  // The watchdog's renewals of locks of type L (a reentrant lock or a fenced one, which share
-  // the watchdog) as DriverRenewals.
-  void ReportRenewals(L l, std::function<void(const DriverRenewal&)> callback) {
-    l.OnRenewed([callback = std::move(callback)](const LockRenewed& e) {
-      DriverRenewal r;
-      r.outcome = e.ok ? Outcome::kOk : e.error.empty() ? Outcome::kFail : Outcome::kUnknown;
-      r.lease_ms = e.lease_ms;
-      r.sent = e.sent;
-      r.error = e.ok ? "" : e.error.empty() ? "the lock was gone" : e.error;
-      callback(r);
-    });
-  }
-
  protected:
   virtual L Make(const std::string& lock) = 0;
   L Get(const std::string& lock) {
@@ -97,15 +84,30 @@ class ClientDriver : public LockDriver {
   std::map<std::string, L> locks_;
 };
 
-class ReentrantDriver : public ClientDriver<ReentrantLock> {
+// A driver of locks of type L kept by the watchdog (a reentrant lock or a fenced one, which share
+// it): their renewals reported as DriverRenewals.
+template <typename L>
+class WatchdogDriver : public ClientDriver<L> {
  public:
-  ReentrantDriver(const Config& config, const ReentrantOptions& options)
-      : ClientDriver(config), options_(options) {}
-  std::string kind() const override { return "reentrant"; }
+  using ClientDriver<L>::ClientDriver;
   void OnRenewed(const std::string& lock,
                  std::function<void(const DriverRenewal&)> callback) override {
-    ReportRenewals(Get(lock), std::move(callback));
+    this->Get(lock).OnRenewed([callback = std::move(callback)](const LockRenewed& e) {
+      DriverRenewal r;
+      r.outcome = e.ok ? Outcome::kOk : e.error.empty() ? Outcome::kFail : Outcome::kUnknown;
+      r.lease_ms = e.lease_ms;
+      r.sent = e.sent;
+      r.error = e.ok ? "" : e.error.empty() ? "the lock was gone" : e.error;
+      callback(r);
+    });
   }
+};
+
+class ReentrantDriver : public WatchdogDriver<ReentrantLock> {
+ public:
+  ReentrantDriver(const Config& config, const ReentrantOptions& options)
+      : WatchdogDriver(config), options_(options) {}
+  std::string kind() const override { return "reentrant"; }
 
   DriverResult Acquire(const std::string& lock, Millis wait, Millis lease) override {
     return RunClientCall([&] {
@@ -131,14 +133,10 @@ class ReentrantDriver : public ClientDriver<ReentrantLock> {
   ReentrantOptions options_;
 };
 
-class FencedDriver : public ClientDriver<FencedLock> {
+class FencedDriver : public WatchdogDriver<FencedLock> {
  public:
-  using ClientDriver::ClientDriver;
+  using WatchdogDriver::WatchdogDriver;
   std::string kind() const override { return "fenced"; }
-  void OnRenewed(const std::string& lock,
-                 std::function<void(const DriverRenewal&)> callback) override {
-    ReportRenewals(Get(lock), std::move(callback));
-  }
 
   DriverResult Acquire(const std::string& lock, Millis wait, Millis lease) override {
     return RunClientCall([&] {

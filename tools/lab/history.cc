@@ -6,50 +6,43 @@
 
 namespace redlab::lab {
 
-const char* OpKindName(OpKind k) {
-  switch (k) {
-    case OpKind::kAcquire:
-      return "acquire";
-    case OpKind::kRelease:
-      return "release";
-    case OpKind::kRenew:
-      return "renew";
-    case OpKind::kLost:
-      return "lost";
-    case OpKind::kRead:
-      return "read";
-    case OpKind::kWrite:
-      return "write";
+namespace {
+
+// Each enumerator with its name in histories and reports, listed once for both directions.
+template <typename E>
+struct Named {
+  E value;
+  const char* name;
+};
+constexpr Named<OpKind> kOpKinds[] = {
+    {OpKind::kAcquire, "acquire"}, {OpKind::kRelease, "release"}, {OpKind::kRenew, "renew"},
+    {OpKind::kLost, "lost"},       {OpKind::kRead, "read"},       {OpKind::kWrite, "write"},
+};
+constexpr Named<Outcome> kOutcomes[] = {
+    {Outcome::kOk, "ok"}, {Outcome::kFail, "fail"}, {Outcome::kUnknown, "unknown"}};
+
+template <typename E, size_t N>
+const char* NameOf(const Named<E> (&table)[N], E value) {
+  for (const Named<E>& n : table) {
+    if (n.value == value) return n.name;
   }
   return "?";
 }
 
-const char* OutcomeName(Outcome o) {
-  switch (o) {
-    case Outcome::kOk:
-      return "ok";
-    case Outcome::kFail:
-      return "fail";
-    case Outcome::kUnknown:
-      return "unknown";
-  }
-  return "?";
-}
-
-std::optional<OpKind> ParseOpKind(const std::string& s) {
-  for (OpKind k : {OpKind::kAcquire, OpKind::kRelease, OpKind::kRenew, OpKind::kLost, OpKind::kRead,
-                   OpKind::kWrite}) {
-    if (s == OpKindName(k)) return k;
+template <typename E, size_t N>
+std::optional<E> ValueOf(const Named<E> (&table)[N], const std::string& name) {
+  for (const Named<E>& n : table) {
+    if (name == n.name) return n.value;
   }
   return std::nullopt;
 }
 
-std::optional<Outcome> ParseOutcome(const std::string& s) {
-  for (Outcome o : {Outcome::kOk, Outcome::kFail, Outcome::kUnknown}) {
-    if (s == OutcomeName(o)) return o;
-  }
-  return std::nullopt;
-}
+}  // namespace
+
+const char* OpKindName(OpKind k) { return NameOf(kOpKinds, k); }
+const char* OutcomeName(Outcome o) { return NameOf(kOutcomes, o); }
+std::optional<OpKind> ParseOpKind(const std::string& s) { return ValueOf(kOpKinds, s); }
+std::optional<Outcome> ParseOutcome(const std::string& s) { return ValueOf(kOutcomes, s); }
 
 int64_t History::Invoke(Op op) {
   std::lock_guard lock(mu_);

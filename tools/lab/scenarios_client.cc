@@ -16,6 +16,13 @@ std::string ProxyUrl(const tools::FaultProxy& p) {
   return "redis://127.0.0.1:" + std::to_string(p.port());
 }
 
+// A fault proxy in front of the cluster's master.
+std::unique_ptr<tools::FaultProxy> ProxyToMaster(Cluster& c) {
+  tools::ProxyOptions po;
+  po.target_port = c.Port(c.Master());
+  return tools::FaultProxy::Start(po);
+}
+
 double Ms(int64_t us) { return static_cast<double>(us) / 1000.0; }
 
 void ClockJump(RunContext& ctx) {
@@ -74,9 +81,7 @@ void ClientPause(RunContext& ctx) { ClientPauseWith(ctx, false); }
 void ClientPartition(RunContext& ctx) {
   Cluster& c = ctx.StartCluster({});
   Nemesis& n = ctx.nemesis();
-  tools::ProxyOptions po;
-  po.target_port = c.Port(c.Master());
-  auto proxy = tools::FaultProxy::Start(po);
+  auto proxy = ProxyToMaster(c);
   Config ca = SingleServer(ProxyUrl(*proxy));
   ca.lock_watchdog_timeout = Millis(600);  // renewed every 200 ms
   ca.timeout = Millis(150);
@@ -126,9 +131,7 @@ bool WaitSubscriber(int port) {
 void LostUnlockMessage(RunContext& ctx) {
   Cluster& c = ctx.StartCluster({});
   Nemesis& n = ctx.nemesis();
-  tools::ProxyOptions po;
-  po.target_port = c.Port(c.Master());
-  auto proxy = tools::FaultProxy::Start(po);
+  auto proxy = ProxyToMaster(c);
   const Millis lease{1000 + n.Uniform(0, 500)};
   auto a = ctx.ReentrantActor("A", SingleServer(c.Url(c.Master())));
   auto b = ctx.ReentrantActor("B", SingleServer(ProxyUrl(*proxy)));

@@ -81,28 +81,23 @@ void RestartEmpty(RunContext& ctx, bool delayed) {
 }  // namespace
 
 void AddRedLockScenarios(std::vector<Scenario>& out) {
-  Scenario s;
-  s.redis_quick = true;
-  s.takes_driver = true;
-  s.name = "redlock-minority-crash";
-  s.failure = "five masters, two crash while the lock is held: the rest still hold a majority";
-  s.documented = Verdict::kSafe;
-  s.run = MinorityCrash;
-  out.push_back(s);
-  s.name = "redlock-restart-empty";
-  s.failure =
-      "a master of the holder's bare majority crashes and restarts empty at once: a second "
-      "client gets a majority";
-  s.documented = Verdict::kUnsafe;
-  s.run = [](RunContext& ctx) { RestartEmpty(ctx, false); };
-  out.push_back(s);
-  s.variant = "delayed-restart";
-  s.failure =
-      "the same, the master restarting only after the longest lease has passed (the delayed "
-      "restart the RedLock description asks for)";
-  s.documented = Verdict::kSafe;
-  s.run = [](RunContext& ctx) { RestartEmpty(ctx, true); };
-  out.push_back(s);
+  // All in the quick share on real Redis, all able to take an external driver.
+  out.insert(
+      out.end(),
+      {
+          Scenario{"redlock-minority-crash", "",
+                   "five masters, two crash while the lock is held: the rest still hold a "
+                   "majority",
+                   Verdict::kSafe, true, MinorityCrash, true},
+          Scenario{"redlock-restart-empty", "",
+                   "a master of the holder's bare majority crashes and restarts empty at once: a "
+                   "second client gets a majority",
+                   Verdict::kUnsafe, true, [](RunContext& ctx) { RestartEmpty(ctx, false); }, true},
+          Scenario{"redlock-restart-empty", "delayed-restart",
+                   "the same, the master restarting only after the longest lease has passed (the "
+                   "delayed restart the RedLock description asks for)",
+                   Verdict::kSafe, true, [](RunContext& ctx) { RestartEmpty(ctx, true); }, true},
+      });
 }
 
 }  // namespace redlab::lab

@@ -119,10 +119,18 @@ std::string Read(const Fd& fd, size_t n, int* error = nullptr, bool* eof = nullp
   return out;
 }
 
-// Everything until EOF (or an error: *error = errno).
-std::string ReadToEof(const Fd& fd, int* error = nullptr, bool* eof = nullptr) {
-  return Read(fd, SIZE_MAX, error, eof);
+const std::string kEof = "<EOF>";
+
+// Everything until EOF, followed by kEof when the peer's EOF ended it (an error or the deadline
+// adds nothing).
+std::string ReadToEof(const Fd& fd) {
+  bool eof = false;
+  std::string out = Read(fd, SIZE_MAX, nullptr, &eof);
+  return eof ? out + kEof : out;
 }
+
+// Everything until an error (whose errno goes to *error) or EOF.
+std::string ReadToError(const Fd& fd, int* error) { return Read(fd, SIZE_MAX, error); }
 
 // Waits until STATUS contains `text`; false at the deadline.
 bool WaitForStatus(FaultProxy& proxy, const std::string& text) {
@@ -139,6 +147,20 @@ std::unique_ptr<FaultProxy> StartProxy(int upstream_port, ProxyOptions options =
   return FaultProxy::Start(options);
 }
 
+// A client connected through a new proxy to an upstream that has accepted it; the proxy is given
+// `toxic` (a TOXIC ADD command, whose reply must be +OK) before the client connects.
+struct Through {
+  Upstream up;
+  std::unique_ptr<FaultProxy> proxy;
+  Fd client, server;
+  explicit Through(const std::vector<std::string>& toxic = {}, ProxyOptions options = {})
+      : proxy(StartProxy(up.port, options)) {
+    if (!toxic.empty()) EXPECT_EQ(proxy->Command(toxic), "+OK\r\n");
+    client = Connect(proxy->port());
+    server = up.Accept();
+  }
+};
+
 std::string Pattern(size_t n) {
   std::string s(n, '\0');
   for (size_t i = 0; i < n; ++i) s[i] = static_cast<char>('a' + (i * 7 + i / 251) % 26);
@@ -146,22 +168,16 @@ std::string Pattern(size_t n) {
 }
 
 TEST(FaultProxyTest, ForwardsBothWaysAndPassesHalfClosesOn) {
-  Upstream up;
-  auto proxy = StartProxy(up.port);
-  Fd client = Connect(proxy->port());
-  Fd server = up.Accept();
-  ASSERT_GE(server.fd, 0);
-  Send(client, "hello");
-  shutdown(client.fd, SHUT_WR);
-  bool eof = false;
-  EXPECT_EQ(ReadToEof(server, nullptr, &eof), "hello");
-  EXPECT_TRUE(eof);
+  Through t;
+  ASSERT_GE(t.server.fd, 0);
+  Send(t.client, "hello");
+  shutdown(t.client.fd, SHUT_WR);
+  EXPECT_EQ(ReadToEof(t.server), "hello" + kEof);
   // The other direction still works after the client's half-close.
-  Send(server, "world");
-  EXPECT_EQ(Read(client, 5), "world");
-  server = Fd();
-  EXPECT_EQ(ReadToEof(client, nullptr, &eof), "");
-  EXPECT_TRUE(eof);
+  Send(t.server, "world");
+  EXPECT_EQ(Read(t.client, 5), "world");
+  t.server = Fd();
+  EXPECT_EQ(ReadToEof(t.client), kEof);
 }
 
 TEST(FaultProxyTest, HalfCloseComesAfterTheDelayedBytes) {
@@ -173,9 +189,7 @@ TEST(FaultProxyTest, HalfCloseComesAfterTheDelayedBytes) {
   Send(client, "abc");
   Send(client, "def");
   shutdown(client.fd, SHUT_WR);
-  bool eof = false;
-  EXPECT_EQ(ReadToEof(server, nullptr, &eof), "abcdef");
-  EXPECT_TRUE(eof);
+  EXPECT_EQ(ReadToEof(server), "abcdef" + kEof);
 }
 
 TEST(FaultProxyTest, HoldKeepsABoundedBufferAndStopsReading) {
@@ -272,105 +286,71 @@ TEST(FaultProxyTest, SpeaksIPv6) {
 }
 
 TEST(FaultProxyTest, LimitDataClosesAfterTheBytes) {
-  Upstream up;
-  auto proxy = StartProxy(up.port);
-  EXPECT_EQ(proxy->Command({"TOXIC", "ADD", "downstream", "limit_data", "bytes", "10"}), "+OK\r\n");
-  Fd client = Connect(proxy->port());
-  Fd server = up.Accept();
-  Send(server, "0123456789abcdefghijklmno");
-  bool eof = false;
-  EXPECT_EQ(ReadToEof(client, nullptr, &eof), "0123456789");
-  EXPECT_TRUE(eof);
+  Through t({"TOXIC", "ADD", "downstream", "limit_data", "bytes", "10"});
+  Send(t.server, "0123456789abcdefghijklmno");
+  EXPECT_EQ(ReadToEof(t.client), "0123456789" + kEof);
 }
 
 TEST(FaultProxyTest, TimeoutDropsDataThenCloses) {
-  Upstream up;
-  auto proxy = StartProxy(up.port);
-  EXPECT_EQ(proxy->Command({"TOXIC", "ADD", "downstream", "timeout", "timeout", "100"}), "+OK\r\n");
-  Fd client = Connect(proxy->port());
-  Fd server = up.Accept();
-  Send(client, "PING");
-  EXPECT_EQ(Read(server, 4), "PING");  // the other direction flows
-  Send(server, "PONG");
-  bool eof = false;
-  EXPECT_EQ(ReadToEof(client, nullptr, &eof), "");  // the reply is lost, then the link closes
-  EXPECT_TRUE(eof);
+  Through t({"TOXIC", "ADD", "downstream", "timeout", "timeout", "100"});
+  Send(t.client, "PING");
+  EXPECT_EQ(Read(t.server, 4), "PING");  // the other direction flows
+  Send(t.server, "PONG");
+  EXPECT_EQ(ReadToEof(t.client), kEof);  // the reply is lost, then the link closes
 }
 
 TEST(FaultProxyTest, TimeoutZeroHangsUntilRemoved) {
-  Upstream up;
-  auto proxy = StartProxy(up.port);
-  EXPECT_EQ(proxy->Command({"TOXIC", "ADD", "upstream", "timeout", "timeout", "0"}), "+OK\r\n");
-  Fd client = Connect(proxy->port());
-  Fd server = up.Accept();
-  Send(client, "lost");
-  ASSERT_TRUE(WaitForStatus(*proxy, "upstream_dropped=4"));
-  EXPECT_EQ(proxy->Command({"TOXIC", "REMOVE", "upstream", "timeout"}), "+OK\r\n");
-  Send(client, "kept");
-  EXPECT_EQ(Read(server, 4), "kept");
+  Through t({"TOXIC", "ADD", "upstream", "timeout", "timeout", "0"});
+  Send(t.client, "lost");
+  ASSERT_TRUE(WaitForStatus(*t.proxy, "upstream_dropped=4"));
+  EXPECT_EQ(t.proxy->Command({"TOXIC", "REMOVE", "upstream", "timeout"}), "+OK\r\n");
+  Send(t.client, "kept");
+  EXPECT_EQ(Read(t.server, 4), "kept");
 }
 
 TEST(FaultProxyTest, ResetPeerResetsTheConnection) {
-  Upstream up;
-  auto proxy = StartProxy(up.port);
-  EXPECT_EQ(proxy->Command({"TOXIC", "ADD", "upstream", "reset_peer", "timeout", "0"}), "+OK\r\n");
-  Fd client = Connect(proxy->port());
-  Fd server = up.Accept();
-  Send(client, "x");
+  Through t({"TOXIC", "ADD", "upstream", "reset_peer", "timeout", "0"});
+  Send(t.client, "x");
   int error = -1;
-  EXPECT_EQ(ReadToEof(client, &error), "");
+  EXPECT_EQ(ReadToError(t.client, &error), "");
   EXPECT_EQ(error, ECONNRESET);
   error = -1;
-  EXPECT_EQ(ReadToEof(server, &error), "");
+  EXPECT_EQ(ReadToError(t.server, &error), "");
   EXPECT_EQ(error, ECONNRESET);
 }
 
 TEST(FaultProxyTest, SlicerWritesInPieces) {
-  Upstream up;
-  auto proxy = StartProxy(up.port);
-  EXPECT_EQ(proxy->Command({"TOXIC", "ADD", "upstream", "slicer", "average_size", "10",
-                            "size_variation", "0", "delay", "100"}),
-            "+OK\r\n");
-  Fd client = Connect(proxy->port());
-  Fd server = up.Accept();
+  Through t({"TOXIC", "ADD", "upstream", "slicer", "average_size", "10", "size_variation", "0",
+             "delay", "100"});
   std::string data = Pattern(100);
-  Send(client, data);
-  EXPECT_EQ(Read(server, 100), data);
-  EXPECT_TRUE(WaitForStatus(*proxy, "upstream_forwarded=100 upstream_dropped=0 upstream_writes=10"))
-      << proxy->Status();
+  Send(t.client, data);
+  EXPECT_EQ(Read(t.server, 100), data);
+  EXPECT_TRUE(
+      WaitForStatus(*t.proxy, "upstream_forwarded=100 upstream_dropped=0 upstream_writes=10"))
+      << t.proxy->Status();
 }
 
 TEST(FaultProxyTest, BandwidthThrottles) {
-  Upstream up;
-  auto proxy = StartProxy(up.port);
-  EXPECT_EQ(proxy->Command({"TOXIC", "ADD", "downstream", "bandwidth", "rate", "64"}), "+OK\r\n");
-  Fd client = Connect(proxy->port());
-  Fd server = up.Accept();
+  Through t({"TOXIC", "ADD", "downstream", "bandwidth", "rate", "64"});
   std::string data = Pattern(32 * 1024);
-  Send(server, data);
-  std::string got = Read(client, 1);
+  Send(t.server, data);
+  std::string got = Read(t.client, 1);
   // 32 KiB at 64 KB/s take half a second: most is still queued after the first bytes.
-  std::string status = proxy->Status();
+  std::string status = t.proxy->Status();
   size_t at = status.find("downstream_queued=");
   EXPECT_GT(std::stoul(status.substr(at + 18)), 8u * 1024) << status;
-  got += Read(client, data.size() - 1);
+  got += Read(t.client, data.size() - 1);
   EXPECT_EQ(got, data);
 }
 
 TEST(FaultProxyTest, SlowCloseDelaysTheHalfClose) {
-  Upstream up;
-  auto proxy = StartProxy(up.port);
-  EXPECT_EQ(proxy->Command({"TOXIC", "ADD", "upstream", "slow_close", "delay", "300"}), "+OK\r\n");
-  Fd client = Connect(proxy->port());
-  Fd server = up.Accept();
-  Send(client, "q");
-  shutdown(client.fd, SHUT_WR);
-  EXPECT_EQ(Read(server, 1), "q");
+  Through t({"TOXIC", "ADD", "upstream", "slow_close", "delay", "300"});
+  Send(t.client, "q");
+  shutdown(t.client.fd, SHUT_WR);
+  EXPECT_EQ(Read(t.server, 1), "q");
   // The EOF reached the proxy and waits there.
-  EXPECT_TRUE(WaitForStatus(*proxy, "upstream_eof=1")) << proxy->Status();
-  bool eof = false;
-  EXPECT_EQ(ReadToEof(server, nullptr, &eof), "");
-  EXPECT_TRUE(eof);
+  EXPECT_TRUE(WaitForStatus(*t.proxy, "upstream_eof=1")) << t.proxy->Status();
+  EXPECT_EQ(ReadToEof(t.server), kEof);
 }
 
 TEST(FaultProxyTest, ToxicityZeroSparesEveryConnection) {
@@ -388,9 +368,7 @@ TEST(FaultProxyTest, ToxicityZeroSparesEveryConnection) {
   // Toxicity 1 (the default) acts on every connection.
   EXPECT_EQ(proxy->Command({"TOXIC", "ADD", "downstream", "limit_data", "bytes", "2"}), "+OK\r\n");
   Send(server, "ghij");
-  bool eof = false;
-  EXPECT_EQ(ReadToEof(client, nullptr, &eof), "");  // 6 bytes already passed: over the limit
-  EXPECT_TRUE(eof);
+  EXPECT_EQ(ReadToEof(client), kEof);  // 6 bytes already passed: over the limit
 }
 
 TEST(FaultProxyTest, ToxicsOfOneConnection) {
@@ -411,9 +389,7 @@ TEST(FaultProxyTest, ToxicsOfOneConnection) {
   Send(s1, "abcdef");
   Send(s2, "abcdef");
   EXPECT_EQ(Read(c1, 6), "abcdef");
-  bool eof = false;
-  EXPECT_EQ(ReadToEof(c2, nullptr, &eof), "abc");
-  EXPECT_TRUE(eof);
+  EXPECT_EQ(ReadToEof(c2), "abc" + kEof);
 }
 
 TEST(FaultProxyTest, StatusListsActiveToxicsAndCommandsRefuseMistakes) {
@@ -458,21 +434,15 @@ TEST(FaultProxyTest, ControlPortSpeaksResp) {
 }
 
 TEST(FaultProxyTest, CutRefusesAndDropCloses) {
-  Upstream up;
-  auto proxy = StartProxy(up.port);
-  Fd client = Connect(proxy->port());
-  Fd server = up.Accept();
-  proxy->Drop();
-  bool eof = false;
-  EXPECT_EQ(ReadToEof(client, nullptr, &eof), "");
-  EXPECT_TRUE(eof);
-  proxy->Cut();
-  Fd refused = Connect(proxy->port());
-  EXPECT_EQ(ReadToEof(refused, nullptr, &eof), "");
-  EXPECT_TRUE(eof);
-  proxy->Heal();
-  Fd again = Connect(proxy->port());
-  Fd server2 = up.Accept();
+  Through t;
+  t.proxy->Drop();
+  EXPECT_EQ(ReadToEof(t.client), kEof);
+  t.proxy->Cut();
+  Fd refused = Connect(t.proxy->port());
+  EXPECT_EQ(ReadToEof(refused), kEof);
+  t.proxy->Heal();
+  Fd again = Connect(t.proxy->port());
+  Fd server2 = t.up.Accept();
   Send(again, "ok");
   EXPECT_EQ(Read(server2, 2), "ok");
 }

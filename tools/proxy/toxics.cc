@@ -46,6 +46,26 @@ std::string ParseAttributes(std::string_view type, const std::vector<std::string
   return {};
 }
 
+// The toxics of one integer attribute, and the field each sets.
+struct SingleAttributeToxic {
+  std::string_view type;
+  std::string_view attribute;
+  std::optional<int64_t> Toxics::*field;
+};
+constexpr SingleAttributeToxic kSingleAttributeToxics[] = {
+    {"timeout", "timeout", &Toxics::timeout_ms},
+    {"reset_peer", "timeout", &Toxics::reset_peer_ms},
+    {"limit_data", "bytes", &Toxics::limit_data},
+    {"slow_close", "delay", &Toxics::slow_close_ms},
+};
+
+const SingleAttributeToxic* FindSingleAttributeToxic(std::string_view type) {
+  for (const SingleAttributeToxic& t : kSingleAttributeToxics) {
+    if (server::EqualsIgnoreCase(t.type, type)) return &t;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 std::vector<std::string> DescribeAttributes(const Toxics& t);
@@ -127,22 +147,10 @@ std::string AddToxic(Toxics* toxics, const std::vector<std::string_view>& words_
       error = "slicer's size_variation must be smaller than its average_size";
     }
     if (error.empty()) toxics->slicer = s;
-  } else if (EqualsIgnoreCase(type, "timeout")) {
-    int64_t ms = 0;
-    error = ParseAttributes(type, words, {{"timeout", &ms}});
-    if (error.empty()) toxics->timeout_ms = ms;
-  } else if (EqualsIgnoreCase(type, "reset_peer")) {
-    int64_t ms = 0;
-    error = ParseAttributes(type, words, {{"timeout", &ms}});
-    if (error.empty()) toxics->reset_peer_ms = ms;
-  } else if (EqualsIgnoreCase(type, "limit_data")) {
-    int64_t bytes = 0;
-    error = ParseAttributes(type, words, {{"bytes", &bytes}});
-    if (error.empty()) toxics->limit_data = bytes;
-  } else if (EqualsIgnoreCase(type, "slow_close")) {
-    int64_t ms = 0;
-    error = ParseAttributes(type, words, {{"delay", &ms}});
-    if (error.empty()) toxics->slow_close_ms = ms;
+  } else if (const SingleAttributeToxic* single = FindSingleAttributeToxic(type)) {
+    int64_t value = 0;
+    error = ParseAttributes(type, words, {{single->attribute, &value}});
+    if (error.empty()) toxics->*single->field = value;
   } else {
     error = fmt::format(
         "unknown toxic '{}' (latency, bandwidth, slicer, timeout, reset_peer, limit_data, "
