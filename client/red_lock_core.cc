@@ -1,6 +1,7 @@
 #include "client/red_lock_core.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "client/client_core.h"
 #include "client/errors.h"
@@ -83,6 +84,11 @@ void RedLocks::StartRound(const Script* script, std::vector<std::string> keys,
   };
   round->timer->Start(timeout, [round, complete] { complete(round); });
   if (script == nullptr) return;  // a delay
+  // Every command of one RedLock name goes to a master on the same connection, so the master
+  // runs them in the order sent: a release (after an attempt decided by a majority, or given
+  // up) never overtakes an acquisition still unanswered there, which would then take the
+  // lock after its release and leave it held until its lease ran out.
+  int lane = static_cast<int>(std::hash<std::string>{}(keys.at(0)) % 1024);
   for (size_t i = 0; i < client_.nodes.size() && i < to.size(); ++i) {
     if (!to[i]) continue;
     ++round->pending;
@@ -95,7 +101,7 @@ void RedLocks::StartRound(const Script* script, std::vector<std::string> keys,
             complete(round);
           }
         },
-        /*attempts=*/0);
+        /*attempts=*/0, lane);
   }
   if (--round->pending == 0) complete(round);
 }
