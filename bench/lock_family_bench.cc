@@ -1,8 +1,12 @@
 // The rest of the lock family's speed, against in-process redlab nodes and real redis-server in
-// the same run, each as a multiple of a client PING round trip (client_ping_roundtrip): a fenced
-// lock's LockWithToken()+Unlock(), a semaphore's Acquire()+Release(), and a RedLock's
-// TryLock()+Unlock() on one master and on five independent masters — the five are asked in
-// parallel, so redlock_5_masters is also reported as a multiple of redlock_1_master.
+// the same run, each as a multiple of a client PING round trip (client_ping_roundtrip), one
+// uncontended acquire+release per iteration: the fair lock's, the read and the write lock's, the
+// spin lock's Lock()+Unlock(); a fenced lock's LockWithToken()+Unlock(); a semaphore's and a
+// permit-expirable semaphore's Acquire()+Release(); a count-down latch's TrySetCount(1)+
+// CountDown(); a MultiLock of three locks' TryLock()+Unlock(); and a RedLock's TryLock()+Unlock()
+// on one master and on five independent masters — the five are asked in parallel, so
+// redlock_5_masters is also reported as a multiple of redlock_1_master. (The reentrant lock's
+// lock_unlock_roundtrip is in lock_bench.cc.)
 //
 // On this machine's two cores the five masters' processes (or threads) cannot all run at once,
 // so the direct ratio measures the CPU count as much as the client. The `_1ms_links` pair puts a
@@ -11,12 +15,15 @@
 // times one master's.
 #include <benchmark/benchmark.h>
 
+#include <functional>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "bench/side_by_side.h"
 #include "client/client.h"
+#include "client/multi_lock.h"
 #include "tools/proxy/fault_proxy.h"
 
 namespace redlab::bench {
@@ -28,26 +35,76 @@ Config OneServer(int port) {
   return Config::SingleServer("redis://127.0.0.1:" + std::to_string(port));
 }
 
-void FencedLockUnlock(benchmark::State& state, int port) {
+// One client of the server on `port`; `make(client)` gives the body run once per iteration.
+void Cycles(benchmark::State& state, int port,
+            const std::function<std::function<void()>(redlab::Client&)>& make) {
   Guarded(state, [&] {
     redlab::Client client(OneServer(port));
-    redlab::FencedLock lock = client.GetFencedLock("bench:fenced");
-    for (auto _ : state) {
+    std::function<void()> body = make(client);
+    for (auto _ : state) body();
+  });
+}
+
+// Lock()+Unlock() of a handle of the Lockable kind `get(client)` gives.
+template <typename Get>
+auto LockUnlock(Get get) {
+  return [get](benchmark::State& state, int port) {
+    Cycles(state, port, [get](redlab::Client& client) -> std::function<void()> {
+      return [lock = get(client)]() mutable {
+        lock.Lock();
+        lock.Unlock();
+      };
+    });
+  };
+}
+
+void FencedLockUnlock(benchmark::State& state, int port) {
+  Cycles(state, port, [](redlab::Client& client) -> std::function<void()> {
+    return [lock = client.GetFencedLock("bench:fenced")]() mutable {
       benchmark::DoNotOptimize(lock.LockWithToken());
       lock.Unlock();
-    }
+    };
   });
 }
 
 void SemaphoreAcquireRelease(benchmark::State& state, int port) {
-  Guarded(state, [&] {
-    redlab::Client client(OneServer(port));
+  Cycles(state, port, [](redlab::Client& client) -> std::function<void()> {
     redlab::Semaphore s = client.GetSemaphore("bench:semaphore");
     s.TrySetPermits(1);
-    for (auto _ : state) {
+    return [s]() mutable {
       s.Acquire();
       s.Release();
-    }
+    };
+  });
+}
+
+void PermitSemaphoreAcquireRelease(benchmark::State& state, int port) {
+  Cycles(state, port, [](redlab::Client& client) -> std::function<void()> {
+    redlab::PermitExpirableSemaphore s =
+        client.GetPermitExpirableSemaphore("bench:permit-semaphore");
+    s.TrySetPermits(1);
+    return [s]() mutable { s.Release(s.Acquire()); };
+  });
+}
+
+void LatchSetCountDown(benchmark::State& state, int port) {
+  Cycles(state, port, [](redlab::Client& client) -> std::function<void()> {
+    return [latch = client.GetCountDownLatch("bench:latch")]() mutable {
+      benchmark::DoNotOptimize(latch.TrySetCount(1));
+      latch.CountDown();
+    };
+  });
+}
+
+void MultiLockThree(benchmark::State& state, int port) {
+  Cycles(state, port, [](redlab::Client& client) -> std::function<void()> {
+    auto all = std::make_shared<redlab::MultiLock>(std::vector<redlab::ReentrantLock>{
+        client.GetLock("bench:multi:1"), client.GetLock("bench:multi:2"),
+        client.GetLock("bench:multi:3")});
+    return [all] {
+      if (!all->TryLock()) throw std::runtime_error("MultiLock not acquired");
+      all->Unlock();
+    };
   });
 }
 
@@ -108,8 +165,22 @@ void RedLockRoundTrip(benchmark::State& state, const Masters& masters, int port,
 }  // namespace
 
 void RegisterLockFamilyBenchmarks(const Servers& servers) {
+  RegisterSideBySide("fair_lock_unlock_roundtrip", servers,
+                     LockUnlock([](redlab::Client& c) { return c.GetFairLock("bench:fair"); }));
+  RegisterSideBySide("read_lock_unlock_roundtrip", servers, LockUnlock([](redlab::Client& c) {
+                       return c.GetReadWriteLock("bench:rw").ReadLock();
+                     }));
+  RegisterSideBySide("write_lock_unlock_roundtrip", servers, LockUnlock([](redlab::Client& c) {
+                       return c.GetReadWriteLock("bench:rw").WriteLock();
+                     }));
+  RegisterSideBySide("spin_lock_unlock_roundtrip", servers,
+                     LockUnlock([](redlab::Client& c) { return c.GetSpinLock("bench:spin"); }));
   RegisterSideBySide("fenced_lock_unlock_roundtrip", servers, FencedLockUnlock);
   RegisterSideBySide("semaphore_acquire_release_roundtrip", servers, SemaphoreAcquireRelease);
+  RegisterSideBySide("permit_semaphore_acquire_release_roundtrip", servers,
+                     PermitSemaphoreAcquireRelease);
+  RegisterSideBySide("latch_set_count_down_roundtrip", servers, LatchSetCountDown);
+  RegisterSideBySide("multi_lock_3_roundtrip", servers, MultiLockThree);
   static Masters masters;
   static Masters distant(/*link_delay_ms=*/1);
   for (Masters* group : {&masters, &distant}) {
@@ -125,8 +196,12 @@ void RegisterLockFamilyBenchmarks(const Servers& servers) {
                        });
     RatioReporter::SetBaseline("redlock_5_masters" + suffix, "redlock_1_master" + suffix);
   }
-  for (const char* name : {"fenced_lock_unlock_roundtrip", "semaphore_acquire_release_roundtrip",
-                           "redlock_1_master"}) {
+  for (const char* name :
+       {"fair_lock_unlock_roundtrip", "read_lock_unlock_roundtrip", "write_lock_unlock_roundtrip",
+        "spin_lock_unlock_roundtrip", "fenced_lock_unlock_roundtrip",
+        "semaphore_acquire_release_roundtrip", "permit_semaphore_acquire_release_roundtrip",
+        "latch_set_count_down_roundtrip", "multi_lock_3_roundtrip", "redlock_1_master",
+        "redlock_5_masters"}) {
     RatioReporter::SetBaseline(name, "client_ping_roundtrip");
   }
 }

@@ -131,6 +131,7 @@ int ReentrantLock::GetHoldCount(ThreadId owner) {
 ReentrantLock::Millis ReentrantLock::RemainTimeToLive() {
   return core_->client->Await(RemainTimeToLiveAsync());
 }
+bool ReentrantLock::Expire(Millis ttl) { return core_->client->Await(ExpireAsync(ttl)); }
 
 std::future<void> ReentrantLock::LockAsync() { return LockAsync(ThreadId::Current()); }
 std::future<void> ReentrantLock::LockAsync(Millis lease) {
@@ -212,6 +213,24 @@ std::future<int> ReentrantLock::GetHoldCountAsync(ThreadId owner) {
 std::future<ReentrantLock::Millis> ReentrantLock::RemainTimeToLiveAsync() {
   return Read<Millis>(core_, {"PTTL", core_->name},
                       [](const Reply& r) { return Millis(r.integer); });
+}
+
+std::future<bool> ReentrantLock::ExpireAsync(Millis ttl) {
+  return core_->client->Submit<bool>([core = core_, ttl](std::shared_ptr<std::promise<bool>> p) {
+    // RedissonExpirable.expireAsync: KEYS the object's keys (a lock: its hash); ARGV the TTL in
+    // milliseconds and PEXPIRE's option, '' for none. Safe to repeat.
+    core->link().EvalWrite(
+        core->client->scripts.expire, {core->name}, {std::to_string(ttl.count()), ""},
+        /*idempotent=*/true, [](const Reply& r) { return r.integer == 1; },
+        [p](client::WriteResult w) {
+          const CommandResult& r = w.result;
+          if (r.error) return p->set_exception(r.error);
+          if (r.reply.is_error()) {
+            return p->set_exception(std::make_exception_ptr(ReplyError(r.reply.str)));
+          }
+          p->set_value(r.reply.integer == 1);
+        });
+  });
 }
 
 void ReentrantLock::OnLost(std::function<void(const LockLost&)> callback) {

@@ -112,6 +112,10 @@ class ReentrantLock {
   int GetHoldCount(ThreadId owner);
   /// The lock's remaining time to live: -2 ms when not locked, -1 ms when it has no expiry.
   Millis RemainTimeToLive();
+  /// Gives the lock's key `ttl`, whoever holds it (RExpirable.expire: Redisson's expire script
+  /// over the key, PEXPIRE without an option); true when the key existed. MultiLock shortens
+  /// its locks to their lease with it, as RedissonMultiLock does.
+  bool Expire(Millis ttl);
 
   // Async versions: the work runs on the client's loop thread; errors surface from get().
   std::future<void> LockAsync();
@@ -133,6 +137,7 @@ class ReentrantLock {
   std::future<int> GetHoldCountAsync();
   std::future<int> GetHoldCountAsync(ThreadId owner);
   std::future<Millis> RemainTimeToLiveAsync();
+  std::future<bool> ExpireAsync(Millis ttl);
 
   // C++ Lockable, so std::lock_guard, std::unique_lock and std::scoped_lock work.
   /// Lock(); throws as it does.

@@ -25,7 +25,11 @@ void MultiLock::ReleaseAll(const std::vector<ReentrantLock*>& held, ThreadId own
 
 bool MultiLock::Acquire(std::optional<Millis> wait, std::optional<Millis> lease, ThreadId owner) {
   Clock::time_point deadline = Clock::now() + wait.value_or(Millis(0));
-  Millis lease_ms = lease.value_or(Millis(-1));
+  // RedissonMultiLock.tryLock(waitTime, leaseTime): with a lease and a wait, each lock is
+  // taken with twice the wait as its lease (newLeaseTime), so that the first ones cannot run
+  // out while a later one is awaited; once all are held, each is shortened to the lease.
+  std::optional<Millis> taken_with = lease;
+  if (lease && wait && wait->count() > 0) taken_with = *wait * 2;
   while (true) {
     std::vector<ReentrantLock*> held;
     bool all = true;
@@ -36,11 +40,11 @@ bool MultiLock::Acquire(std::optional<Millis> wait, std::optional<Millis> lease,
       // may have taken it).
       try {
         if (!wait) {
-          got = lease ? lock.TryLock(Millis(0), lease_ms, owner) : lock.TryLock(owner);
+          got = lease ? lock.TryLock(Millis(0), *taken_with, owner) : lock.TryLock(owner);
         } else {
           auto left = std::chrono::duration_cast<Millis>(deadline - Clock::now());
           if (left.count() < 0) left = Millis(0);
-          got = lease ? lock.TryLock(left, lease_ms, owner) : lock.TryLock(left, owner);
+          got = lease ? lock.TryLock(left, *taken_with, owner) : lock.TryLock(left, owner);
         }
       } catch (const TimeoutError&) {
         ReleaseAll({&lock}, owner);
@@ -52,10 +56,31 @@ bool MultiLock::Acquire(std::optional<Millis> wait, std::optional<Millis> lease,
       }
       held.push_back(&lock);
     }
-    if (all) return true;
+    if (all) {
+      if (lease) Shorten(*lease);
+      return true;
+    }
     ReleaseAll(held, owner);
     if (!wait || Clock::now() >= deadline) return false;
   }
+}
+
+void MultiLock::Shorten(Millis lease) {
+  // RedissonMultiLock: `acquiredLocks...map(l -> l.expireAsync(leaseTime)).forEach(join)`:
+  // RedissonExpirable's expire script on every lock at once, then each answer awaited; the
+  // first failure is thrown (the locks keep the lease they were taken with), as join() does.
+  std::vector<std::future<bool>> answers;
+  answers.reserve(locks_.size());
+  for (ReentrantLock& lock : locks_) answers.push_back(lock.ExpireAsync(lease));
+  std::exception_ptr first;
+  for (std::future<bool>& answer : answers) {
+    try {
+      answer.get();
+    } catch (...) {
+      if (!first) first = std::current_exception();
+    }
+  }
+  if (first) std::rethrow_exception(first);
 }
 
 void MultiLock::Lock() { Lock(Millis(-1), ThreadId::Current()); }

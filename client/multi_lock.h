@@ -20,10 +20,11 @@ namespace redlab {
 /// wait, the whole round starts again (Redisson's tryLock with failedLocksLimit 0). A lock whose
 /// attempt fails with an error counts as not acquired, as in Redisson (after a TimeoutError it
 /// is also released, since the attempt may have taken it). Each lock is held by the same owner
-/// (ThreadId) on its own client, with the lease given (or its client's watchdog). Redisson
-/// first takes every lock with twice the wait as lease and then shortens each to the lease;
-/// here each is taken with the lease directly, so a lease shorter than the wait may run out on
-/// an early lock while a later one is awaited.
+/// (ThreadId) on its own client, with its client's watchdog, or with a lease: as Redisson does,
+/// with a wait too each lock is first taken with twice the wait as its lease (so an early lock
+/// cannot run out while a later one is awaited, whatever the lease), and once all are held each
+/// is shortened to the lease by RExpirable's expire script (ReentrantLock::Expire); without a
+/// wait each is taken with the lease, and shortened to it all the same.
 class MultiLock {
  public:
   using Millis = std::chrono::milliseconds;
@@ -64,6 +65,8 @@ class MultiLock {
   // One round after another until all are held; `wait` none: a single round.
   bool Acquire(std::optional<Millis> wait, std::optional<Millis> lease, ThreadId owner);
   void ReleaseAll(const std::vector<ReentrantLock*>& held, ThreadId owner);
+  // Every lock's key gets `lease` (all sent at once); the first error is thrown.
+  void Shorten(Millis lease);
 
   std::vector<ReentrantLock> locks_;
 };

@@ -39,6 +39,7 @@ struct NodeLink::Retry {
   std::function<void(CommandResult)> done;
   int attempts_left = 0;
   int attempt_number = 0;  // retries made so far: the delay grows with it
+  int lane = -1;           // the connection it must use (see EvalWrite); -1: any
   std::unique_ptr<Timer> timer;
 };
 
@@ -63,7 +64,8 @@ void NodeLink::ConnectAll() {
   for (auto& c : pool_) c->Connect();
 }
 
-Connection& NodeLink::PickConnection() {
+Connection& NodeLink::PickConnection(int lane) {
+  if (lane >= 0) return *pool_[static_cast<size_t>(lane) % pool_.size()];
   Connection* best = pool_.front().get();
   for (auto& c : pool_) {
     if (c->load() < best->load()) best = c.get();
@@ -88,7 +90,7 @@ bool NodeLink::IsNoScript(const CommandResult& r) {
 void NodeLink::EvalWrite(const Script& script, std::vector<std::string> keys,
                          std::vector<std::string> args, bool idempotent,
                          std::function<bool(const Reply&)> wrote,
-                         std::function<void(WriteResult)> cb, int attempts) {
+                         std::function<void(WriteResult)> cb, int attempts, int lane) {
   struct Sync {
     int64_t replicas = 0;
     int64_t synced = -1;
@@ -153,12 +155,13 @@ void NodeLink::EvalWrite(const Script& script, std::vector<std::string> keys,
         w.synced = sync->synced;
         cb(std::move(w));
       },
-      attempts);
+      attempts, lane);
 }
 
 void NodeLink::WithRetries(Attempt attempt, bool idempotent,
-                           std::function<void(CommandResult)> done, int attempts) {
+                           std::function<void(CommandResult)> done, int attempts, int lane) {
   auto retry = std::make_shared<Retry>();
+  retry->lane = lane;
   retry->attempt = std::move(attempt);
   retry->idempotent = idempotent;
   retry->done = std::move(done);
@@ -171,7 +174,7 @@ void NodeLink::RunAttempt(std::shared_ptr<Retry> retry) {
     retry->done(Closed());
     return;
   }
-  retry->attempt(PickConnection(), [this, retry](CommandResult r) {
+  retry->attempt(PickConnection(retry->lane), [this, retry](CommandResult r) {
     bool transport = r.error && (Is<IoError>(r.error) || Is<TimeoutError>(r.error));
     if (transport && retry->attempts_left > 0 && (retry->idempotent || !r.maybe_executed) &&
         !closed_) {

@@ -52,9 +52,12 @@ class NodeLink {
   /// changed something, WAIT <connected_slaves> <slaves_sync_timeout> on the same connection.
   /// `attempts`: retries after a transport failure; -1: Config::retry_attempts (RedLock sends
   /// 0: a node that does not answer at once is counted out, not waited for).
+  /// `lane`: -1, the least busy connection; else always the same one (lane modulo the pool),
+  /// so that writes given one lane run on the server in the order sent even while earlier ones
+  /// are unanswered (RedLock: a release must not overtake the acquisition still in flight).
   void EvalWrite(const Script& script, std::vector<std::string> keys, std::vector<std::string> args,
                  bool idempotent, std::function<bool(const Reply&)> wrote,
-                 std::function<void(WriteResult)> cb, int attempts = -1);
+                 std::function<void(WriteResult)> cb, int attempts = -1, int lane = -1);
 
   /// Connects every command connection and waits for none: Client's constructor checks the
   /// first reply instead.
@@ -78,10 +81,11 @@ class NodeLink {
   struct Retry;
   using Attempt = std::function<void(Connection&, std::function<void(CommandResult)>)>;
 
-  Connection& PickConnection();
+  // The least busy connection, or lane's (see EvalWrite).
+  Connection& PickConnection(int lane = -1);
   // Runs `attempt` until it succeeds, fails for good, or retries run out.
   void WithRetries(Attempt attempt, bool idempotent, std::function<void(CommandResult)> done,
-                   int attempts = -1);
+                   int attempts = -1, int lane = -1);
   void RunAttempt(std::shared_ptr<Retry> retry);
   static bool IsNoScript(const CommandResult& r);
 

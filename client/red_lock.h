@@ -32,7 +32,8 @@ struct ClientCore;
 /// majority (N/2+1) granted the lock and the validity, lease - elapsed - drift with drift =
 /// lease x 1% + 2 ms, is still positive; otherwise every master that granted it (or did not
 /// answer in time) releases it, and the next attempt starts after a random delay of up to
-/// Config::red_lock_retry_delay, within the wait. Without a lease the hold gets
+/// Config::red_lock_retry_delay, within the wait. Each master gets the commands of one name on
+/// one connection, in the order sent. Without a lease the hold gets
 /// lock_watchdog_timeout and is renewed on every master each third of it; it stays valid while
 /// a majority renews it, else OnLost is called. Release goes to every master.
 /// Not reentrant: an owner that holds it and asks again gets an Error. Holds are per client,

@@ -1,6 +1,7 @@
 #include "client/red_lock_core.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "client/client_core.h"
 #include "client/errors.h"
@@ -83,6 +84,11 @@ void RedLocks::StartRound(const Script* script, std::vector<std::string> keys,
   };
   round->timer->Start(timeout, [round, complete] { complete(round); });
   if (script == nullptr) return;  // a delay
+  // Every command of one RedLock name goes to a master on the same connection, so the master
+  // runs them in the order sent: a release (after an attempt decided by a majority, or given
+  // up) never overtakes an acquisition still unanswered there, which would then take the
+  // lock after its release and leave it held until its lease ran out.
+  int lane = static_cast<int>(std::hash<std::string>{}(keys.at(0)) % 1024);
   for (size_t i = 0; i < client_.nodes.size() && i < to.size(); ++i) {
     if (!to[i]) continue;
     ++round->pending;
@@ -95,7 +101,7 @@ void RedLocks::StartRound(const Script* script, std::vector<std::string> keys,
             complete(round);
           }
         },
-        /*attempts=*/0);
+        /*attempts=*/0, lane);
   }
   if (--round->pending == 0) complete(round);
 }
@@ -197,13 +203,14 @@ void RedLocks::Release(const std::string& name, ThreadId t,
   StartRound(
       &client_.scripts.release, {name, Channel(name), latch}, [args](size_t) { return args; },
       std::vector<bool>(client_.nodes.size(), true), config.red_lock_node_timeout,
-      [this, name, t, latch, done = std::move(done)](Answers answers) {
+      [this, name, t, done = std::move(done)](Answers answers) {
         if (closed_) return done(Closed());
+        // No DEL of the unlock latch, unlike ReentrantLock's release: it only answers a
+        // repeated release, and a RedLock release is never repeated (attempts 0); it lives
+        // red_lock_node_timeout. One command fewer on every master per release.
         size_t released = 0;
         for (size_t i = 0; i < answers.size(); ++i) {
-          if (!Answered(answers[i])) continue;
-          client_.nodes[i].link->Call({"DEL", latch}, {}, [](CommandResult) {});
-          if (answers[i]->reply.type == Reply::Type::kInteger) ++released;
+          if (Answered(answers[i]) && answers[i]->reply.type == Reply::Type::kInteger) ++released;
         }
         if (released == 0) {
           return done(std::make_exception_ptr(IllegalMonitorState(name, client_.id, t.value)));

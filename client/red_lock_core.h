@@ -4,6 +4,7 @@
 // Config::red_lock_node_timeout to answer; it succeeds when a majority (N/2+1) granted the lock
 // and the validity, lease - elapsed - drift (drift = lease x 1% + 2 ms), is positive. Otherwise
 // it releases what it may have taken, waits a random delay and tries again within the wait.
+// Each name's commands to a master share one connection, so the master runs them in order.
 // Holds without a lease are renewed every lock_watchdog_timeout / 3, on every master, and stay
 // valid while a majority renews them; else the loss goes to OnLost. Loop thread only.
 #pragma once

@@ -24,6 +24,8 @@ struct LockScripts {
   Script release = Script::Load("lock_release");
   Script renew = Script::Load("lock_renew");
   Script force_release = Script::Load("lock_force_release");
+  // RExpirable's expire, which RedissonMultiLock sends to shorten each lock to its lease.
+  Script expire = Script::Load("expire");
   // The spin lock (RedissonSpinLock): releases that publish nothing.
   Script spin_release = Script::Load("spin_lock_release");
   Script spin_force_release = Script::Load("spin_lock_force_release");

@@ -90,25 +90,6 @@ TEST_F(LockInteropTest, PeerExpiryWithoutMessageStillLetsUsIn) {
   EXPECT_TRUE(client->GetLock("crashed").TryLock(milliseconds(20000)));
 }
 
-// The arguments of every EVAL/EVALSHA of lock `name` the server logged, oldest first; an EVAL
-// repeating the EVALSHA before it (after NOSCRIPT) counts once.
-std::vector<std::vector<std::string>> LoggedEvals(Client& c, const std::string& name) {
-  std::vector<std::vector<std::string>> out;
-  Reply log = c({"SLOWLOG", "GET", "-1"});
-  for (auto e = log.elements.rbegin(); e != log.elements.rend(); ++e) {
-    std::vector<std::string> args;
-    for (const Reply& a : e->elements.at(3).elements) args.push_back(a.str);
-    if (args.size() > 3 &&
-        (args[0] == "EVALSHA" || args[0] == "EVAL" || args[0] == "evalsha" || args[0] == "eval") &&
-        args[3] == name) {
-      bool repeat = !out.empty() && std::equal(out.back().begin() + 2, out.back().end(),
-                                               args.begin() + 2, args.end());
-      if (!repeat) out.push_back(std::move(args));
-    }
-  }
-  return out;
-}
-
 TEST_F(LockInteropTest, OurAcquireAndReleaseCarryRedissonsArguments) {
   auto client = NewClient();
   redlab::Lock lock = client->GetLock("wire");

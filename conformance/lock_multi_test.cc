@@ -1,6 +1,8 @@
 // MultiLock (Redisson's RedissonMultiLock): several reentrant locks, of one client or of clients
 // of two servers, all held or none; a partial round given back (also when a lock's attempt
-// fails with an error); waiting for a holder. On embedded redlab and on real redis-server.
+// fails with an error); waiting for a holder; a lease with a wait taken as Redisson takes it
+// (twice the wait, then every lock shortened to the lease by RExpirable's expire script). On
+// embedded redlab and on real redis-server.
 #include <future>
 
 #include "client/multi_lock.h"
@@ -77,6 +79,69 @@ TEST_F(MultiLockTest, ALockWhoseAttemptFailsCountsAsNotAcquired) {
   EXPECT_EQ(c()({"GET", "broken"}), Bulk("a string"));
   ASSERT_EQ(c()({"DEL", "broken"}), Int(1));
   EXPECT_TRUE(both.TryLock());
+  both.Unlock();
+}
+
+TEST_F(MultiLockTest, ALeaseShorterThanTheWaitOutlivesTheWaitThenEveryLockGetsTheLease) {
+  // RedissonMultiLock.tryLock(waitTime, leaseTime): each lock is taken with 2 x waitTime as its
+  // lease, so "m1" cannot run out while "m2" is awaited; once all are held, each is given the
+  // lease by RedissonExpirable's expire script (KEYS the lock; ARGV the lease, '').
+  auto client = NewClient();
+  auto other = NewClient();
+  redlab::Lock m2_held = other->GetLock("m2");
+  m2_held.Lock();
+  ASSERT_EQ(c()({"CONFIG", "SET", "slowlog-log-slower-than", "0"}), Status("OK"));
+  ASSERT_EQ(c()({"SLOWLOG", "RESET"}), Status("OK"));
+  redlab::MultiLock all({client->GetLock("m1"), client->GetLock("m2"), client->GetLock("m3")});
+  ThreadId owner{777};
+  std::future<bool> got = all.TryLockAsync(milliseconds(20000), milliseconds(400), owner);
+  ASSERT_TRUE(Eventually([&] { return client->ParkedWaiters("m2") == 1; }));
+  int64_t waiting_pttl = c()({"PTTL", "m1"}).integer;
+  EXPECT_GT(waiting_pttl, 400);
+  EXPECT_LE(waiting_pttl, 40000);
+  m2_held.Unlock();
+  ASSERT_TRUE(got.get());
+  std::string field = client->GetLock("m1").OwnerId(owner);
+  for (const char* name : {"m1", "m2", "m3"}) {
+    EXPECT_EQ(c()({"HGETALL", name}), Array({Bulk(field), Bulk("1")})) << name;
+    int64_t pttl = c()({"PTTL", name}).integer;
+    EXPECT_GT(pttl, 0) << name;
+    EXPECT_LE(pttl, 400) << name;
+    std::vector<std::vector<std::string>> evals = LoggedEvals(c(), name);
+    ASSERT_GE(evals.size(), 2u) << name << " " << c()({"SLOWLOG", "GET", "-1"});
+    // tryLockInnerAsync with newLeaseTime (40000), then expireAsync(400).
+    EXPECT_EQ(std::vector<std::string>(evals.front().begin() + 2, evals.front().end()),
+              (std::vector<std::string>{"1", name, "40000", field}))
+        << name;
+    EXPECT_EQ(std::vector<std::string>(evals.back().begin() + 2, evals.back().end()),
+              (std::vector<std::string>{"1", name, "400", ""}))
+        << name;
+  }
+  ASSERT_EQ(c()({"CONFIG", "SET", "slowlog-log-slower-than", "10000"}), Status("OK"));
+  all.Unlock(owner);
+  for (const char* name : {"m1", "m2", "m3"}) EXPECT_EQ(c()({"EXISTS", name}), Int(0)) << name;
+}
+
+TEST_F(MultiLockTest, ALeaseWithoutAWaitIsTheLeaseEachLockIsTakenWithAndGivenAgain) {
+  // No wait: newLeaseTime is the lease itself; the expire script still follows (leaseTime > 0).
+  auto client = NewClient();
+  ASSERT_EQ(c()({"CONFIG", "SET", "slowlog-log-slower-than", "0"}), Status("OK"));
+  ASSERT_EQ(c()({"SLOWLOG", "RESET"}), Status("OK"));
+  redlab::MultiLock both({client->GetLock("n1"), client->GetLock("n2")});
+  ASSERT_TRUE(both.TryLock(milliseconds(0), milliseconds(5000)));
+  std::string field = client->GetLock("n1").OwnerId();
+  for (const char* name : {"n1", "n2"}) {
+    int64_t pttl = c()({"PTTL", name}).integer;
+    EXPECT_GT(pttl, 0) << name;
+    EXPECT_LE(pttl, 5000) << name;
+    std::vector<std::vector<std::string>> evals = LoggedEvals(c(), name);
+    ASSERT_EQ(evals.size(), 2u) << name << " " << c()({"SLOWLOG", "GET", "-1"});
+    EXPECT_EQ(std::vector<std::string>(evals[0].begin() + 2, evals[0].end()),
+              (std::vector<std::string>{"1", name, "5000", field}));
+    EXPECT_EQ(std::vector<std::string>(evals[1].begin() + 2, evals[1].end()),
+              (std::vector<std::string>{"1", name, "5000", ""}));
+  }
+  ASSERT_EQ(c()({"CONFIG", "SET", "slowlog-log-slower-than", "10000"}), Status("OK"));
   both.Unlock();
 }
 

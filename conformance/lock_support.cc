@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "client/ids.h"
@@ -44,6 +45,23 @@ std::vector<std::string> RedissonUnlock(const std::string& name, const std::stri
           owner,
           "PUBLISH",
           "5000"};
+}
+
+std::vector<std::vector<std::string>> LoggedEvals(Client& c, const std::string& name) {
+  std::vector<std::vector<std::string>> out;
+  Reply log = c({"SLOWLOG", "GET", "-1"});
+  for (auto e = log.elements.rbegin(); e != log.elements.rend(); ++e) {
+    std::vector<std::string> args;
+    for (const Reply& a : e->elements.at(3).elements) args.push_back(a.str);
+    if (args.size() > 3 &&
+        (args[0] == "EVALSHA" || args[0] == "EVAL" || args[0] == "evalsha" || args[0] == "eval") &&
+        args[3] == name) {
+      bool repeat = !out.empty() && std::equal(out.back().begin() + 2, out.back().end(),
+                                               args.begin() + 2, args.end());
+      if (!repeat) out.push_back(std::move(args));
+    }
+  }
+  return out;
 }
 
 int64_t LockTest::Subscribers(const std::string& channel) {

@@ -66,6 +66,11 @@ std::vector<std::string> RedissonUnlock(const std::string& name, const std::stri
 // Redisson's channel for lock `name`.
 std::string ChannelOf(const std::string& name);
 
+// The arguments of every EVAL/EVALSHA of lock `name` the server logged (SLOWLOG, with
+// slowlog-log-slower-than 0), oldest first; an EVAL repeating the EVALSHA before it (after
+// NOSCRIPT) counts once.
+std::vector<std::vector<std::string>> LoggedEvals(Client& c, const std::string& name);
+
 // Settings that keep tests quick: short timeouts and retry intervals.
 Config TestConfig(int port);
 
