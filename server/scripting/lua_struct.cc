@@ -137,6 +137,13 @@ void CorrectBytes(char* b, int size, int endian) {
   }
 }
 
+// The integer options (b B h H l L T i I) all as 'i', any other option as itself: the
+// switches of Pack and Unpack treat the integers alike (their size and sign come from the
+// option itself).
+int OptionKind(int opt) {
+  return opt != '\0' && std::strchr("bBhHlLTiI", opt) != nullptr ? 'i' : opt;
+}
+
 // Appends n as a T (float for 'f', double for 'd') in the byte order `endian`.
 template <typename T>
 void PutFloat(std::string* out, lua_Number n, int endian) {
@@ -171,16 +178,8 @@ int Pack(lua_State* lua) {
     size_t pad = ToAlign(total, h, opt, size);
     total += pad;
     out.append(pad, '\0');
-    switch (opt) {
-      case 'b':
-      case 'B':
-      case 'h':
-      case 'H':
-      case 'l':
-      case 'L':
-      case 'T':
+    switch (OptionKind(opt)) {
       case 'i':
-      case 'I':
         PutInteger(lua, &out, arg++, h.endian, static_cast<int>(size));
         break;
       case 'x':
@@ -251,16 +250,8 @@ int Unpack(lua_State* lua) {
     pos += ToAlign(pos, h, opt, size);
     luaL_argcheck(lua, size <= ld && pos <= ld - size, 2, "data string too short");
     luaL_checkstack(lua, 2, "too many results");
-    switch (opt) {
-      case 'b':
-      case 'B':
-      case 'h':
-      case 'H':
-      case 'l':
-      case 'L':
-      case 'T':
-      case 'i':
-      case 'I': {
+    switch (OptionKind(opt)) {
+      case 'i': {
         bool is_signed = std::islower(opt) != 0;
         lua_pushnumber(lua, GetInteger(data + pos, h.endian, is_signed, static_cast<int>(size)));
         ++n;

@@ -33,23 +33,25 @@ inline void ReplyMissing(CommandContext& ctx, IfMissing missing) {
   }
 }
 
-// The key's node for reading as `type`, or nullptr with the reply sent: the wrong-type error,
-// or `missing` when there is no such key.
-inline Db::Node* ReadOrReply(CommandContext& ctx, std::string_view key, ObjectType type,
-                             IfMissing missing) {
+// The key's node looked up for writing (LookupWrite) or reading (LookupRead) as `type`, or
+// nullptr with the reply sent: the wrong-type error, or `missing` when there is no such key.
+inline Db::Node* LookupOrReply(CommandContext& ctx, bool write, std::string_view key,
+                               ObjectType type, IfMissing missing) {
   Db::Node* node = nullptr;
-  if (!ctx.LookupRead(key, type, &node)) return nullptr;
+  bool typed = write ? ctx.LookupWrite(key, type, &node) : ctx.LookupRead(key, type, &node);
+  if (!typed) return nullptr;
   if (node == nullptr) ReplyMissing(ctx, missing);
   return node;
 }
 
-// The same for writing (LookupWrite).
+inline Db::Node* ReadOrReply(CommandContext& ctx, std::string_view key, ObjectType type,
+                             IfMissing missing) {
+  return LookupOrReply(ctx, /*write=*/false, key, type, missing);
+}
+
 inline Db::Node* WriteOrReply(CommandContext& ctx, std::string_view key, ObjectType type,
                               IfMissing missing) {
-  Db::Node* node = nullptr;
-  if (!ctx.LookupWrite(key, type, &node)) return nullptr;
-  if (node == nullptr) ReplyMissing(ctx, missing);
-  return node;
+  return LookupOrReply(ctx, /*write=*/true, key, type, missing);
 }
 
 }  // namespace redlab::server::engine
