@@ -46,6 +46,24 @@ std::string HashPassword(std::string_view password) {
   return hex;
 }
 
+namespace {
+
+// The hash a password rule names: of the password after `plain` ('>' adds, '<' removes), or the
+// hash itself after '#' / '!'; false for a hash that is not 64 lowercase hex digits. Passwords
+// are binary-safe: the whole rule counts, NUL bytes included.
+bool RuleHash(std::string_view rule, char plain, std::string* hash) {
+  if (rule[0] == plain) {
+    *hash = HashPassword(rule.substr(1));
+  } else if (ValidHash(rule.substr(1))) {
+    *hash = std::string(rule.substr(1));
+  } else {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 User::User(std::string name, const server::CommandTable& table, bool all_channels)
     : name_(std::move(name)), table_(&table) {
   selectors_.emplace_back(table, /*root=*/true, all_channels);
@@ -78,28 +96,15 @@ std::optional<RuleError> User::Apply(std::string_view rule, bool all_channels) {
     flags_ &= ~kNoPass;
     passwords_.clear();
   } else if (rule[0] == '>' || rule[0] == '#') {
-    // Passwords are binary-safe: the whole rule counts, NUL bytes included.
     std::string hash;
-    if (rule[0] == '>') {
-      hash = HashPassword(rule.substr(1));
-    } else if (ValidHash(rule.substr(1))) {
-      hash = std::string(rule.substr(1));
-    } else {
-      return RuleError::kBadHash;
-    }
+    if (!RuleHash(rule, '>', &hash)) return RuleError::kBadHash;
     if (std::find(passwords_.begin(), passwords_.end(), hash) == passwords_.end()) {
       passwords_.push_back(std::move(hash));
     }
     flags_ &= ~kNoPass;
   } else if (rule[0] == '<' || rule[0] == '!') {
     std::string hash;
-    if (rule[0] == '<') {
-      hash = HashPassword(rule.substr(1));
-    } else if (ValidHash(rule.substr(1))) {
-      hash = std::string(rule.substr(1));
-    } else {
-      return RuleError::kBadHash;
-    }
+    if (!RuleHash(rule, '<', &hash)) return RuleError::kBadHash;
     auto it = std::find(passwords_.begin(), passwords_.end(), hash);
     if (it == passwords_.end()) return RuleError::kNoSuchPassword;
     passwords_.erase(it);
@@ -149,11 +154,7 @@ std::vector<std::string_view> User::FlagNames() const {
       {kSkipSanitizePayload, "skip-sanitize-payload"},
       {kSanitizePayload, "sanitize-payload"},
   };
-  std::vector<std::string_view> names;
-  for (const auto& [flag, name] : kNames) {
-    if (flags_ & flag) names.push_back(name);
-  }
-  return names;
+  return BitNames(flags_, kNames);
 }
 
 std::string User::Describe() const {

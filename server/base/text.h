@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace redlab::server {
 
@@ -86,6 +88,18 @@ inline void AppendRepr(std::string* out, std::string_view s) {
     }
   }
   out->push_back('"');
+}
+
+// The names of the bits set in `flags`, in the order of `names` (a table of bit and name, as
+// the flag lists of COMMAND INFO, COMMAND DOCS and ACL GETUSER are built).
+template <size_t N>
+std::vector<std::string_view> BitNames(uint64_t flags,
+                                       const std::pair<uint32_t, std::string_view> (&names)[N]) {
+  std::vector<std::string_view> out;
+  for (const auto& [bit, name] : names) {
+    if (flags & bit) out.push_back(name);
+  }
+  return out;
 }
 
 }  // namespace redlab::server

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "server/base/text.h"
+
 namespace redlab::server {
 namespace {
 
@@ -225,10 +227,7 @@ std::vector<std::string_view> CommandFlagNames(const Command& cmd) {
       {kCmdNoAsyncLoading, "no_async_loading"},
       {kCmdNoMulti, "no_multi"},
   };
-  std::vector<std::string_view> out;
-  for (const auto& [bit, name] : kNames) {
-    if (cmd.spec->flags & bit) out.push_back(name);
-  }
+  std::vector<std::string_view> out = BitNames(cmd.spec->flags, kNames);
   if (cmd.movable_keys) out.push_back("movablekeys");
   if (cmd.spec->flags & kCmdAllowBusy) out.push_back("allow_busy");
   return out;
@@ -248,11 +247,7 @@ std::vector<std::string_view> KeySpecFlagNames(uint32_t flags) {
       {kKeyIncomplete, "incomplete"},
       {kKeyVariableFlags, "variable_flags"},
   };
-  std::vector<std::string_view> out;
-  for (const auto& [bit, name] : kNames) {
-    if (flags & bit) out.push_back(name);
-  }
-  return out;
+  return BitNames(flags, kNames);
 }
 
 }  // namespace redlab::server

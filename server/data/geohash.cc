@@ -46,35 +46,26 @@ void CoordRange(Range* long_range, Range* lat_range) {
   *lat_range = {kLatMin, kLatMax};
 }
 
-void MoveX(HashBits* hash, int d) {
+// geohash_move_x / geohash_move_y: moves the coordinate whose interleaved bits `mask` selects
+// (0xaa.. longitude, 0x55.. latitude) by one cell in the direction of d, leaving the other alone.
+void MoveBits(HashBits* hash, int d, uint64_t mask) {
   if (d == 0) return;
-  uint64_t x = hash->bits & 0xaaaaaaaaaaaaaaaaULL;
-  uint64_t y = hash->bits & 0x5555555555555555ULL;
-  uint64_t zz = 0x5555555555555555ULL >> (64 - hash->step * 2);
+  uint64_t moved = hash->bits & mask;
+  uint64_t kept = hash->bits & ~mask;
+  uint64_t zz = ~mask >> (64 - hash->step * 2);
   if (d > 0) {
-    x = x + (zz + 1);
+    moved = moved + (zz + 1);
   } else {
-    x = x | zz;
-    x = x - (zz + 1);
+    moved = moved | zz;
+    moved = moved - (zz + 1);
   }
-  x &= (0xaaaaaaaaaaaaaaaaULL >> (64 - hash->step * 2));
-  hash->bits = (x | y);
+  moved &= (mask >> (64 - hash->step * 2));
+  hash->bits = (moved | kept);
 }
 
-void MoveY(HashBits* hash, int d) {
-  if (d == 0) return;
-  uint64_t x = hash->bits & 0xaaaaaaaaaaaaaaaaULL;
-  uint64_t y = hash->bits & 0x5555555555555555ULL;
-  uint64_t zz = 0xaaaaaaaaaaaaaaaaULL >> (64 - hash->step * 2);
-  if (d > 0) {
-    y = y + (zz + 1);
-  } else {
-    y = y | zz;
-    y = y - (zz + 1);
-  }
-  y &= (0x5555555555555555ULL >> (64 - hash->step * 2));
-  hash->bits = (x | y);
-}
+void MoveX(HashBits* hash, int d) { MoveBits(hash, d, 0xaaaaaaaaaaaaaaaaULL); }
+
+void MoveY(HashBits* hash, int d) { MoveBits(hash, d, 0x5555555555555555ULL); }
 
 struct Neighbors {
   HashBits north, east, west, south, north_east, south_east, north_west, south_west;

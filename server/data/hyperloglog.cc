@@ -183,32 +183,54 @@ bool LooksValid(std::string_view value) {
 
 uint8_t Encoding(std::string_view value) { return static_cast<uint8_t>(value[4]); }
 
+namespace {
+
+// Walks the opcodes of a sparse representation from the first register, calling
+// on_run(first_register, run_length, value) for each run (value 0 for ZERO and XZERO, 1..32 for
+// VAL); a false from on_run stops the walk before the run is counted. `*covered` is the number
+// of registers walked. Returns false when an XZERO opcode is cut short by the end.
+template <typename OnRun>
+bool ForEachSparseRun(std::string_view value, long* covered, OnRun on_run) {
+  const uint8_t* p = Regs(value);
+  const uint8_t* end = reinterpret_cast<const uint8_t*>(value.data()) + value.size();
+  *covered = 0;
+  while (p < end) {
+    long runlen = 0;
+    uint8_t regval = 0;
+    if (IsZero(p)) {
+      runlen = ZeroLen(p);
+      ++p;
+    } else if (IsXZero(p)) {
+      if (p + 1 >= end) return false;
+      runlen = XZeroLen(p);
+      p += 2;
+    } else {
+      runlen = ValLen(p);
+      regval = static_cast<uint8_t>(ValValue(p));
+      ++p;
+    }
+    if (!on_run(*covered, runlen, regval)) return true;
+    *covered += runlen;
+  }
+  return true;
+}
+
+}  // namespace
+
 bool SparseToDense(std::string* value) {
   if (Encoding(*value) == kDense) return true;
   std::string dense(kDenseSize, '\0');
   std::memcpy(dense.data(), value->data(), kHeaderSize);  // magic and cached cardinality
   dense[4] = static_cast<char>(kDense);
-  const uint8_t* p = Regs(std::string_view(*value));
-  const uint8_t* end = reinterpret_cast<const uint8_t*>(value->data()) + value->size();
   uint8_t* regs = Regs(&dense);
-  int idx = 0;
-  while (p < end) {
-    if (IsZero(p)) {
-      idx += ZeroLen(p);
-      ++p;
-    } else if (IsXZero(p)) {
-      if (p + 1 >= end) return false;
-      idx += XZeroLen(p);
-      p += 2;
-    } else {
-      int runlen = ValLen(p);
-      int regval = ValValue(p);
-      if (runlen + idx > kRegisters) break;
-      while (runlen--) SetDense(regs, idx++, static_cast<uint8_t>(regval), kDenseRegBytes);
-      ++p;
-    }
-  }
-  if (idx != kRegisters) return false;
+  long idx = 0;
+  bool whole = ForEachSparseRun(*value, &idx, [&](long first, long runlen, uint8_t regval) {
+    if (regval == 0) return true;
+    if (runlen + first > kRegisters) return false;
+    for (long i = 0; i < runlen; ++i) SetDense(regs, first + i, regval, kDenseRegBytes);
+    return true;
+  });
+  if (!whole || idx != kRegisters) return false;
   *value = std::move(dense);
   return true;
 }
@@ -373,29 +395,16 @@ bool MergeInto(Registers* max, std::string_view value) {
     }
     return true;
   }
-  const uint8_t* p = Regs(value);
-  const uint8_t* end = reinterpret_cast<const uint8_t*>(value.data()) + value.size();
   long i = 0;
-  while (p < end) {
-    if (IsZero(p)) {
-      i += ZeroLen(p);
-      ++p;
-    } else if (IsXZero(p)) {
-      if (p + 1 >= end) return false;
-      i += XZeroLen(p);
-      p += 2;
-    } else {
-      long runlen = ValLen(p);
-      uint8_t regval = static_cast<uint8_t>(ValValue(p));
-      if (runlen + i > kRegisters) break;
-      while (runlen--) {
-        if (regval > (*max)[i]) (*max)[i] = regval;
-        ++i;
-      }
-      ++p;
+  bool whole = ForEachSparseRun(value, &i, [&](long first, long runlen, uint8_t regval) {
+    if (regval == 0) return true;
+    if (runlen + first > kRegisters) return false;
+    for (long j = first; j < first + runlen; ++j) {
+      if (regval > (*max)[j]) (*max)[j] = regval;
     }
-  }
-  return i == kRegisters;
+    return true;
+  });
+  return whole && i == kRegisters;
 }
 
 uint64_t Count(std::string_view value, bool* invalid) {
@@ -403,28 +412,11 @@ uint64_t Count(std::string_view value, bool* invalid) {
   if (Encoding(value) == kDense) {
     for (int j = 0; j < kRegisters; ++j) reghisto[GetDense(Regs(value), j)]++;
   } else {
-    const uint8_t* p = Regs(value);
-    const uint8_t* end = reinterpret_cast<const uint8_t*>(value.data()) + value.size();
-    int idx = 0;
-    while (p < end) {
-      if (IsZero(p)) {
-        int runlen = ZeroLen(p);
-        idx += runlen;
-        reghisto[0] += runlen;
-        ++p;
-      } else if (IsXZero(p)) {
-        if (p + 1 >= end) break;
-        int runlen = XZeroLen(p);
-        idx += runlen;
-        reghisto[0] += runlen;
-        p += 2;
-      } else {
-        int runlen = ValLen(p);
-        idx += runlen;
-        reghisto[ValValue(p)] += runlen;
-        ++p;
-      }
-    }
+    long idx = 0;
+    ForEachSparseRun(value, &idx, [&](long, long runlen, uint8_t regval) {
+      reghisto[regval] += static_cast<int>(runlen);
+      return true;
+    });
     if (idx != kRegisters && invalid) *invalid = true;
   }
   return Estimate(reghisto);

@@ -74,32 +74,36 @@ size_t ListValue::Find(std::string_view value) const {
   return std::string::npos;
 }
 
+namespace {
+
+// Moves the items in [first, last) that are not among the first `limit` copies of `value`
+// (all of them when limit is 0) to the front of the range, counting the dropped copies in
+// *removed; returns the end of what is kept (LREM's walk, either way along the list).
+template <typename It>
+It RemoveCopies(It first, It last, std::string_view value, uint64_t limit, size_t* removed) {
+  It out = first;
+  for (It it = first; it != last; ++it) {
+    if (*it == value && (limit == 0 || *removed < limit)) {
+      ++*removed;
+      continue;
+    }
+    if (out != it) *out = std::move(*it);
+    ++out;
+  }
+  return out;
+}
+
+}  // namespace
+
 size_t ListValue::Remove(std::string_view value, int64_t count) {
   // |INT64_MIN| does not fit; any limit that large means "all" anyway.
   uint64_t limit = count == INT64_MIN ? 0 : static_cast<uint64_t>(count < 0 ? -count : count);
   size_t removed = 0;
   head_built_ = false;
   if (count >= 0) {
-    auto out = items_.begin();
-    for (auto it = items_.begin(); it != items_.end(); ++it) {
-      if (*it == value && (limit == 0 || removed < limit)) {
-        ++removed;
-        continue;
-      }
-      if (out != it) *out = std::move(*it);
-      ++out;
-    }
-    items_.erase(out, items_.end());
+    items_.erase(RemoveCopies(items_.begin(), items_.end(), value, limit, &removed), items_.end());
   } else {
-    auto out = items_.rbegin();
-    for (auto it = items_.rbegin(); it != items_.rend(); ++it) {
-      if (*it == value && (limit == 0 || removed < limit)) {
-        ++removed;
-        continue;
-      }
-      if (out != it) *out = std::move(*it);
-      ++out;
-    }
+    auto out = RemoveCopies(items_.rbegin(), items_.rend(), value, limit, &removed);
     items_.erase(items_.begin(), out.base());
   }
   return removed;

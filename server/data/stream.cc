@@ -375,23 +375,18 @@ void StreamValue::RangeInto(const StreamId& start, const StreamId& end, bool rev
   }
 }
 
-bool StreamValue::First(Entry* out) const {
+bool StreamValue::EdgeEntry(bool last, Entry* out) const {
   bool found = false;
-  RangeInto({}, StreamId::Max(), false, *out, [&](const Entry&) {
+  RangeInto({}, StreamId::Max(), last, *out, [&](const Entry&) {
     found = true;
     return false;
   });
   return found;
 }
 
-bool StreamValue::Last(Entry* out) const {
-  bool found = false;
-  RangeInto({}, StreamId::Max(), true, *out, [&](const Entry&) {
-    found = true;
-    return false;
-  });
-  return found;
-}
+bool StreamValue::First(Entry* out) const { return EdgeEntry(/*last=*/false, out); }
+
+bool StreamValue::Last(Entry* out) const { return EdgeEntry(/*last=*/true, out); }
 
 StreamId StreamValue::FirstEdgeId() const {
   if (nodes_.empty()) return StreamId::Max();

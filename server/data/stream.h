@@ -113,6 +113,8 @@ class StreamValue {
 
  private:
   void UpdateFirstId();
+  // The first (or last) live entry, read into *out; false when there is none.
+  bool EdgeEntry(bool last, Entry* out) const;
   // Range into a caller's entry (First and Last keep what it read).
   void RangeInto(const StreamId& start, const StreamId& end, bool rev, Entry& e,
                  const std::function<bool(const Entry&)>& fn) const;

@@ -12,6 +12,10 @@ bool Before(const Node* x, double score, std::string_view member) {
   return x->score < score || (x->score == score && x->member() < member);
 }
 
+// What a range compares: a node's score for a ScoreRange, its member for a LexRange.
+double RangeKey(const ScoreRange&, const Node* x) { return x->score; }
+std::string_view RangeKey(const LexRange&, const Node* x) { return x->member(); }
+
 }  // namespace
 
 ZsetSkipList::ZsetSkipList() : header_(NewNode(kMaxLevel, 0, nullptr)) {}
@@ -127,8 +131,7 @@ void ZsetSkipList::Drop(Node* node) {
   FreeNode(node);
 }
 
-void ZsetSkipList::UpdateScore(const Node* target, double score) {
-  Node* update[kMaxLevel];
+ZsetSkipNode* ZsetSkipList::FindUpdatePath(const Node* target, Node** update) {
   std::string_view member = target->member();
   Node* x = header_;
   for (int i = level_ - 1; i >= 0; --i) {
@@ -138,7 +141,12 @@ void ZsetSkipList::UpdateScore(const Node* target, double score) {
     }
     update[i] = x;
   }
-  x = x->level()[0].forward;  // == target
+  return x->level()[0].forward;  // == target
+}
+
+void ZsetSkipList::UpdateScore(const Node* target, double score) {
+  Node* update[kMaxLevel];
+  Node* x = FindUpdatePath(target, update);
   // Still between its neighbours: the node keeps its place.
   if ((x->backward == nullptr || x->backward->score < score) &&
       (x->level()[0].forward == nullptr || x->level()[0].forward->score > score)) {
@@ -156,15 +164,7 @@ bool ZsetSkipList::Remove(std::string_view member) {
   if (entry == nullptr) return false;
   const Node* target = entry->value;
   Node* update[kMaxLevel];
-  Node* x = header_;
-  for (int i = level_ - 1; i >= 0; --i) {
-    while (x->level()[i].forward != nullptr &&
-           Before(x->level()[i].forward, target->score, member)) {
-      x = x->level()[i].forward;
-    }
-    update[i] = x;
-  }
-  x = x->level()[0].forward;  // == target
+  Node* x = FindUpdatePath(target, update);
   DeleteNode(x, update);
   Drop(x);
   return true;
@@ -199,79 +199,58 @@ const ZsetSkipNode* ZsetSkipList::AtRank(size_t rank) const {
   return nullptr;
 }
 
-bool ZsetSkipList::IsInRange(const ScoreRange& range) const {
+// zslIsInRange / zslIsInLexRange: whether any node can be in range.
+template <typename Range>
+bool ZsetSkipList::IsInRange(const Range& range) const {
   if (range.Empty()) return false;
-  if (tail_ == nullptr || !range.GteMin(tail_->score)) return false;
+  if (tail_ == nullptr || !range.GteMin(RangeKey(range, tail_))) return false;
   const Node* first_node = first();
-  return first_node != nullptr && range.LteMax(first_node->score);
+  return first_node != nullptr && range.LteMax(RangeKey(range, first_node));
 }
 
-const ZsetSkipNode* ZsetSkipList::FirstInRange(const ScoreRange& range) const {
+template <typename Range>
+const ZsetSkipNode* ZsetSkipList::FirstIn(const Range& range) const {
   if (!IsInRange(range)) return nullptr;
   const Node* x = header_;
   for (int i = level_ - 1; i >= 0; --i) {
-    while (x->level()[i].forward != nullptr && !range.GteMin(x->level()[i].forward->score)) {
+    while (x->level()[i].forward != nullptr &&
+           !range.GteMin(RangeKey(range, x->level()[i].forward))) {
       x = x->level()[i].forward;
     }
   }
   x = x->level()[0].forward;
-  return range.LteMax(x->score) ? x : nullptr;
+  return range.LteMax(RangeKey(range, x)) ? x : nullptr;
 }
 
-const ZsetSkipNode* ZsetSkipList::LastInRange(const ScoreRange& range) const {
+template <typename Range>
+const ZsetSkipNode* ZsetSkipList::LastIn(const Range& range) const {
   if (!IsInRange(range)) return nullptr;
   const Node* x = header_;
   for (int i = level_ - 1; i >= 0; --i) {
-    while (x->level()[i].forward != nullptr && range.LteMax(x->level()[i].forward->score)) {
+    while (x->level()[i].forward != nullptr &&
+           range.LteMax(RangeKey(range, x->level()[i].forward))) {
       x = x->level()[i].forward;
     }
   }
-  return range.GteMin(x->score) ? x : nullptr;
+  return range.GteMin(RangeKey(range, x)) ? x : nullptr;
 }
 
-bool ZsetSkipList::IsInRange(const LexRange& range) const {
-  if (range.Empty()) return false;
-  if (tail_ == nullptr || !range.GteMin(tail_->member())) return false;
-  const Node* first_node = first();
-  return first_node != nullptr && range.LteMax(first_node->member());
-}
-
-const ZsetSkipNode* ZsetSkipList::FirstInRange(const LexRange& range) const {
-  if (!IsInRange(range)) return nullptr;
-  const Node* x = header_;
-  for (int i = level_ - 1; i >= 0; --i) {
-    while (x->level()[i].forward != nullptr && !range.GteMin(x->level()[i].forward->member())) {
-      x = x->level()[i].forward;
-    }
-  }
-  x = x->level()[0].forward;
-  return range.LteMax(x->member()) ? x : nullptr;
-}
-
-const ZsetSkipNode* ZsetSkipList::LastInRange(const LexRange& range) const {
-  if (!IsInRange(range)) return nullptr;
-  const Node* x = header_;
-  for (int i = level_ - 1; i >= 0; --i) {
-    while (x->level()[i].forward != nullptr && range.LteMax(x->level()[i].forward->member())) {
-      x = x->level()[i].forward;
-    }
-  }
-  return range.GteMin(x->member()) ? x : nullptr;
-}
-
-// zslDeleteRangeByScore: walk to the last node below the range, then unlink while in range.
-size_t ZsetSkipList::RemoveRange(const ScoreRange& range) {
+// zslDeleteRangeByScore / zslDeleteRangeByLex: walk to the last node below the range, then
+// unlink while in range.
+template <typename Range>
+size_t ZsetSkipList::RemoveIn(const Range& range) {
   Node* update[kMaxLevel];
   Node* x = header_;
   for (int i = level_ - 1; i >= 0; --i) {
-    while (x->level()[i].forward != nullptr && !range.GteMin(x->level()[i].forward->score)) {
+    while (x->level()[i].forward != nullptr &&
+           !range.GteMin(RangeKey(range, x->level()[i].forward))) {
       x = x->level()[i].forward;
     }
     update[i] = x;
   }
   x = x->level()[0].forward;
   size_t removed = 0;
-  while (x != nullptr && range.LteMax(x->score)) {
+  while (x != nullptr && range.LteMax(RangeKey(range, x))) {
     Node* next = x->level()[0].forward;
     DeleteNode(x, update);
     Drop(x);
@@ -281,26 +260,12 @@ size_t ZsetSkipList::RemoveRange(const ScoreRange& range) {
   return removed;
 }
 
-size_t ZsetSkipList::RemoveRange(const LexRange& range) {
-  Node* update[kMaxLevel];
-  Node* x = header_;
-  for (int i = level_ - 1; i >= 0; --i) {
-    while (x->level()[i].forward != nullptr && !range.GteMin(x->level()[i].forward->member())) {
-      x = x->level()[i].forward;
-    }
-    update[i] = x;
-  }
-  x = x->level()[0].forward;
-  size_t removed = 0;
-  while (x != nullptr && range.LteMax(x->member())) {
-    Node* next = x->level()[0].forward;
-    DeleteNode(x, update);
-    Drop(x);
-    ++removed;
-    x = next;
-  }
-  return removed;
-}
+const ZsetSkipNode* ZsetSkipList::FirstInRange(const ScoreRange& r) const { return FirstIn(r); }
+const ZsetSkipNode* ZsetSkipList::LastInRange(const ScoreRange& r) const { return LastIn(r); }
+const ZsetSkipNode* ZsetSkipList::FirstInRange(const LexRange& r) const { return FirstIn(r); }
+const ZsetSkipNode* ZsetSkipList::LastInRange(const LexRange& r) const { return LastIn(r); }
+size_t ZsetSkipList::RemoveRange(const ScoreRange& range) { return RemoveIn(range); }
+size_t ZsetSkipList::RemoveRange(const LexRange& range) { return RemoveIn(range); }
 
 size_t ZsetSkipList::RemoveRanks(size_t start, size_t end) {
   // zslDeleteRangeByRank works with 1-based ranks.

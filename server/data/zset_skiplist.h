@@ -83,8 +83,19 @@ class ZsetSkipList {
   int RandomLevel();
   Node* InsertNode(double score, const ZsetIndex::Node* entry);
   void DeleteNode(Node* x, Node** update);
-  bool IsInRange(const ScoreRange& range) const;
-  bool IsInRange(const LexRange& range) const;
+  // Fills update[i] with the last node before `target` on each level and returns `target`
+  // (the search zslDelete and zslUpdateScore start with).
+  Node* FindUpdatePath(const Node* target, Node** update);
+  // The searches of a score range and of a lex range, one code for both (Range is ScoreRange
+  // or LexRange; defined and instantiated in zset_skiplist.cc).
+  template <typename Range>
+  bool IsInRange(const Range& range) const;
+  template <typename Range>
+  const Node* FirstIn(const Range& range) const;
+  template <typename Range>
+  const Node* LastIn(const Range& range) const;
+  template <typename Range>
+  size_t RemoveIn(const Range& range);
   // Frees a node already unlinked from the list, with its index entry.
   void Drop(Node* node);
 

@@ -171,65 +171,87 @@ ZsetValue::Iterator ZsetValue::AtRank(size_t rank) const {
   return LargeAt(std::get<Large>(data_)->AtRank(rank));
 }
 
+namespace {
+
+// What a range compares in a listpack entry: the score for a ScoreRange, the member for a
+// LexRange.
+double RangeKey(const ScoreRange&, const ZsetSmallEntry& e) { return e.score; }
+std::string_view RangeKey(const LexRange&, const ZsetSmallEntry& e) { return e.member; }
+
+// Whether no entry of a listpack can be in range (zzlIsInRange / zzlIsInLexRange).
+template <typename Range>
+bool SmallOutOfRange(const std::vector<ZsetSmallEntry>& small, const Range& range) {
+  return range.Empty() || small.empty() || !range.GteMin(RangeKey(range, small.back())) ||
+         !range.LteMax(RangeKey(range, small.front()));
+}
+
+// The index of the first entry of a listpack in range, or kNoIndex.
+template <typename Range>
+size_t SmallFirst(const std::vector<ZsetSmallEntry>& small, const Range& range) {
+  if (SmallOutOfRange(small, range)) return kNoIndex;
+  for (size_t i = 0; i < small.size(); ++i) {
+    auto key = RangeKey(range, small[i]);
+    if (range.GteMin(key)) return range.LteMax(key) ? i : kNoIndex;
+  }
+  return kNoIndex;
+}
+
+// The index of the last entry of a listpack in range, or kNoIndex.
+template <typename Range>
+size_t SmallLast(const std::vector<ZsetSmallEntry>& small, const Range& range) {
+  if (SmallOutOfRange(small, range)) return kNoIndex;
+  for (size_t i = small.size(); i-- > 0;) {
+    auto key = RangeKey(range, small[i]);
+    if (range.LteMax(key)) return range.GteMin(key) ? i : kNoIndex;
+  }
+  return kNoIndex;
+}
+
+// One past the last entry in range of the run that starts in range at `first`.
+template <typename Range>
+size_t SmallRunEnd(const std::vector<ZsetSmallEntry>& small, size_t first, const Range& range) {
+  size_t end = first;
+  while (end < small.size() && range.LteMax(RangeKey(range, small[end]))) ++end;
+  return end;
+}
+
+template <typename Range>
+size_t SmallCount(const std::vector<ZsetSmallEntry>& small, const Range& range) {
+  size_t first = SmallFirst(small, range);
+  return first == kNoIndex ? 0 : SmallRunEnd(small, first, range) - first;
+}
+
+template <typename Range>
+size_t SmallRemove(std::vector<ZsetSmallEntry>& small, const Range& range) {
+  size_t first = SmallFirst(small, range);
+  if (first == kNoIndex) return 0;
+  size_t end = SmallRunEnd(small, first, range);
+  small.erase(small.begin() + static_cast<ptrdiff_t>(first),
+              small.begin() + static_cast<ptrdiff_t>(end));
+  return end - first;
+}
+
+}  // namespace
+
 // The listpack searches walk the array as zzlFirstInRange and friends walk the listpack, so a
 // set whose order the range does not follow (BYLEX over mixed scores) answers as Redis's does.
 ZsetValue::Iterator ZsetValue::FirstInRange(const ScoreRange& range) const {
-  if (const auto* small = std::get_if<Small>(&data_)) {
-    if (range.Empty() || small->empty() || !range.GteMin(small->back().score) ||
-        !range.LteMax(small->front().score)) {
-      return SmallAt(kNoIndex);
-    }
-    for (size_t i = 0; i < small->size(); ++i) {
-      double s = (*small)[i].score;
-      if (range.GteMin(s)) return SmallAt(range.LteMax(s) ? i : kNoIndex);
-    }
-    return SmallAt(kNoIndex);
-  }
+  if (const auto* small = std::get_if<Small>(&data_)) return SmallAt(SmallFirst(*small, range));
   return LargeAt(std::get<Large>(data_)->FirstInRange(range));
 }
 
 ZsetValue::Iterator ZsetValue::LastInRange(const ScoreRange& range) const {
-  if (const auto* small = std::get_if<Small>(&data_)) {
-    if (range.Empty() || small->empty() || !range.GteMin(small->back().score) ||
-        !range.LteMax(small->front().score)) {
-      return SmallAt(kNoIndex);
-    }
-    for (size_t i = small->size(); i-- > 0;) {
-      double s = (*small)[i].score;
-      if (range.LteMax(s)) return SmallAt(range.GteMin(s) ? i : kNoIndex);
-    }
-    return SmallAt(kNoIndex);
-  }
+  if (const auto* small = std::get_if<Small>(&data_)) return SmallAt(SmallLast(*small, range));
   return LargeAt(std::get<Large>(data_)->LastInRange(range));
 }
 
 ZsetValue::Iterator ZsetValue::FirstInRange(const LexRange& range) const {
-  if (const auto* small = std::get_if<Small>(&data_)) {
-    if (range.Empty() || small->empty() || !range.GteMin(small->back().member) ||
-        !range.LteMax(small->front().member)) {
-      return SmallAt(kNoIndex);
-    }
-    for (size_t i = 0; i < small->size(); ++i) {
-      std::string_view m = (*small)[i].member;
-      if (range.GteMin(m)) return SmallAt(range.LteMax(m) ? i : kNoIndex);
-    }
-    return SmallAt(kNoIndex);
-  }
+  if (const auto* small = std::get_if<Small>(&data_)) return SmallAt(SmallFirst(*small, range));
   return LargeAt(std::get<Large>(data_)->FirstInRange(range));
 }
 
 ZsetValue::Iterator ZsetValue::LastInRange(const LexRange& range) const {
-  if (const auto* small = std::get_if<Small>(&data_)) {
-    if (range.Empty() || small->empty() || !range.GteMin(small->back().member) ||
-        !range.LteMax(small->front().member)) {
-      return SmallAt(kNoIndex);
-    }
-    for (size_t i = small->size(); i-- > 0;) {
-      std::string_view m = (*small)[i].member;
-      if (range.LteMax(m)) return SmallAt(range.GteMin(m) ? i : kNoIndex);
-    }
-    return SmallAt(kNoIndex);
-  }
+  if (const auto* small = std::get_if<Small>(&data_)) return SmallAt(SmallLast(*small, range));
   return LargeAt(std::get<Large>(data_)->LastInRange(range));
 }
 
@@ -251,44 +273,22 @@ size_t CountByRank(const ZsetSkipList& large, const Range& range) {
 
 size_t ZsetValue::Count(const ScoreRange& range) const {
   if (const auto* large = std::get_if<Large>(&data_)) return CountByRank(**large, range);
-  size_t count = 0;
-  for (Iterator it = FirstInRange(range); it.valid() && range.LteMax(it.score()); it.Next()) {
-    ++count;
-  }
-  return count;
+  return SmallCount(std::get<Small>(data_), range);
 }
 
 size_t ZsetValue::Count(const LexRange& range) const {
   if (const auto* large = std::get_if<Large>(&data_)) return CountByRank(**large, range);
-  size_t count = 0;
-  for (Iterator it = FirstInRange(range); it.valid() && range.LteMax(it.member()); it.Next()) {
-    ++count;
-  }
-  return count;
+  return SmallCount(std::get<Small>(data_), range);
 }
 
 size_t ZsetValue::RemoveRange(const ScoreRange& range) {
   if (auto* large = std::get_if<Large>(&data_)) return (*large)->RemoveRange(range);
-  Iterator first = FirstInRange(range);
-  if (!first.valid()) return 0;
-  Small& small = std::get<Small>(data_);
-  size_t end = first.index_;
-  while (end < small.size() && range.LteMax(small[end].score)) ++end;
-  small.erase(small.begin() + static_cast<ptrdiff_t>(first.index_),
-              small.begin() + static_cast<ptrdiff_t>(end));
-  return end - first.index_;
+  return SmallRemove(std::get<Small>(data_), range);
 }
 
 size_t ZsetValue::RemoveRange(const LexRange& range) {
   if (auto* large = std::get_if<Large>(&data_)) return (*large)->RemoveRange(range);
-  Iterator first = FirstInRange(range);
-  if (!first.valid()) return 0;
-  Small& small = std::get<Small>(data_);
-  size_t end = first.index_;
-  while (end < small.size() && range.LteMax(small[end].member)) ++end;
-  small.erase(small.begin() + static_cast<ptrdiff_t>(first.index_),
-              small.begin() + static_cast<ptrdiff_t>(end));
-  return end - first.index_;
+  return SmallRemove(std::get<Small>(data_), range);
 }
 
 size_t ZsetValue::RemoveRanks(size_t start, size_t end) {

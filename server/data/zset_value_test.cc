@@ -222,6 +222,28 @@ TEST(ZsetValueTest, ScanReturnsAListpackWholeAndVisitsEverySkiplistMember) {
   EXPECT_GT(steps, 1);
 }
 
+// Removes range r from both forms (remove) or asks both for its count and its first and last
+// members, asserting the same answers.
+template <typename Range>
+void AnswerRangeAlike(ZsetValue& small, ZsetValue& large, const Range& r, bool remove) {
+  if (remove) {
+    ASSERT_EQ(small.RemoveRange(r), large.RemoveRange(r));
+    return;
+  }
+  ASSERT_EQ(small.Count(r), large.Count(r));
+  auto a = small.FirstInRange(r), b = large.FirstInRange(r);
+  ASSERT_EQ(a.valid(), b.valid());
+  if (a.valid()) {
+    ASSERT_EQ(a.member(), b.member());
+  }
+  a = small.LastInRange(r);
+  b = large.LastInRange(r);
+  ASSERT_EQ(a.valid(), b.valid());
+  if (a.valid()) {
+    ASSERT_EQ(a.member(), b.member());
+  }
+}
+
 // Applies the same random operations to a listpack that never converts and to a skiplist, and
 // compares every answer after each one.
 TEST(ZsetValueTest, BothFormsAnswerAlike) {
@@ -254,22 +276,7 @@ TEST(ZsetValueTest, BothFormsAnswerAlike) {
       }
       case 3: {
         ScoreRange r{score(), score(), rng() % 2 == 0, rng() % 2 == 0};
-        if (rng() % 8 == 0) {
-          ASSERT_EQ(small.RemoveRange(r), large.RemoveRange(r));
-        } else {
-          ASSERT_EQ(small.Count(r), large.Count(r));
-          auto a = small.FirstInRange(r), b = large.FirstInRange(r);
-          ASSERT_EQ(a.valid(), b.valid());
-          if (a.valid()) {
-            ASSERT_EQ(a.member(), b.member());
-          }
-          a = small.LastInRange(r);
-          b = large.LastInRange(r);
-          ASSERT_EQ(a.valid(), b.valid());
-          if (a.valid()) {
-            ASSERT_EQ(a.member(), b.member());
-          }
-        }
+        ASSERT_NO_FATAL_FAILURE(AnswerRangeAlike(small, large, r, rng() % 8 == 0));
         break;
       }
       case 4:
@@ -319,22 +326,7 @@ TEST(ZsetValueTest, BothFormsAnswerLexRangesAlike) {
     }
     LexRange r;
     ASSERT_TRUE(ParseLexRange(bound(), bound(), &r));
-    if (rng() % 10 == 0) {
-      ASSERT_EQ(small.RemoveRange(r), large.RemoveRange(r));
-    } else {
-      ASSERT_EQ(small.Count(r), large.Count(r));
-      auto a = small.FirstInRange(r), b = large.FirstInRange(r);
-      ASSERT_EQ(a.valid(), b.valid());
-      if (a.valid()) {
-        ASSERT_EQ(a.member(), b.member());
-      }
-      a = small.LastInRange(r);
-      b = large.LastInRange(r);
-      ASSERT_EQ(a.valid(), b.valid());
-      if (a.valid()) {
-        ASSERT_EQ(a.member(), b.member());
-      }
-    }
+    ASSERT_NO_FATAL_FAILURE(AnswerRangeAlike(small, large, r, rng() % 10 == 0));
     ASSERT_EQ(All(small), All(large)) << "step " << step;
   }
 }

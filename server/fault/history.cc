@@ -7,7 +7,7 @@
 
 #include "server/engine/core/script_runner.h"
 #include "server/rdb/snapshot.h"
-#include "server/scripting/function_libraries.h"
+#include "server/replication/replication.h"
 
 namespace redlab::server::fault {
 namespace {
@@ -84,30 +84,9 @@ void DataHistory::Restart(engine::Engine& engine) {
 }
 
 std::optional<std::string> DataHistory::Load(engine::Engine& engine, std::string_view rdb) {
-  engine.SignalFlushed(-1);
-  engine.keyspace().FlushAll();
-  scripting::FunctionLibraries& functions = engine.scripts().functions();
-  functions.Clear();
-  server::Keyspace& ks = engine.keyspace();
+  // As a master loading its file: keys that expired meanwhile are gone.
   rdb::RdbReadOptions options{engine.value_options(), /*verify_checksum=*/true};
-  int64_t now = ks.clock().NowMs();
-  return rdb::ReadRdb(
-      rdb, options, nullptr,
-      [&](rdb::RdbKey&& k) {
-        if (k.db < 0 || k.db >= ks.num_dbs()) return;
-        // As a master loading its file: keys that expired meanwhile are gone.
-        if (k.expire_ms != server::kNoExpire && k.expire_ms < now) return;
-        server::Db& db = ks.db(k.db);
-        server::Db::Node* node = db.SetLoaded(k.key, std::move(k.value));
-        if (k.expire_ms != server::kNoExpire) db.SetExpire(node, k.expire_ms);
-        if (k.idle_seconds >= 0) ks.SetIdle(node->value, k.idle_seconds);
-        if (k.freq >= 0) ks.SetFreq(node->value, static_cast<uint8_t>(k.freq));
-      },
-      [&](std::string&& code) -> std::optional<std::string> {
-        std::string error;
-        if (!functions.Create(code, /*replace=*/false, /*timeout_ms=*/0, &error)) return error;
-        return std::nullopt;
-      });
+  return replication::ReplaceDataset(engine, rdb, options, nullptr, /*drop_expired=*/true);
 }
 
 }  // namespace redlab::server::fault

@@ -329,23 +329,20 @@ bool Replication::ReadPayload() {
   return link_ != nullptr;
 }
 
-void Replication::FinishFullSync(std::string_view rdb) {
-  // Our replicas and backlog belong to the old history.
-  DisconnectReplicas();
-  backlog_.reset();
-  engine_.SignalFlushed(-1);
-  engine_.keyspace().FlushAll();
-  // The master's function libraries replace ours.
-  scripting::FunctionLibraries& functions = engine_.scripts().functions();
+std::optional<std::string> ReplaceDataset(engine::Engine& engine, std::string_view rdb,
+                                          const rdb::RdbReadOptions& options, rdb::RdbAux* aux,
+                                          bool drop_expired) {
+  engine.SignalFlushed(-1);
+  server::Keyspace& ks = engine.keyspace();
+  ks.FlushAll();
+  scripting::FunctionLibraries& functions = engine.scripts().functions();
   functions.Clear();
-  rdb::RdbAux aux;
-  server::Keyspace& ks = engine_.keyspace();
-  rdb::RdbReadOptions options{engine_.value_options(),
-                              !engine_.debug_settings().skip_checksum_validation};
-  auto error = rdb::ReadRdb(
-      rdb, options, &aux,
+  int64_t now = ks.clock().NowMs();
+  return rdb::ReadRdb(
+      rdb, options, aux,
       [&](rdb::RdbKey&& k) {
         if (k.db < 0 || k.db >= ks.num_dbs()) return;
+        if (drop_expired && k.expire_ms != server::kNoExpire && k.expire_ms < now) return;
         server::Db& db = ks.db(k.db);
         server::Db::Node* node = db.SetLoaded(k.key, std::move(k.value));
         if (k.expire_ms != server::kNoExpire) db.SetExpire(node, k.expire_ms);
@@ -357,6 +354,17 @@ void Replication::FinishFullSync(std::string_view rdb) {
         if (!functions.Create(code, /*replace=*/false, /*timeout_ms=*/0, &error)) return error;
         return std::nullopt;
       });
+}
+
+void Replication::FinishFullSync(std::string_view rdb) {
+  // Our replicas and backlog belong to the old history.
+  DisconnectReplicas();
+  backlog_.reset();
+  // The master's keys and function libraries replace ours.
+  rdb::RdbAux aux;
+  rdb::RdbReadOptions options{engine_.value_options(),
+                              !engine_.debug_settings().skip_checksum_validation};
+  auto error = ReplaceDataset(engine_, rdb, options, &aux, /*drop_expired=*/false);
   if (error) {
     Log(true, "Failed trying to load the MASTER synchronization DB from socket: " + *error);
     DropLink(true);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "server/engine/core/engine.h"
+#include "server/rdb/snapshot.h"
 #include "server/replication/backlog.h"
 #include "server/replication/link_shaper.h"
 #include "server/replication/stream_encoder.h"
@@ -323,6 +324,14 @@ class Replication : public engine::ReplicationRole, private LinkHandler {
 
 // What an engine is built with (Engine::ReplicationFactory) in every node.
 std::unique_ptr<engine::ReplicationRole> MakeReplication(engine::Engine& engine);
+
+// Empties every database and the function libraries and loads an RDB's keys and libraries in
+// their place (a replica's full sync, FAULT HISTORY's restore); with `drop_expired`, keys whose
+// expiry has passed stay out, as a master loading its file drops them. `aux` (may be null)
+// receives the RDB's aux fields.
+std::optional<std::string> ReplaceDataset(engine::Engine& engine, std::string_view rdb,
+                                          const rdb::RdbReadOptions& options, rdb::RdbAux* aux,
+                                          bool drop_expired);
 
 // The replication of an engine built with MakeReplication, as this layer and the node see it
 // (faults, crash and restart, the link to the master).

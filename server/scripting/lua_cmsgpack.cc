@@ -444,14 +444,10 @@ int UnpackLimit(lua_State* lua) {
 
 int OpenCmsgpackLibrary(lua_State* lua) {
   lua_newtable(lua);
-  lua_pushcfunction(lua, Pack);
-  lua_setfield(lua, -2, "pack");
-  lua_pushcfunction(lua, Unpack);
-  lua_setfield(lua, -2, "unpack");
-  lua_pushcfunction(lua, UnpackOne);
-  lua_setfield(lua, -2, "unpack_one");
-  lua_pushcfunction(lua, UnpackLimit);
-  lua_setfield(lua, -2, "unpack_limit");
+  SetFunctions(lua, {{"pack", Pack},
+                     {"unpack", Unpack},
+                     {"unpack_one", UnpackOne},
+                     {"unpack_limit", UnpackLimit}});
   lua_pushliteral(lua, "cmsgpack");
   lua_setfield(lua, -2, "_NAME");
   lua_pushliteral(lua, "lua-cmsgpack 0.4.0");

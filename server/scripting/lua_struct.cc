@@ -137,6 +137,32 @@ void CorrectBytes(char* b, int size, int endian) {
   }
 }
 
+// The integer options (b B h H l L T i I) all as 'i', any other option as itself: the
+// switches of Pack and Unpack treat the integers alike (their size and sign come from the
+// option itself).
+int OptionKind(int opt) {
+  return opt != '\0' && std::strchr("bBhHlLTiI", opt) != nullptr ? 'i' : opt;
+}
+
+// Appends n as a T (float for 'f', double for 'd') in the byte order `endian`.
+template <typename T>
+void PutFloat(std::string* out, lua_Number n, int endian) {
+  T value = static_cast<T>(n);
+  char bytes[sizeof(T)];
+  std::memcpy(bytes, &value, sizeof(T));
+  CorrectBytes(bytes, sizeof(T), endian);
+  out->append(bytes, sizeof(T));
+}
+
+// Pushes the T (float for 'f', double for 'd') stored at p in the byte order `endian`.
+template <typename T>
+void PushFloat(lua_State* lua, const char* p, int endian) {
+  T value;
+  std::memcpy(&value, p, sizeof(T));
+  CorrectBytes(reinterpret_cast<char*>(&value), sizeof(T), endian);
+  lua_pushnumber(lua, value);
+}
+
 int Pack(lua_State* lua) {
   const char* fmt = luaL_checkstring(lua, 1);
   // Redis's struct pushes a nil to separate the arguments from its buffer: the first missing
@@ -152,37 +178,19 @@ int Pack(lua_State* lua) {
     size_t pad = ToAlign(total, h, opt, size);
     total += pad;
     out.append(pad, '\0');
-    switch (opt) {
-      case 'b':
-      case 'B':
-      case 'h':
-      case 'H':
-      case 'l':
-      case 'L':
-      case 'T':
+    switch (OptionKind(opt)) {
       case 'i':
-      case 'I':
         PutInteger(lua, &out, arg++, h.endian, static_cast<int>(size));
         break;
       case 'x':
         out.push_back('\0');
         break;
-      case 'f': {
-        float f = static_cast<float>(luaL_checknumber(lua, arg++));
-        char bytes[sizeof(f)];
-        std::memcpy(bytes, &f, sizeof(f));
-        CorrectBytes(bytes, static_cast<int>(size), h.endian);
-        out.append(bytes, size);
+      case 'f':
+        PutFloat<float>(&out, luaL_checknumber(lua, arg++), h.endian);
         break;
-      }
-      case 'd': {
-        double d = luaL_checknumber(lua, arg++);
-        char bytes[sizeof(d)];
-        std::memcpy(bytes, &d, sizeof(d));
-        CorrectBytes(bytes, static_cast<int>(size), h.endian);
-        out.append(bytes, size);
+      case 'd':
+        PutFloat<double>(&out, luaL_checknumber(lua, arg++), h.endian);
         break;
-      }
       case 'c':
       case 's': {
         size_t len = 0;
@@ -242,16 +250,8 @@ int Unpack(lua_State* lua) {
     pos += ToAlign(pos, h, opt, size);
     luaL_argcheck(lua, size <= ld && pos <= ld - size, 2, "data string too short");
     luaL_checkstack(lua, 2, "too many results");
-    switch (opt) {
-      case 'b':
-      case 'B':
-      case 'h':
-      case 'H':
-      case 'l':
-      case 'L':
-      case 'T':
-      case 'i':
-      case 'I': {
+    switch (OptionKind(opt)) {
+      case 'i': {
         bool is_signed = std::islower(opt) != 0;
         lua_pushnumber(lua, GetInteger(data + pos, h.endian, is_signed, static_cast<int>(size)));
         ++n;
@@ -259,22 +259,14 @@ int Unpack(lua_State* lua) {
       }
       case 'x':
         break;
-      case 'f': {
-        float f;
-        std::memcpy(&f, data + pos, size);
-        CorrectBytes(reinterpret_cast<char*>(&f), sizeof(f), h.endian);
-        lua_pushnumber(lua, f);
+      case 'f':
+        PushFloat<float>(lua, data + pos, h.endian);
         ++n;
         break;
-      }
-      case 'd': {
-        double d;
-        std::memcpy(&d, data + pos, size);
-        CorrectBytes(reinterpret_cast<char*>(&d), sizeof(d), h.endian);
-        lua_pushnumber(lua, d);
+      case 'd':
+        PushFloat<double>(lua, data + pos, h.endian);
         ++n;
         break;
-      }
       case 'c': {
         if (size == 0) {
           // The length is the number read just before.
@@ -330,12 +322,7 @@ int Size(lua_State* lua) {
 
 int OpenStructLibrary(lua_State* lua) {
   lua_newtable(lua);
-  lua_pushcfunction(lua, Pack);
-  lua_setfield(lua, -2, "pack");
-  lua_pushcfunction(lua, Unpack);
-  lua_setfield(lua, -2, "unpack");
-  lua_pushcfunction(lua, Size);
-  lua_setfield(lua, -2, "size");
+  SetFunctions(lua, {{"pack", Pack}, {"unpack", Unpack}, {"size", Size}});
   return 1;
 }
 

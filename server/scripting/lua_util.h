@@ -4,6 +4,7 @@
 // would skip their destructors).
 #pragma once
 
+#include <initializer_list>
 #include <lua.hpp>
 #include <string>
 #include <string_view>
@@ -19,6 +20,29 @@ inline std::string_view ToStringView(lua_State* lua, int index) {
   size_t len = 0;
   const char* s = lua_tolstring(lua, index, &len);
   return s == nullptr ? std::string_view() : std::string_view(s, len);
+}
+
+// Sets each function as a field of the table on top of the stack, in the order given (as
+// luaL_register does into an open table).
+inline void SetFunctions(lua_State* lua, std::initializer_list<luaL_Reg> functions) {
+  for (const luaL_Reg& f : functions) {
+    lua_pushcfunction(lua, f.func);
+    lua_setfield(lua, -2, f.name);
+  }
+}
+
+// A named number to set in a table.
+struct LuaConstant {
+  const char* name;
+  lua_Number value;
+};
+
+// Sets each number as a field of the table on top of the stack, in the order given.
+inline void SetNumbers(lua_State* lua, std::initializer_list<LuaConstant> numbers) {
+  for (const LuaConstant& n : numbers) {
+    lua_pushnumber(lua, n.value);
+    lua_setfield(lua, -2, n.name);
+  }
 }
 
 // Raises `message` as a Lua error without position information, as an error raised by the VM

@@ -276,18 +276,6 @@ int MathRandomseed(lua_State* lua) {
   return 0;
 }
 
-void SetFunction(lua_State* lua, const char* name, lua_CFunction f) {
-  lua_pushstring(lua, name);
-  lua_pushcfunction(lua, f);
-  lua_settable(lua, -3);
-}
-
-void SetNumber(lua_State* lua, const char* name, lua_Number value) {
-  lua_pushstring(lua, name);
-  lua_pushnumber(lua, value);
-  lua_settable(lua, -3);
-}
-
 }  // namespace
 
 void BindRunSlot(lua_State* lua, RunState** slot) {
@@ -305,12 +293,12 @@ RunState* GetRunState(lua_State* lua) {
 }
 
 void RegisterLogAndVersion(lua_State* lua) {
-  SetFunction(lua, "log", LogCommand);
-  SetNumber(lua, "LOG_DEBUG", kLogDebug);
-  SetNumber(lua, "LOG_VERBOSE", kLogVerbose);
-  SetNumber(lua, "LOG_NOTICE", kLogNotice);
-  SetNumber(lua, "LOG_WARNING", kLogWarning);
-  SetNumber(lua, "REDIS_VERSION_NUM", kRedisVersionNum);
+  SetFunctions(lua, {{"log", LogCommand}});
+  SetNumbers(lua, {{"LOG_DEBUG", kLogDebug},
+                   {"LOG_VERBOSE", kLogVerbose},
+                   {"LOG_NOTICE", kLogNotice},
+                   {"LOG_WARNING", kLogWarning},
+                   {"REDIS_VERSION_NUM", kRedisVersionNum}});
   lua_pushstring(lua, "REDIS_VERSION");
   lua_pushstring(lua, kRedisVersion);
   lua_settable(lua, -3);
@@ -332,25 +320,24 @@ void RegisterRedisApi(lua_State* lua, RunState** slot) {
     lua_settable(lua, -3);
   }
   RegisterLogAndVersion(lua);
-  SetFunction(lua, "setresp", SetRespCommand);
-  SetFunction(lua, "sha1hex", Sha1hexCommand);
-  SetFunction(lua, "error_reply", ErrorReplyCommand);
-  SetFunction(lua, "status_reply", StatusReplyCommand);
-  SetFunction(lua, "set_repl", SetReplCommand);
-  SetNumber(lua, "REPL_NONE", kReplNone);
-  SetNumber(lua, "REPL_AOF", kReplAof);
-  SetNumber(lua, "REPL_SLAVE", kReplReplica);
-  SetNumber(lua, "REPL_REPLICA", kReplReplica);
-  SetNumber(lua, "REPL_ALL", kReplAll);
-  SetFunction(lua, "acl_check_cmd", AclCheckCmdCommand);
-  SetFunction(lua, "breakpoint", BreakpointCommand);
-  SetFunction(lua, "debug", DebugCommand);
-  SetFunction(lua, "replicate_commands", ReplicateCommandsCommand);
+  SetFunctions(lua, {{"setresp", SetRespCommand},
+                     {"sha1hex", Sha1hexCommand},
+                     {"error_reply", ErrorReplyCommand},
+                     {"status_reply", StatusReplyCommand},
+                     {"set_repl", SetReplCommand}});
+  SetNumbers(lua, {{"REPL_NONE", kReplNone},
+                   {"REPL_AOF", kReplAof},
+                   {"REPL_SLAVE", kReplReplica},
+                   {"REPL_REPLICA", kReplReplica},
+                   {"REPL_ALL", kReplAll}});
+  SetFunctions(lua, {{"acl_check_cmd", AclCheckCmdCommand},
+                     {"breakpoint", BreakpointCommand},
+                     {"debug", DebugCommand},
+                     {"replicate_commands", ReplicateCommandsCommand}});
   lua_setglobal(lua, "redis");
 
   lua_getglobal(lua, "math");
-  SetFunction(lua, "random", MathRandom);
-  SetFunction(lua, "randomseed", MathRandomseed);
+  SetFunctions(lua, {{"random", MathRandom}, {"randomseed", MathRandomseed}});
   lua_pop(lua, 1);
 }
 

@@ -117,16 +117,11 @@ std::optional<std::string> Sentinel::Configure(const std::vector<std::string>& w
     int64_t port = 0;
     if (!ParseInt(w[3], &port)) return std::string("Wrong port for known-sentinel");
     if (w.size() == 5 && w[4] == myid_) return std::nullopt;
-    auto s = std::make_unique<Instance>();
-    s->flags = kSentinel;
-    s->ip = w[2];
-    s->port = static_cast<int>(port);
-    s->runid = w.size() == 5 ? w[4] : "";
-    s->name = s->runid.empty() ? w[2] + ":" + w[3] : s->runid;
+    std::string runid = w.size() == 5 ? w[4] : "";
+    auto s = NewInstance(kSentinel, runid.empty() ? w[2] + ":" + w[3] : runid, w[2],
+                         static_cast<int>(port), ri);
+    s->runid = runid;
     s->quorum = ri->quorum;
-    s->master = ri;
-    s->down_after = ri->down_after;
-    s->last_pong_time = s->last_avail_time = s->act_ping_time = Now();
     ri->sentinels.emplace(s->name, std::move(s));
     return std::nullopt;
   }
@@ -159,6 +154,20 @@ std::optional<std::string> Sentinel::Configure(const std::vector<std::string>& w
   return "Unrecognized sentinel configuration statement.";
 }
 
+std::unique_ptr<Instance> Sentinel::NewInstance(uint32_t flags, const std::string& name,
+                                                const std::string& ip, int port,
+                                                Instance* master) const {
+  auto ri = std::make_unique<Instance>();
+  ri->flags = flags;
+  ri->name = name;
+  ri->ip = ip;
+  ri->port = port;
+  ri->master = master;
+  ri->down_after = master != nullptr ? master->down_after : timing.default_down_after;
+  ri->last_pong_time = ri->last_avail_time = ri->act_ping_time = Now();
+  return ri;
+}
+
 Instance* Sentinel::AddMaster(const std::string& name, const std::string& ip, int port, int quorum,
                               std::string* error) {
   if (port < 0 || port > 65535) {
@@ -169,17 +178,10 @@ Instance* Sentinel::AddMaster(const std::string& name, const std::string& ip, in
     *error = "Duplicate master name.";
     return nullptr;
   }
-  auto ri = std::make_unique<Instance>();
-  ri->flags = kMaster;
-  ri->name = name;
-  ri->ip = ip;
-  ri->port = port;
+  auto ri = NewInstance(kMaster, name, ip, port, nullptr);
   ri->quorum = quorum;
-  ri->down_after = timing.default_down_after;
   ri->failover_timeout = timing.default_failover_timeout;
-  int64_t now = Now();
-  ri->last_pong_time = ri->last_avail_time = ri->role_reported_time = now;
-  ri->act_ping_time = now;
+  ri->role_reported_time = ri->last_pong_time;  // now
   ri->role_reported = kMaster;
   Instance* out = ri.get();
   masters_.emplace(name, std::move(ri));
@@ -224,17 +226,8 @@ void Sentinel::ResetMaster(Instance* master, bool keep_sentinels) {
 Instance* Sentinel::AddSlave(Instance* master, const std::string& ip, int port) {
   std::string key = ip + ":" + std::to_string(port);
   if (master->slaves.count(key)) return nullptr;
-  auto slave = std::make_unique<Instance>();
-  slave->flags = kSlave;
-  slave->ip = ip;
-  slave->port = port;
-  slave->name = key;
-  slave->master = master;
-  slave->down_after = master->down_after;
-  int64_t now = Now();
-  slave->last_pong_time = slave->last_avail_time = slave->role_reported_time = now;
-  slave->act_ping_time = now;
-  slave->slave_conf_change_time = now;
+  auto slave = NewInstance(kSlave, key, ip, port, master);
+  slave->role_reported_time = slave->slave_conf_change_time = slave->last_pong_time;  // now
   slave->role_reported = kSlave;
   Instance* s = slave.get();
   master->slaves.emplace(key, std::move(slave));
@@ -461,16 +454,9 @@ void Sentinel::ProcessHello(const std::string& hello) {
       Event(2, "+sentinel-address-switch", master, true,
             " ip " + t[0] + " port " + t[1] + " for " + t[2]);
     }
-    auto s = std::make_unique<Instance>();
-    s->flags = kSentinel;
-    s->name = s->runid = t[2];
-    s->ip = t[0];
-    s->port = port;
+    auto s = NewInstance(kSentinel, t[2], t[0], port, master);
+    s->runid = t[2];
     s->quorum = master->quorum;
-    s->master = master;
-    s->down_after = master->down_after;
-    int64_t now = Now();
-    s->last_pong_time = s->last_avail_time = s->act_ping_time = now;
     si = s.get();
     master->sentinels.emplace(t[2], std::move(s));
     if (!removed) Event(2, "+sentinel", si, true);

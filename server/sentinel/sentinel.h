@@ -222,6 +222,11 @@ class Sentinel {
   bool NoDownFor(const Instance* ri, int64_t ms) const;
   void ForceHelloUpdate(Instance* master);
   Instance* AddSlave(Instance* master, const std::string& ip, int port);
+  // createSentinelRedisInstance's common part: an instance of kind `flags` at ip:port named
+  // `name`, of `master` (nullptr for a master itself) whose down-after period it takes, seen
+  // just now (its last pong, availability and ping times).
+  std::unique_ptr<Instance> NewInstance(uint32_t flags, const std::string& name,
+                                        const std::string& ip, int port, Instance* master) const;
 
   engine::Engine* engine_;
   uv_loop_t* loop_;

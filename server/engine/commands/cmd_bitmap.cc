@@ -11,6 +11,7 @@
 #include "server/base/numbers.h"
 #include "server/data/bitmap.h"
 #include "server/engine/commands/cmd_string.h"
+#include "server/engine/commands/lookup.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/errors.h"
 
@@ -96,12 +97,8 @@ BitRange ResolveRange(int64_t start, int64_t end, int64_t length, bool in_bits) 
 
 // BITCOUNT key [start end [BYTE|BIT]]. A missing key answers 0 before the range is even read.
 void BitCountCommand(CommandContext& ctx) {
-  Db::Node* node = nullptr;
-  if (!ctx.LookupRead(ctx.arg(1), ObjectType::kString, &node)) return;
-  if (node == nullptr) {
-    ctx.reply().Integer(0);
-    return;
-  }
+  Db::Node* node = ReadOrReply(ctx, ctx.arg(1), ObjectType::kString, IfMissing::kZero);
+  if (node == nullptr) return;
   std::string_view s = node->value.value.str();
   int64_t length = static_cast<int64_t>(s.size());
   BitRange r;

@@ -14,6 +14,7 @@
 #include "server/data/geohash.h"
 #include "server/engine/commands/cmd_zset.h"
 #include "server/engine/commands/families.h"
+#include "server/engine/commands/lookup.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/pubsub/notify.h"
@@ -498,12 +499,8 @@ void GeoDistCommand(CommandContext& ctx) {
     ctx.ReplySyntaxError();
     return;
   }
-  Db::Node* node = nullptr;
-  if (!ctx.LookupRead(ctx.arg(1), ObjectType::kZset, &node)) return;
-  if (node == nullptr) {
-    ctx.reply().Null();
-    return;
-  }
+  Db::Node* node = ReadOrReply(ctx, ctx.arg(1), ObjectType::kZset, IfMissing::kNull);
+  if (node == nullptr) return;
   const ZsetValue& zset = node->value.value.zset();
   double score1 = 0, score2 = 0, xyxy[4];
   if (!zset.Score(ctx.arg(2), &score1) || !zset.Score(ctx.arg(3), &score2) ||

@@ -7,6 +7,7 @@
 
 #include "server/base/numbers.h"
 #include "server/command/command_table.h"
+#include "server/engine/commands/lookup.h"
 #include "server/engine/commands/scan.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
@@ -106,12 +107,8 @@ void HMGetCommand(CommandContext& ctx) {
 }
 
 void HDelCommand(CommandContext& ctx) {
-  Db::Node* node = nullptr;
-  if (!ctx.LookupWrite(ctx.arg(1), ObjectType::kHash, &node)) return;
-  if (node == nullptr) {
-    ctx.reply().Integer(0);
-    return;
-  }
+  Db::Node* node = WriteOrReply(ctx, ctx.arg(1), ObjectType::kHash, IfMissing::kZero);
+  if (node == nullptr) return;
   HashValue& hash = node->value.value.hash();
   int64_t deleted = 0;
   bool key_removed = false;

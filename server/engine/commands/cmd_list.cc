@@ -7,6 +7,7 @@
 
 #include "server/base/numbers.h"
 #include "server/command/command_table.h"
+#include "server/engine/commands/lookup.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/errors.h"
@@ -132,12 +133,8 @@ void LlenCommand(CommandContext& ctx) {
 }
 
 void LindexCommand(CommandContext& ctx) {
-  Db::Node* node = nullptr;
-  if (!ctx.LookupRead(ctx.arg(1), ObjectType::kList, &node)) return;
-  if (node == nullptr) {
-    ctx.reply().Null();
-    return;
-  }
+  Db::Node* node = ReadOrReply(ctx, ctx.arg(1), ObjectType::kList, IfMissing::kNull);
+  if (node == nullptr) return;
   int64_t index = 0;
   if (!ctx.IntArg(2, &index)) return;
   const ListValue& list = ListOf(node);
@@ -166,12 +163,8 @@ void LrangeCommand(CommandContext& ctx) {
 
 void LsetCommand(CommandContext& ctx) {
   const std::string& key = ctx.arg(1);
-  Db::Node* node = nullptr;
-  if (!ctx.LookupWrite(key, ObjectType::kList, &node)) return;
-  if (node == nullptr) {
-    ctx.ReplyError(err::kNoSuchKey);
-    return;
-  }
+  Db::Node* node = WriteOrReply(ctx, key, ObjectType::kList, IfMissing::kNoSuchKey);
+  if (node == nullptr) return;
   int64_t index = 0;
   if (!ctx.IntArg(2, &index)) return;
   ListValue& list = ListOf(node);
@@ -192,12 +185,8 @@ void LtrimCommand(CommandContext& ctx) {
   int64_t end = 0;
   if (!ctx.IntArg(2, &start) || !ctx.IntArg(3, &end)) return;
   const std::string& key = ctx.arg(1);
-  Db::Node* node = nullptr;
-  if (!ctx.LookupWrite(key, ObjectType::kList, &node)) return;
-  if (node == nullptr) {
-    ctx.ReplyOk();
-    return;
-  }
+  Db::Node* node = WriteOrReply(ctx, key, ObjectType::kList, IfMissing::kOk);
+  if (node == nullptr) return;
   size_t removed = ListOf(node).Trim(start, end);
   // The event even when nothing was trimmed.
   ctx.NotifyKeyspaceEvent(kNotifyList, "ltrim", key);
@@ -212,12 +201,8 @@ void LremCommand(CommandContext& ctx) {
   int64_t count = 0;
   if (!ctx.IntArg(2, &count)) return;
   const std::string& key = ctx.arg(1);
-  Db::Node* node = nullptr;
-  if (!ctx.LookupWrite(key, ObjectType::kList, &node)) return;
-  if (node == nullptr) {
-    ctx.reply().Integer(0);
-    return;
-  }
+  Db::Node* node = WriteOrReply(ctx, key, ObjectType::kList, IfMissing::kZero);
+  if (node == nullptr) return;
   size_t removed = ListOf(node).Remove(ctx.arg(3), count);
   if (removed > 0) {
     ctx.SignalModifiedKey(key);
@@ -237,12 +222,8 @@ void LinsertCommand(CommandContext& ctx) {
     return;
   }
   const std::string& key = ctx.arg(1);
-  Db::Node* node = nullptr;
-  if (!ctx.LookupWrite(key, ObjectType::kList, &node)) return;
-  if (node == nullptr) {
-    ctx.reply().Integer(0);
-    return;
-  }
+  Db::Node* node = WriteOrReply(ctx, key, ObjectType::kList, IfMissing::kZero);
+  if (node == nullptr) return;
   ListValue& list = ListOf(node);
   size_t pivot = list.Find(ctx.arg(3));
   if (pivot == std::string::npos) {
@@ -347,12 +328,8 @@ void ListPushMoved(CommandContext& ctx, const std::string& destination, Db::Node
 void ListMove(CommandContext& ctx, End from, End to) {
   const std::string& source = ctx.arg(1);
   const std::string& destination = ctx.arg(2);
-  Db::Node* src = nullptr;
-  if (!ctx.LookupWrite(source, ObjectType::kList, &src)) return;
-  if (src == nullptr) {
-    ctx.reply().Null();
-    return;
-  }
+  Db::Node* src = WriteOrReply(ctx, source, ObjectType::kList, IfMissing::kNull);
+  if (src == nullptr) return;
   Db::Node* dst = nullptr;
   if (!ctx.LookupWrite(destination, ObjectType::kList, &dst)) return;
   std::string value = ListOf(src).Pop(from);

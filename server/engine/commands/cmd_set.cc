@@ -10,6 +10,7 @@
 #include "server/base/numbers.h"
 #include "server/command/command_table.h"
 #include "server/engine/commands/cmd_set_algebra.h"
+#include "server/engine/commands/lookup.h"
 #include "server/engine/commands/scan.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
@@ -190,12 +191,8 @@ void SpopCommand(CommandContext& ctx) {
     return;
   }
   const std::string& key = ctx.arg(1);
-  Db::Node* node = nullptr;
-  if (!ctx.LookupWrite(key, ObjectType::kSet, &node)) return;
-  if (node == nullptr) {
-    ctx.reply().Null();
-    return;
-  }
+  Db::Node* node = WriteOrReply(ctx, key, ObjectType::kSet, IfMissing::kNull);
+  if (node == nullptr) return;
   SetValue& set = SetOf(node);
   std::string member = set.Random(ctx.keyspace().rng());
   set.Remove(member);

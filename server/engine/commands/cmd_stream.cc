@@ -4,6 +4,7 @@
 
 #include "server/base/numbers.h"
 #include "server/command/command_table.h"
+#include "server/engine/commands/lookup.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/errors.h"
@@ -258,12 +259,8 @@ void XRangeGeneric(CommandContext& ctx, bool rev) {
       return;
     }
   }
-  Db::Node* node = nullptr;
-  if (!ctx.LookupRead(ctx.arg(1), ObjectType::kStream, &node)) return;
-  if (node == nullptr) {
-    ctx.reply().EmptyArray();
-    return;
-  }
+  Db::Node* node = ReadOrReply(ctx, ctx.arg(1), ObjectType::kStream, IfMissing::kEmptyArray);
+  if (node == nullptr) return;
   if (count == 0) {
     ctx.reply().NullArray();
     return;
@@ -282,12 +279,8 @@ void XLenCommand(CommandContext& ctx) {
 }
 
 void XDelCommand(CommandContext& ctx) {
-  Db::Node* node = nullptr;
-  if (!ctx.LookupWrite(ctx.arg(1), ObjectType::kStream, &node)) return;
-  if (node == nullptr) {
-    ctx.reply().Integer(0);
-    return;
-  }
+  Db::Node* node = WriteOrReply(ctx, ctx.arg(1), ObjectType::kStream, IfMissing::kZero);
+  if (node == nullptr) return;
   std::vector<StreamId> ids(ctx.argc() - 2);
   for (size_t j = 2; j < ctx.argc(); ++j) {
     if (!StreamIdArg(ctx, ctx.arg(j), 0, true, &ids[j - 2], nullptr)) return;
@@ -306,12 +299,8 @@ void XDelCommand(CommandContext& ctx) {
 void XTrimCommand(CommandContext& ctx) {
   AddTrimArgs args;
   if (ParseAddOrTrimArgs(ctx, &args, false) == 0) return;
-  Db::Node* node = nullptr;
-  if (!ctx.LookupWrite(ctx.arg(1), ObjectType::kStream, &node)) return;
-  if (node == nullptr) {
-    ctx.reply().Integer(0);
-    return;
-  }
+  Db::Node* node = WriteOrReply(ctx, ctx.arg(1), ObjectType::kStream, IfMissing::kZero);
+  if (node == nullptr) return;
   StreamValue& s = node->value.value.stream();
   int64_t deleted = s.Trim(args.trim);
   if (deleted != 0) {

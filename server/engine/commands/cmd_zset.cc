@@ -13,6 +13,7 @@
 
 #include "server/base/numbers.h"
 #include "server/command/command_table.h"
+#include "server/engine/commands/lookup.h"
 #include "server/engine/commands/scan.h"
 
 namespace redlab::server::engine {
@@ -117,12 +118,8 @@ void ZincrbyCommand(CommandContext& ctx) { ZaddGeneric(ctx, kZaddIncr); }
 
 void ZremCommand(CommandContext& ctx) {
   const std::string& key = ctx.arg(1);
-  Db::Node* node = nullptr;
-  if (!ctx.LookupWrite(key, ObjectType::kZset, &node)) return;
-  if (node == nullptr) {
-    ctx.reply().Integer(0);
-    return;
-  }
+  Db::Node* node = WriteOrReply(ctx, key, ObjectType::kZset, IfMissing::kZero);
+  if (node == nullptr) return;
   ZsetValue& zset = node->value.value.zset();
   int64_t deleted = 0;
   bool key_removed = false;
@@ -267,12 +264,8 @@ void ZrandmemberCommand(CommandContext& ctx) {
     ZrandmemberWithCount(ctx, l, withscores);
     return;
   }
-  Db::Node* node = nullptr;
-  if (!ctx.LookupRead(ctx.arg(1), ObjectType::kZset, &node)) return;
-  if (node == nullptr) {
-    ctx.reply().Null();
-    return;
-  }
+  Db::Node* node = ReadOrReply(ctx, ctx.arg(1), ObjectType::kZset, IfMissing::kNull);
+  if (node == nullptr) return;
   const ZsetValue& zset = node->value.value.zset();
   size_t rank = std::uniform_int_distribution<size_t>(0, zset.size() - 1)(ctx.keyspace().rng());
   ctx.reply().Bulk(zset.AtRank(rank).member());

@@ -6,6 +6,7 @@
 
 #include "server/command/command_table.h"
 #include "server/engine/commands/cmd_zset.h"
+#include "server/engine/commands/lookup.h"
 
 namespace redlab::server::engine {
 namespace {
@@ -293,12 +294,8 @@ void RemoveRangeGeneric(CommandContext& ctx, RangeType type) {
     return;
   }
   const std::string& key = ctx.arg(1);
-  Db::Node* node = nullptr;
-  if (!ctx.LookupWrite(key, ObjectType::kZset, &node)) return;
-  if (node == nullptr) {
-    ctx.reply().Integer(0);
-    return;
-  }
+  Db::Node* node = WriteOrReply(ctx, key, ObjectType::kZset, IfMissing::kZero);
+  if (node == nullptr) return;
   ZsetValue& zset = node->value.value.zset();
   size_t deleted = 0;
   if (type == RangeType::kRank) {
