@@ -159,7 +159,7 @@ bool CheckSingleString(lua_State* lua) {
 int ErrorReplyCommand(lua_State* lua) {
   if (!CheckSingleString(lua)) return 1;
   std::string text = lua_tostring(lua, -1);  // as a C string: ends at a NUL byte
-  if (text.empty() || text[0] != '-') text.insert(0, "-");
+  if (text.empty() || text[0] != '-') text = "-" + text;
   PushErrorTable(lua, text);
   return 1;
 }
