@@ -37,7 +37,7 @@ void DataHistory::Tick(engine::Engine& engine, bool force) {
     bytes_ = 0;
   };
   // Not even serialised: a dataset that big would not be kept anyway.
-  if (engine.UsedMemory() > kMaxBytes) {
+  if (engine.memory().Used() > kMaxBytes) {
     too_big();
     last_dirty_ = dirty;
     return;
@@ -84,7 +84,7 @@ void DataHistory::Restart(engine::Engine& engine) {
 }
 
 std::optional<std::string> DataHistory::Load(engine::Engine& engine, std::string_view rdb) {
-  engine.SignalFlushed(-1);
+  engine.signals().Flushed(-1);
   engine.keyspace().FlushAll();
   scripting::FunctionLibraries& functions = engine.scripts().functions();
   functions.Clear();

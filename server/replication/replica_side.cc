@@ -333,7 +333,7 @@ void Replication::FinishFullSync(std::string_view rdb) {
   // Our replicas and backlog belong to the old history.
   DisconnectReplicas();
   backlog_.reset();
-  engine_.SignalFlushed(-1);
+  engine_.signals().Flushed(-1);
   engine_.keyspace().FlushAll();
   // The master's function libraries replace ours.
   scripting::FunctionLibraries& functions = engine_.scripts().functions();
@@ -341,7 +341,7 @@ void Replication::FinishFullSync(std::string_view rdb) {
   rdb::RdbAux aux;
   server::Keyspace& ks = engine_.keyspace();
   rdb::RdbReadOptions options{engine_.value_options(),
-                              !engine_.debug_settings().skip_checksum_validation};
+                              !engine_.debug_settings().skip_checksum_validation()};
   auto error = rdb::ReadRdb(
       rdb, options, &aux,
       [&](rdb::RdbKey&& k) {

@@ -239,7 +239,7 @@ void Blocking::ServeClient(Client& client, const std::string& key) {
   if (engine_.config().latency_tracking) stats.RecordCommandLatency(cmd, block.call_us + reply_us);
   if (stats.error_replies() != errors_before) stats.CountFailedCall(cmd);
   FinishBlockedCommand(client, reply_start, /*resume=*/false);
-  if (engine_.tracking().has_pending()) engine_.tracking().SendPending();
+  engine_.messaging().SendPendingInvalidations();
 }
 
 void Blocking::ServeWaitingReplicas() {

@@ -92,7 +92,7 @@ void ClientsSection(Engine& e, std::string& out) {
                      e.clients().RecentMaxInputBuffer(), e.clients().RecentMaxOutputBuffer());
   // Every blocked client counts, postponed ones included, as Redis's server.blocked_clients.
   out += fmt::format("blocked_clients:{}\r\ntracking_clients:{}\r\nclients_in_timeout_table:{}\r\n",
-                     e.blocking().blocked_clients(), e.tracking().clients(),
+                     e.blocking().blocked_clients(), e.messaging().tracking().clients(),
                      e.blocking().clients_in_timeout_table());
 }
 
@@ -139,7 +139,7 @@ struct MemoryOverhead {
 
 MemoryOverhead Overhead(Engine& e, uint64_t scripts) {
   MemoryOverhead m;
-  m.startup = e.StartupMemory();
+  m.startup = e.memory().Startup();
   m.backlog = e.replication().backlog_memory();
   m.replication_buffers = m.backlog;
   for (const auto& [id, c] : e.clients()) {
@@ -157,14 +157,14 @@ MemoryOverhead Overhead(Engine& e, uint64_t scripts) {
 }
 
 void MemorySection(Engine& e, std::string& out) {
-  uint64_t used = e.UsedMemory();
+  uint64_t used = e.memory().Used();
   uint64_t rss = ProcessRss();
   uint64_t total = TotalSystemMemory();
   const ServerConfig& c = e.config();
   ScriptRunner& scripts = e.scripts();
   uint64_t lua = scripts.lua_memory() + scripts.functions_lua_memory();
   MemoryOverhead overhead = Overhead(e, scripts.cache().memory() + scripts.functions().memory());
-  uint64_t peak = std::max<uint64_t>(used, e.PeakMemory());
+  uint64_t peak = std::max<uint64_t>(used, e.memory().Peak());
   uint64_t dataset = used > overhead.total ? used - overhead.total : 0;
   uint64_t net = used > overhead.startup ? used - overhead.startup : 0;
   // redlab allocates with libc's malloc, which gives no allocator statistics: Redis, built so,
@@ -251,8 +251,9 @@ void StatsSection(Engine& e, std::string& out) {
   out +=
       fmt::format("keyspace_hits:{}\r\nkeyspace_misses:{}\r\n", k.keyspace_hits, k.keyspace_misses);
   out += fmt::format("pubsub_channels:{}\r\npubsub_patterns:{}\r\npubsubshard_channels:{}\r\n",
-                     e.pubsub().NumChannels(PubSubKind::kChannel), e.pubsub().NumPatterns(),
-                     e.pubsub().NumChannels(PubSubKind::kShard));
+                     e.messaging().pubsub().NumChannels(PubSubKind::kChannel),
+                     e.messaging().pubsub().NumPatterns(),
+                     e.messaging().pubsub().NumChannels(PubSubKind::kShard));
   out += fmt::format("latest_fork_usec:0\r\ntotal_forks:0\r\nmigrate_cached_sockets:{}\r\n",
                      e.migrate_sockets().size());
   // Keys with a TTL written on a writable replica, which Redis tracks to expire them: redlab's
@@ -263,7 +264,7 @@ void StatsSection(Engine& e, std::string& out) {
       "active_defrag_hits:0\r\nactive_defrag_misses:0\r\nactive_defrag_key_hits:0\r\n"
       "active_defrag_key_misses:0\r\ntotal_active_defrag_time:0\r\n"
       "current_active_defrag_time:0\r\n";
-  const Tracking& t = e.tracking();
+  const Tracking& t = e.messaging().tracking();
   out += fmt::format("tracking_total_keys:{}\r\ntracking_total_items:{}\r\n", t.total_keys(),
                      t.total_items());
   out += fmt::format("tracking_total_prefixes:{}\r\n", t.total_prefixes());
