@@ -22,21 +22,18 @@ void Messaging::PublishKeyspaceEvent(std::string_view event, std::string_view ke
   // Nobody could receive the messages: skip building their channels (Redis builds and publishes
   // them to no one, which nobody can observe).
   if (pubsub_.NumChannels(PubSubKind::kChannel) == 0 && pubsub_.NumPatterns() == 0) return;
-  std::string& channel = notify_channel_;
-  if (flags & kNotifyKeyspace) {
-    channel.assign("__keyspace@");
+  // The channel's name is built in a reused string: __keyspace@<db>__:<key> carries the event,
+  // __keyevent@<db>__:<event> the key.
+  auto publish = [&](std::string_view prefix, std::string_view name, std::string_view message) {
+    std::string& channel = notify_channel_;
+    channel.assign(prefix);
     AppendInt64(&channel, db);
     channel.append("__:");
-    channel.append(key);
-    pubsub_.Publish(channel, event, PubSubKind::kChannel);
-  }
-  if (flags & kNotifyKeyevent) {
-    channel.assign("__keyevent@");
-    AppendInt64(&channel, db);
-    channel.append("__:");
-    channel.append(event);
-    pubsub_.Publish(channel, key, PubSubKind::kChannel);
-  }
+    channel.append(name);
+    pubsub_.Publish(channel, message, PubSubKind::kChannel);
+  };
+  if (flags & kNotifyKeyspace) publish("__keyspace@", key, event);
+  if (flags & kNotifyKeyevent) publish("__keyevent@", event, key);
 }
 
 }  // namespace redlab::server::engine
