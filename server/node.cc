@@ -318,7 +318,7 @@ class Node::Impl : public sentinel::SentinelHost,
         logger_.Warning("TOPOLOGY RESTART LOSE: the snapshot did not load: " + *error);
       }
     } else if (!keep_data) {
-      engine_->SignalFlushed(-1);
+      engine_->signals().Flushed(-1);
       engine_->keyspace().FlushAll();
     }
     crashed_ = false;
@@ -407,7 +407,7 @@ class Node::Impl : public sentinel::SentinelHost,
       logger_.set_port(port_);
       // An ephemeral port (0) is reported as the one bound.
       engine_->config_registry().SetBoundPort(port_);
-      engine_->MarkStartupMemory();
+      engine_->memory().MarkStartup();
       LogStartupBanner();
       // loadDataFromDisk, after the banner as in Redis (harnesses wait for its PID line, also
       // when loading fails): with appendonly yes the AOF's files (no RDB is loaded at start-up).

@@ -37,7 +37,7 @@ void DataHistory::Tick(engine::Engine& engine, bool force) {
     bytes_ = 0;
   };
   // Not even serialised: a dataset that big would not be kept anyway.
-  if (engine.UsedMemory() > kMaxBytes) {
+  if (engine.memory().Used() > kMaxBytes) {
     too_big();
     last_dirty_ = dirty;
     return;

@@ -212,7 +212,8 @@ void Connection::ProtocolError(const std::string& message) {
 void Connection::Flush() {
   if (closing_ || client_ == nullptr) return;
   std::string& out = client_->reply_buffer();
-  if (engine_->OutputBufferLimitReached(*client_, out.size() + writing_.size() + ready_.size())) {
+  if (engine_->memory().OutputBufferLimitReached(*client_,
+                                                 out.size() + writing_.size() + ready_.size())) {
     Close();  // Redis drops such a client without sending what is pending
     return;
   }

@@ -235,7 +235,7 @@ void Replication::FullResync(engine::Client& client, bool pre_psync) {
   aux.replid = replid_;
   aux.repl_offset = master_repl_offset_;
   aux.ctime_s = engine_.clock().NowMs() / 1000;
-  aux.used_mem = static_cast<int64_t>(engine_.UsedMemory());
+  aux.used_mem = static_cast<int64_t>(engine_.memory().Used());
   rdb::RdbWriteOptions options = engine_.rdb_write_options();
   options.include_functions = !exclude_functions;
   options.include_data = !exclude_data;

@@ -332,7 +332,7 @@ bool Replication::ReadPayload() {
 std::optional<std::string> ReplaceDataset(engine::Engine& engine, std::string_view rdb,
                                           const rdb::RdbReadOptions& options, rdb::RdbAux* aux,
                                           bool drop_expired) {
-  engine.SignalFlushed(-1);
+  engine.signals().Flushed(-1);
   server::Keyspace& ks = engine.keyspace();
   ks.FlushAll();
   scripting::FunctionLibraries& functions = engine.scripts().functions();
@@ -363,7 +363,7 @@ void Replication::FinishFullSync(std::string_view rdb) {
   // The master's keys and function libraries replace ours.
   rdb::RdbAux aux;
   rdb::RdbReadOptions options{engine_.value_options(),
-                              !engine_.debug_settings().skip_checksum_validation};
+                              !engine_.debug_settings().skip_checksum_validation()};
   auto error = ReplaceDataset(engine_, rdb, options, &aux, /*drop_expired=*/false);
   if (error) {
     Log(true, "Failed trying to load the MASTER synchronization DB from socket: " + *error);

@@ -145,10 +145,10 @@ std::optional<std::string> Sentinel::Configure(const std::vector<std::string>& w
     return std::nullopt;
   }
   // Accepted and not acted on: scripts are never run by redlab (see the README).
-  if (what == "deny-scripts-reconfig" ||
-      what == "notification-script" || what == "client-reconfig-script" ||
-      what == "rename-command" || what == "master-reboot-down-after-period" ||
-      what == "sentinel-user" || what == "sentinel-pass") {
+  if (what == "deny-scripts-reconfig" || what == "notification-script" ||
+      what == "client-reconfig-script" || what == "rename-command" ||
+      what == "master-reboot-down-after-period" || what == "sentinel-user" ||
+      what == "sentinel-pass") {
     return std::nullopt;
   }
   return "Unrecognized sentinel configuration statement.";
@@ -257,7 +257,7 @@ void Sentinel::Event(int level, const std::string& type, const Instance* ri, boo
   }
   msg += rest;
   if (engine_->host() != nullptr) engine_->host()->Log(level, type + " " + msg);
-  if (level != 0) engine_->pubsub().Publish(type, msg, engine::PubSubKind::kChannel);
+  if (level != 0) engine_->messaging().Publish(type, msg, engine::PubSubKind::kChannel);
 }
 
 void Sentinel::Start() {
@@ -418,9 +418,8 @@ void Sentinel::SendHello(Instance* ri) {
   int64_t port = settings.announce_port ? settings.announce_port : engine_->config().port;
   const Instance& addr = CurrentMasterAddress(*master);
   std::string payload = ip + "," + std::to_string(port) + "," + myid_ + "," +
-                        std::to_string(current_epoch_) + "," + master->name + "," + addr.ip +
-                        "," + std::to_string(addr.port) + "," +
-                        std::to_string(master->config_epoch);
+                        std::to_string(current_epoch_) + "," + master->name + "," + addr.ip + "," +
+                        std::to_string(addr.port) + "," + std::to_string(master->config_epoch);
   ri->last_pub_time = Now();
   ri->cc->Send({"PUBLISH", "__sentinel__:hello", payload}, nullptr);
 }
@@ -545,7 +544,8 @@ void Sentinel::RefreshInfo(Instance* ri, const std::string& info) {
     if (l.rfind("role:master", 0) == 0) role = kMaster;
     if (l.rfind("role:slave", 0) == 0) role = kSlave;
     if (role == kSlave) {
-      if (l.rfind("master_host:", 0) == 0 && !EqualsIgnoreCase(ri->slave_master_host, l.substr(12))) {
+      if (l.rfind("master_host:", 0) == 0 &&
+          !EqualsIgnoreCase(ri->slave_master_host, l.substr(12))) {
         ri->slave_master_host = l.substr(12);
         ri->slave_conf_change_time = Now();
       }

@@ -118,13 +118,13 @@ void ClientTrackingCommand(CommandContext& ctx) {
     }
   }
   options.redirect = static_cast<uint64_t>(redirect);
-  Tracking& tracking = ctx.engine().tracking();
+  Messaging& messaging = ctx.engine().messaging();
   if (OptionIs(ctx.arg(2), "on")) {
     if (!CheckTrackingOn(ctx, options, !prefixes.empty())) return;
     if (options.bcast && CheckPrefixCollisions(ctx, prefixes) == PrefixCheck::kRefused) return;
-    tracking.Enable(ctx.client(), options, prefixes);
+    messaging.EnableTracking(ctx.client(), options, prefixes);
   } else if (OptionIs(ctx.arg(2), "off")) {
-    tracking.Disable(ctx.client());
+    messaging.DisableTracking(ctx.client());
   } else {
     ctx.ReplySyntaxError();
     return;

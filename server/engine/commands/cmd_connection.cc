@@ -56,10 +56,9 @@ void ResetCommand(CommandContext& ctx) {
   // clearClientConnectionState: drop any transaction and watches too.
   c.multi() = Client::MultiState{};
   c.clear_dirty_cas();
-  ctx.engine().watches().UnwatchAll(&c);
-  ctx.engine().pubsub().UnsubscribeAll(&c);
+  ctx.engine().signals().UnwatchAll(&c);
+  ctx.engine().messaging().ForgetClient(c);
   ctx.engine().diagnostics().RemoveMonitor(c);
-  if (c.tracking().on) ctx.engine().tracking().Disable(c);
   c.ResetReplyControl();
   c.set_db(0);
   c.set_protocol(2);

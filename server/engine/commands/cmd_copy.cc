@@ -68,8 +68,8 @@ void CopyCommand(CommandContext& ctx) {
   if (replacing) dst.Delete(new_key);
   Db::Node* added = dst.Add(new_key, std::move(copy));
   if (expire != kNoExpire) dst.SetExpire(added, expire);
-  ctx.engine().SignalModifiedKey(dst.id(), new_key);
-  ctx.engine().NotifyKeyspaceEvent(kNotifyGeneric, "copy_to", new_key, dst.id());
+  ctx.engine().signals().ModifiedKey(dst.id(), new_key);
+  ctx.engine().messaging().NotifyKeyspaceEvent(kNotifyGeneric, "copy_to", new_key, dst.id());
   ctx.MarkDirty();
   ctx.reply().Integer(1);
 }
@@ -94,10 +94,10 @@ void MoveCommand(CommandContext& ctx) {
     return;
   }
   src.Move(node, dst, key);
-  ctx.engine().SignalModifiedKey(src.id(), key);
-  ctx.engine().SignalModifiedKey(dst.id(), key);
-  ctx.engine().NotifyKeyspaceEvent(kNotifyGeneric, "move_from", key, src.id());
-  ctx.engine().NotifyKeyspaceEvent(kNotifyGeneric, "move_to", key, dst.id());
+  ctx.engine().signals().ModifiedKey(src.id(), key);
+  ctx.engine().signals().ModifiedKey(dst.id(), key);
+  ctx.engine().messaging().NotifyKeyspaceEvent(kNotifyGeneric, "move_from", key, src.id());
+  ctx.engine().messaging().NotifyKeyspaceEvent(kNotifyGeneric, "move_to", key, dst.id());
   ctx.MarkDirty();
   ctx.reply().Integer(1);
 }
@@ -110,7 +110,7 @@ void SwapDbCommand(CommandContext& ctx) {
     ctx.ReplyError(err::kDbIndexOutOfRange);
     return;
   }
-  ctx.engine().SwapDatabases(static_cast<int>(a), static_cast<int>(b));
+  ctx.engine().signals().SwapDatabases(static_cast<int>(a), static_cast<int>(b));
   ctx.MarkDirty();  // even when a == b, as Redis (the command is propagated)
   ctx.ReplyOk();
 }

@@ -182,8 +182,8 @@ void DebugQuicklistPackedThreshold(CommandContext& ctx) {
     ctx.ReplyError("argument must be a memory value bigger than 1 and smaller than 4gb");
     return;
   }
-  ctx.engine().debug_settings().quicklist_packed_threshold =
-      size == 0 ? size_t{1} << 30 : static_cast<size_t>(size);
+  ctx.engine().debug_settings().SetQuicklistPackedThreshold(size == 0 ? size_t{1} << 30
+                                                                      : static_cast<size_t>(size));
   ctx.ReplyOk();
 }
 
@@ -224,16 +224,16 @@ void DebugReplyBuffer(CommandContext& ctx) {
   DebugSettings& settings = ctx.engine().debug_settings();
   if (ctx.ArgIs(2, "peak-reset-time")) {
     if (ctx.ArgIs(3, "never")) {
-      settings.reply_buffer_peak_reset_time_ms = -1;
+      settings.SetReplyBufferPeakResetTime(-1);
     } else if (ctx.ArgIs(3, "reset")) {
-      settings.reply_buffer_peak_reset_time_ms = 5000;
+      settings.SetReplyBufferPeakResetTime(5000);
     } else {
       int64_t ms = 0;
       if (!ctx.IntArg(3, &ms)) return;
-      settings.reply_buffer_peak_reset_time_ms = ms;
+      settings.SetReplyBufferPeakResetTime(ms);
     }
   } else if (ctx.ArgIs(2, "resizing")) {
-    settings.reply_buffer_resizing = AtoiArg(ctx, 3) != 0;
+    settings.SetReplyBufferResizing(AtoiArg(ctx, 3) != 0);
   } else {
     ReplySubcommandSyntaxError(ctx);
     return;
@@ -275,7 +275,7 @@ void DebugCommand(CommandContext& ctx) {
   } else if (argc == 3 && is("quicklist-packed-threshold")) {
     DebugQuicklistPackedThreshold(ctx);
   } else if (argc == 3 && is("set-skip-checksum-validation")) {
-    settings.skip_checksum_validation = AtoiArg(ctx, 2) != 0;
+    settings.SetSkipChecksumValidation(AtoiArg(ctx, 2) != 0);
     ctx.ReplyOk();
   } else if (argc == 3 && is("aof-flush-sleep")) {
     ctx.ReplyOk();  // redlab has no append-only file to delay
@@ -288,12 +288,12 @@ void DebugCommand(CommandContext& ctx) {
   } else if (argc == 2 && is("stringmatch-test")) {
     DebugStringmatchTest(ctx);
   } else if (argc == 3 && is("set-disable-deny-scripts")) {
-    settings.disable_deny_scripts = AtoiArg(ctx, 2) != 0;
+    settings.SetDisableDenyScripts(AtoiArg(ctx, 2) != 0);
     ctx.ReplyOk();
   } else if (argc == 2 && is("client-eviction")) {
     ctx.ReplyError("maxmemory-clients is disabled.");  // redlab has no maxmemory-clients
   } else if (argc == 3 && is("pause-cron")) {
-    settings.pause_cron = AtoiArg(ctx, 2) != 0;
+    settings.SetPauseCron(AtoiArg(ctx, 2) != 0);
     ctx.ReplyOk();
   } else if (argc == 4 && is("replybuffer")) {
     DebugReplyBuffer(ctx);

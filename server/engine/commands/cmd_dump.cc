@@ -61,7 +61,7 @@ void RestoreCommand(CommandContext& ctx) {
     return;
   }
   const std::string& payload = ctx.arg(3);
-  if (!rdb::VerifyDumpPayload(payload, ctx.engine().debug_settings().skip_checksum_validation)) {
+  if (!rdb::VerifyDumpPayload(payload, ctx.engine().debug_settings().skip_checksum_validation())) {
     ctx.ReplyError("DUMP payload version or checksum are wrong");
     return;
   }

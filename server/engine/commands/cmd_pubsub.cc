@@ -40,7 +40,7 @@ void Subscribe(CommandContext& ctx, PubSubKind kind) {
     return;
   }
   for (size_t i = 1; i < ctx.argc(); ++i) {
-    ctx.engine().pubsub().Subscribe(&ctx.client(), ctx.arg(i), kind);
+    ctx.engine().messaging().Subscribe(&ctx.client(), ctx.arg(i), kind);
     ReplySubscription(ctx, shard ? "ssubscribe" : "subscribe", &ctx.arg(i), shard);
   }
 }
@@ -52,14 +52,14 @@ void Unsubscribe(CommandContext& ctx, PubSubKind kind) {
     auto& mine = shard ? ctx.client().pubsub().shard_channels : ctx.client().pubsub().channels;
     std::vector<std::string> all = mine;
     for (const std::string& ch : all) {
-      ctx.engine().pubsub().Unsubscribe(&ctx.client(), ch, kind);
+      ctx.engine().messaging().Unsubscribe(&ctx.client(), ch, kind);
       ReplySubscription(ctx, label, &ch, shard);
     }
     if (all.empty()) ReplySubscription(ctx, label, nullptr, shard);
     return;
   }
   for (size_t i = 1; i < ctx.argc(); ++i) {
-    ctx.engine().pubsub().Unsubscribe(&ctx.client(), ctx.arg(i), kind);
+    ctx.engine().messaging().Unsubscribe(&ctx.client(), ctx.arg(i), kind);
     ReplySubscription(ctx, label, &ctx.arg(i), shard);
   }
 }
@@ -75,7 +75,7 @@ void PSubscribeCommand(CommandContext& ctx) {
     return;
   }
   for (size_t i = 1; i < ctx.argc(); ++i) {
-    ctx.engine().pubsub().SubscribePattern(&ctx.client(), ctx.arg(i));
+    ctx.engine().messaging().SubscribePattern(&ctx.client(), ctx.arg(i));
     ReplySubscription(ctx, "psubscribe", &ctx.arg(i), false);
   }
 }
@@ -84,26 +84,27 @@ void PUnsubscribeCommand(CommandContext& ctx) {
   if (ctx.argc() == 1) {
     std::vector<std::string> all = ctx.client().pubsub().patterns;
     for (const std::string& p : all) {
-      ctx.engine().pubsub().UnsubscribePattern(&ctx.client(), p);
+      ctx.engine().messaging().UnsubscribePattern(&ctx.client(), p);
       ReplySubscription(ctx, "punsubscribe", &p, false);
     }
     if (all.empty()) ReplySubscription(ctx, "punsubscribe", nullptr, false);
     return;
   }
   for (size_t i = 1; i < ctx.argc(); ++i) {
-    ctx.engine().pubsub().UnsubscribePattern(&ctx.client(), ctx.arg(i));
+    ctx.engine().messaging().UnsubscribePattern(&ctx.client(), ctx.arg(i));
     ReplySubscription(ctx, "punsubscribe", &ctx.arg(i), false);
   }
 }
 
 void PublishCommand(CommandContext& ctx) {
-  int64_t receivers = ctx.engine().pubsub().Publish(ctx.arg(1), ctx.arg(2), PubSubKind::kChannel);
+  int64_t receivers =
+      ctx.engine().messaging().Publish(ctx.arg(1), ctx.arg(2), PubSubKind::kChannel);
   ctx.ForcePropagation();  // replicas deliver it to their own subscribers, as Redis does
   ctx.reply().Integer(receivers);
 }
 
 void SPublishCommand(CommandContext& ctx) {
-  int64_t receivers = ctx.engine().pubsub().Publish(ctx.arg(1), ctx.arg(2), PubSubKind::kShard);
+  int64_t receivers = ctx.engine().messaging().Publish(ctx.arg(1), ctx.arg(2), PubSubKind::kShard);
   ctx.ForcePropagation();
   ctx.reply().Integer(receivers);
 }
@@ -111,7 +112,7 @@ void SPublishCommand(CommandContext& ctx) {
 void ReplyChannels(CommandContext& ctx, PubSubKind kind) {
   std::optional<std::string_view> pattern;
   if (ctx.argc() > 2) pattern = ctx.arg(2);
-  auto names = ctx.engine().pubsub().Channels(pattern, kind);
+  auto names = ctx.engine().messaging().pubsub().Channels(pattern, kind);
   ctx.reply().ArrayHeader(names.size());
   for (std::string_view n : names) ctx.reply().Bulk(n);
 }
@@ -121,7 +122,7 @@ void ReplyNumSub(CommandContext& ctx, PubSubKind kind) {
   ctx.reply().ArrayHeader(2 * (ctx.argc() - 2));
   for (size_t i = 2; i < ctx.argc(); ++i) {
     ctx.reply().Bulk(ctx.arg(i));
-    ctx.reply().Integer(ctx.engine().pubsub().NumSubscribers(ctx.arg(i), kind));
+    ctx.reply().Integer(ctx.engine().messaging().pubsub().NumSubscribers(ctx.arg(i), kind));
   }
 }
 
@@ -142,7 +143,7 @@ void PubsubShardChannelsCommand(CommandContext& ctx) {
 void PubsubNumSubCommand(CommandContext& ctx) { ReplyNumSub(ctx, PubSubKind::kChannel); }
 void PubsubShardNumSubCommand(CommandContext& ctx) { ReplyNumSub(ctx, PubSubKind::kShard); }
 void PubsubNumPatCommand(CommandContext& ctx) {
-  ctx.reply().Integer(ctx.engine().pubsub().NumPatterns());
+  ctx.reply().Integer(ctx.engine().messaging().pubsub().NumPatterns());
 }
 
 constexpr std::string_view kPubsubHelp[] = {

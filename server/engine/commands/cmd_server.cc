@@ -2,8 +2,8 @@
 #include "server/base/numbers.h"
 #include "server/base/text.h"
 #include "server/command/command_table.h"
-#include "server/engine/core/context.h"
 #include "server/engine/core/aof.h"
+#include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/errors.h"
 #include "server/engine/core/help.h"
@@ -31,7 +31,7 @@ bool ParseFlushFlags(CommandContext& ctx) {
 void FlushDbCommand(CommandContext& ctx) {
   if (!ParseFlushFlags(ctx)) return;
   Db& db = ctx.db();
-  ctx.engine().SignalFlushed(db.id());
+  ctx.engine().signals().Flushed(db.id());
   ctx.MarkDirty(db.size());
   db.Clear();
   // Propagated even when the database was empty (forceCommandPropagation), as FLUSHALL.
@@ -44,7 +44,7 @@ void FlushAllCommand(CommandContext& ctx) {
   Keyspace& ks = ctx.keyspace();
   uint64_t removed = 0;
   for (int i = 0; i < ks.num_dbs(); ++i) removed += ks.db(i).size();
-  ctx.engine().SignalFlushed(-1);
+  ctx.engine().signals().Flushed(-1);
   ks.FlushAll();
   ctx.MarkDirty(removed);
   // With save points configured, Redis saves the now empty dataset (counting it as saved).
@@ -146,7 +146,7 @@ void ConfigSetCommand(CommandContext& ctx) {
   }
   ctx.engine().ConfigChanged();
   for (const auto& [name, value] : pairs) {
-    if (EqualsIgnoreCase(name, "maxmemory")) ctx.engine().StartEviction();
+    if (EqualsIgnoreCase(name, "maxmemory")) ctx.engine().memory().StartEviction();
   }
   ctx.ReplyOk();
 }

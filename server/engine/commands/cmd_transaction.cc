@@ -10,7 +10,7 @@ namespace {
 void DiscardTransaction(Engine& engine, Client& client) {
   client.multi() = Client::MultiState{};
   client.clear_dirty_cas();
-  engine.watches().UnwatchAll(&client);
+  engine.signals().UnwatchAll(&client);
 }
 
 void MultiCommand(CommandContext& ctx) {
@@ -51,7 +51,7 @@ void ExecCommand(CommandContext& ctx) {
     DiscardTransaction(ctx.engine(), client);
     return;
   }
-  ctx.engine().watches().UnwatchAll(&client);  // as Redis: unwatch before running
+  ctx.engine().signals().UnwatchAll(&client);  // as Redis: unwatch before running
   ctx.engine().ExecQueued(client, ctx.reply());
   DiscardTransaction(ctx.engine(), client);
   // The queued commands propagated themselves; EXEC adds nothing of its own.
@@ -81,13 +81,13 @@ void WatchCommand(CommandContext& ctx) {
   for (size_t i = 1; i < ctx.argc(); ++i) {
     bool expired = false;
     db.ForEachMatching(ctx.arg(i), [&](const Db::Node* n) { expired = db.IsExpired(n); });
-    ctx.engine().watches().Watch(&ctx.client(), db.id(), ctx.arg(i), expired);
+    ctx.engine().signals().Watch(&ctx.client(), db.id(), ctx.arg(i), expired);
   }
   ctx.ReplyOk();
 }
 
 void UnwatchCommand(CommandContext& ctx) {
-  ctx.engine().watches().UnwatchAll(&ctx.client());
+  ctx.engine().signals().UnwatchAll(&ctx.client());
   ctx.client().clear_dirty_cas();
   ctx.ReplyOk();
 }

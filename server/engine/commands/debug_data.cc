@@ -154,7 +154,7 @@ void DebugReload(CommandContext& ctx) {
     return;
   }
   if (flush) {  // emptyData: the keys and the function libraries
-    engine.SignalFlushed(-1);
+    engine.signals().Flushed(-1);
     ctx.keyspace().FlushAll();
     engine.scripts().functions().Clear();
   }

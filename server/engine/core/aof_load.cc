@@ -282,7 +282,7 @@ Aof::LoadResult Aof::ReplayCommands(const std::string& name, std::string_view da
 }
 
 std::optional<std::string> Aof::Reload() {
-  engine_.SignalFlushed(-1);
+  engine_.signals().Flushed(-1);
   engine_.keyspace().FlushAll();
   engine_.scripts().functions().Clear();
   std::string error;

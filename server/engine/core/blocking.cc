@@ -246,7 +246,7 @@ void Blocking::ServeClient(Client& client, const std::string& key) {
   }
   diagnostics.RecordLatency("command-unblocking", reply_us / 1000);
   FinishBlockedCommand(client, reply_start, /*resume=*/false);
-  if (engine_.tracking().has_pending()) engine_.tracking().SendPending();
+  engine_.messaging().SendPendingInvalidations();
 }
 
 void Blocking::ServeWaitingReplicas() {

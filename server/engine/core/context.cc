@@ -98,7 +98,7 @@ bool CommandContext::LookupWrite(std::string_view key, ObjectType type, Db::Node
 void CommandContext::MarkDirty(uint64_t changes) { engine_.stats().AddDirty(changes); }
 
 void CommandContext::SignalModifiedKey(std::string_view key) {
-  engine_.SignalModifiedKey(client_.db(), key, &client_);
+  engine_.signals().ModifiedKey(client_.db(), key, &client_);
 }
 
 void CommandContext::ReplyWrongType() { reply_.Error(err::kWrongType); }

@@ -66,7 +66,7 @@ class CommandContext {
   // A key was modified: WATCHes on it break, caches holding it are invalidated (Redis's
   // signalModifiedKey).
   void SignalModifiedKey(std::string_view key);
-  // A keyspace notification about `key` of the client's database (Engine::NotifyKeyspaceEvent;
+  // A keyspace notification about `key` of the client's database (Messaging::NotifyKeyspaceEvent;
   // defined in engine.h so that, off, it stays one branch).
   inline void NotifyKeyspaceEvent(uint32_t type, std::string_view event, std::string_view key);
   // Propagate these arguments instead of the command as called (rewriteClientCommandVector),

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <random>
 
-#include "server/base/memory.h"
 #include "server/engine/core/aof.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/errors.h"
@@ -43,8 +42,8 @@ Engine::Engine(ServerConfig config, EngineHost* host, ReplicationFactory make_re
   // requirepass is the default user's password (the `user` directives and aclfile, applied by
   // LoadAclAtStartup, come after it, as in Redis).
   auth_.acl().SetDefaultPassword(config_.requirepass);
-  keyspace_.set_expiry_listener(this);
-  keyspace_.set_key_event_listener(this);
+  keyspace_.set_expiry_listener(&signals_);
+  keyspace_.set_key_event_listener(&signals_);
   replication_ = make_replication(*this);
   persistence_ = std::make_unique<Persistence>(*this);
   aof_ = std::make_unique<Aof>(*this);
@@ -58,7 +57,7 @@ void Engine::ConfigChanged() {
   tracking.lfu_decay_time = config_.lfu_decay_time;
   keyspace_.set_access_tracking(tracking);
   keyspace_.set_replica_writable(!config_.replica_read_only);
-  ConfigureKeyspaceEvents();
+  signals_.ConfigureKeyEvents(config_.notify_keyspace_events);
 }
 
 rdb::ValueOptions Engine::value_options() const {
@@ -68,7 +67,7 @@ rdb::ValueOptions Engine::value_options() const {
             static_cast<size_t>(config_.zset_max_listpack_value)};
   o.set_max_intset_entries = static_cast<size_t>(config_.set_max_intset_entries);
   o.list_fill = rdb::ClampListFill(config_.list_max_listpack_size);
-  o.list_packed_threshold = debug_settings_.quicklist_packed_threshold;
+  o.list_packed_threshold = debug_settings_.quicklist_packed_threshold();
   o.compress = config_.rdbcompression;
   return o;
 }
@@ -105,9 +104,8 @@ int64_t Engine::ClientWriteOffset(const Client& client) const { return client.wr
 
 void Engine::DestroyClient(Client* client) {
   blocking_.Forget(*client);
-  watches_.UnwatchAll(client);
-  pubsub_.UnsubscribeAll(client);
-  if (client->tracking().on) tracking_.Disable(*client);
+  signals_.UnwatchAll(client);
+  messaging_.ForgetClient(*client);
   diagnostics_.RemoveMonitor(*client);
   replication_->OnClientDestroyed(*client);
   clients_.Remove(client->id());
@@ -119,80 +117,9 @@ bool Engine::AtClientLimit() const {
 
 void Engine::ClientClosing(Client& client) { blocking_.Forget(client); }
 
-void Engine::OnKeyExpired(Db& db, std::string_view key) {
-  // deleteExpiredKeyAndPropagate's order: the event, then the invalidations.
-  NotifyKeyspaceEvent(kNotifyExpired, "expired", key, db.id());
-  SignalModifiedKey(db.id(), key);
-  Propagate(db.id(), {"DEL", std::string(key)});
-  // Outside a command (the active expire cycle) each expired key's DEL leaves on its own, as in
-  // Redis; within one it joins the command's effects.
-  if (call_depth_ == 0) propagation_.Flush();
-}
-
-void Engine::SignalModifiedKey(int db, std::string_view key, const Client* by) {
-  if (!watches_.empty()) {
-    watches_.Touch(db, key, [&] { return keyspace_.db(db).LookupQuiet(key) != nullptr; });
-  }
-  if (!tracking_.idle()) [[unlikely]] {
-    tracking_.InvalidateKey(by, key, /*bcast=*/true);
-  }
-}
-
-void Engine::SignalFlushed(int db) {
-  tracking_.InvalidateAll();
-  for (int i = 0; i < keyspace_.num_dbs(); ++i) {
-    if (db == -1 || i == db) blocking_.keys().ScanDeletedStreams(keyspace_.db(i), nullptr);
-  }
-  if (watches_.empty()) return;
-  for (int i = 0; i < keyspace_.num_dbs(); ++i) {
-    if (db != -1 && i != db) continue;
-    Db& d = keyspace_.db(i);
-    watches_.ForEachKey(i, [&](std::string_view key) {
-      if (d.LookupQuiet(key) != nullptr) watches_.Touch(i, key, [] { return true; });
-    });
-  }
-}
-
-void Engine::SwapDatabases(int a, int b) {
-  if (a == b) return;
-  Db& first = keyspace_.db(a);
-  Db& second = keyspace_.db(b);
-  // Judged on the raw contents (logically expired keys are still there), before the swap.
-  auto touch = [&](Db& emptied, Db& replaced_with) {
-    watches_.ForEachKey(emptied.id(), [&](std::string_view key) {
-      bool before = false, after = false, after_expired = false;
-      emptied.ForEachMatching(key, [&](const Db::Node*) { before = true; });
-      replaced_with.ForEachMatching(key, [&](const Db::Node* n) {
-        after = true;
-        after_expired = replaced_with.IsExpired(n);
-      });
-      watches_.TouchSwapped(emptied.id(), key, before, after, after_expired);
-    });
-  };
-  if (!watches_.empty()) {
-    touch(first, second);
-    touch(second, first);
-  }
-  blocking_.keys().ScanDeletedStreams(first, &second);
-  blocking_.keys().ScanDeletedStreams(second, &first);
-  first.SwapContents(second);
-  // Clients blocked on keys of either database are served (after SWAPDB) when the keys they wait
-  // for now hold a value.
-  if (blocking_.blocked_clients() > 0) {
-    blocking_.keys().ScanDatabase(first);
-    blocking_.keys().ScanDatabase(second);
-  }
-}
-
 void Engine::BeforeSleep() {
-  tracking_.BroadcastInvalidations();
-  if (eviction_pending_) RunPendingEviction();
-}
-
-void Engine::RememberTrackedKeys(Client& client, const Command& cmd,
-                                 std::span<const std::string> args) {
-  if (client.tracking().bcast) return;  // BCAST clients follow prefixes, not keys
-  tracking_.RememberKeys(client, cmd, args);
+  messaging_.BroadcastInvalidations();
+  memory_.RunPendingEviction();
 }
 
 int64_t Engine::CronIntervalMs() const {
@@ -201,7 +128,7 @@ int64_t Engine::CronIntervalMs() const {
 }
 
 void Engine::Cron() {
-  if (debug_settings_.pause_cron) return;  // DEBUG PAUSE-CRON 1, as Redis's serverCron
+  if (debug_settings_.pause_cron()) return;  // DEBUG PAUSE-CRON 1, as Redis's serverCron
   // Redis's slow expire cycle takes up to 25% of each cron period.
   int64_t budget_us = CronIntervalMs() * 1000 * 25 / 100;
   int64_t expire_start = SteadyUs();
@@ -216,9 +143,9 @@ void Engine::Cron() {
   aof_->Cron();
   migrate_sockets_.CloseTimedOut(clock_.NowMs() / 1000);
   // Even when idle, get under a tracking-table-max-keys lowered by CONFIG SET.
-  if (tracking_.clients() > 0) tracking_.LimitUsedSlots();
+  messaging_.LimitTrackingTable();
   CloseIdleClients();
-  TrackExpensiveClients();
+  memory_.TrackExpensiveClients();
   SampleOps();
 }
 
@@ -241,13 +168,6 @@ void Engine::SampleOps() {
 void Engine::ResetStats() {
   stats_.Reset();
   keyspace_.stats() = KeyspaceStats{};
-}
-
-size_t Engine::UsedMemory() const {
-  int64_t used = ThreadAllocatedBytes();
-  size_t bytes = used > 0 ? static_cast<size_t>(used) : 0;
-  if (bytes > peak_memory_) peak_memory_ = bytes;
-  return bytes;
 }
 
 void Engine::set_aof_feeding(bool on) { propagation_.set_log(on ? aof_.get() : nullptr); }

@@ -23,14 +23,14 @@
 #include "server/engine/core/client.h"
 #include "server/engine/core/client_registry.h"
 #include "server/engine/core/context.h"
+#include "server/engine/core/debug_settings.h"
 #include "server/engine/core/effects.h"
+#include "server/engine/core/keyspace_signals.h"
+#include "server/engine/core/memory.h"
 #include "server/engine/core/migrate_sockets.h"
 #include "server/engine/core/replication_role.h"
 #include "server/engine/core/sync_link.h"
-#include "server/engine/core/watch.h"
-#include "server/engine/pubsub/notify.h"
-#include "server/engine/pubsub/pubsub.h"
-#include "server/engine/pubsub/tracking.h"
+#include "server/engine/pubsub/messaging.h"
 #include "server/engine/stats/diagnostics.h"
 #include "server/engine/stats/server_stats.h"
 #include "server/rdb/snapshot.h"
@@ -100,24 +100,15 @@ class ScriptRunner;
 class Persistence;
 class Aof;
 
-// What DEBUG subcommands change (Redis keeps these in its global server state).
-struct DebugSettings {
-  size_t quicklist_packed_threshold = size_t{1} << 30;  // QUICKLIST-PACKED-THRESHOLD
-  bool skip_checksum_validation = false;                // SET-SKIP-CHECKSUM-VALIDATION
-  bool disable_deny_scripts = false;                    // SET-DISABLE-DENY-SCRIPTS
-  int64_t reply_buffer_peak_reset_time_ms = 5000;       // REPLYBUFFER PEAK-RESET-TIME (-1 never)
-  bool reply_buffer_resizing = true;                    // REPLYBUFFER RESIZING
-  bool pause_cron = false;                              // PAUSE-CRON: background work stops
-};
 class CommandContext;
 
-class Engine : private ExpiryListener, private KeyEventListener {
+class Engine {
  public:
   // Makes the node's replication (server/replication/'s MakeReplication), once the engine it
   // serves is built.
   using ReplicationFactory = std::unique_ptr<ReplicationRole> (*)(Engine& engine);
   Engine(ServerConfig config, EngineHost* host, ReplicationFactory make_replication);
-  ~Engine() override;
+  ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
@@ -202,27 +193,12 @@ class Engine : private ExpiryListener, private KeyEventListener {
   // Adds an effect to those of the command running now (flushed to the sink when it ends).
   void Propagate(int db, std::vector<std::string> args) { propagation_.Add(db, std::move(args)); }
 
-  // A key changed (`by` changed it; nullptr when no client did): invalidates WATCHes on it and
-  // the client-side caches that hold it (signalModifiedKey).
-  void SignalModifiedKey(int db, std::string_view key, const Client* by = nullptr);
-  // Keyspace notifications (Redis's notifyKeyspaceEvent): publishes `event` about `key` of
-  // database `db` on __keyspace@<db>__:<key> and/or __keyevent@<db>__:<event>, when
-  // notify-keyspace-events enables the event's class (`type`, a NotifyClass). Off, it costs one
-  // branch. The messages reach subscribers at once, as PUBLISH's, and never replicas.
-  void NotifyKeyspaceEvent(uint32_t type, std::string_view event, std::string_view key, int db) {
-    if (config_.notify_keyspace_events & type) [[unlikely]] {
-      PublishKeyspaceEvent(event, key, db);
-    }
-  }
-  // A database is about to be emptied (db = -1: all of them): WATCHes on keys it holds break,
-  // and every tracking client is told to drop its whole cache.
-  void SignalFlushed(int db);
-  // SWAPDB (dbSwapDatabases): exchanges two databases' keys, breaking the WATCHes the swap
-  // changes; clients, their WATCHes and their blocking stay with the database number.
-  void SwapDatabases(int a, int b);
-  WatchRegistry& watches() { return watches_; }
-  PubSub& pubsub() { return pubsub_; }
-  Tracking& tracking() { return tracking_; }
+  // What happens when keys change, a database is flushed or two are swapped: WATCHes break,
+  // caches are invalidated, blocked clients are served (keyspace_signals.h).
+  KeyspaceSignals& signals() { return signals_; }
+  // Pub/sub, client-side tracking and keyspace notifications (messaging.h).
+  Messaging& messaging() { return messaging_; }
+  const Messaging& messaging() const { return messaging_; }
   // The client whose request is being executed (Redis's server.current_client), if any, and
   // whether a command is running (inside call()).
   Client* current_client() const { return current_client_; }
@@ -270,7 +246,9 @@ class Engine : private ExpiryListener, private KeyEventListener {
   // tracking); called at startup and after every CONFIG SET.
   void ConfigChanged();
 
+  // What DEBUG changes, behind its named setters (debug_settings.h).
   DebugSettings& debug_settings() { return debug_settings_; }
+  const DebugSettings& debug_settings() const { return debug_settings_; }
   // Whether enable-protected-configs lets `client` change protected parameters (dir...).
   bool AllowProtectedConfig(const Client& client) const;
   // How values are encoded and loaded (DUMP, RESTORE, snapshots), from the configuration.
@@ -283,36 +261,11 @@ class Engine : private ExpiryListener, private KeyEventListener {
   MigrateSockets& migrate_sockets() { return migrate_sockets_; }
   const MigrateSockets& migrate_sockets() const { return migrate_sockets_; }
 
-  // Whether a client with `pending` bytes of replies not yet sent has passed its class's
-  // client-output-buffer-limit and must be disconnected (Redis's checkClientOutputBufferLimits,
-  // with its log line when it is; in output_limits.cc).
-  bool OutputBufferLimitReached(Client& client, size_t pending);
-
-  // Bytes the node uses: what its thread allocated and has not freed (see memory.h).
-  size_t UsedMemory() const;
-  size_t PeakMemory() const { return peak_memory_; }
-  // What the node used once started, before any client (Redis's initial_memory_usage, INFO
-  // used_memory_startup); the host marks it when the node is ready.
-  void MarkStartupMemory() { startup_memory_ = UsedMemory(); }
-  size_t StartupMemory() const { return startup_memory_; }
-
-  // maxmemory (eviction.cc): evicts keys by the configured policy until the node is under the
-  // limit; false when it stays over it (noeviction, or nothing left to evict). Redis's
-  // performEvictions.
-  bool EnforceMaxmemory();
-  bool EvictUntilUnder();
-  // CONFIG SET maxmemory: eviction starts at once, before any command arrives (Redis's
-  // startEvictionTimeProc), at the end of the current loop iteration (BeforeSleep).
-  void StartEviction();
+  // Used, peak and startup memory, maxmemory and eviction, output-buffer limits (memory.h).
+  Memory& memory() { return memory_; }
+  const Memory& memory() const { return memory_; }
 
  private:
-  void OnKeyExpired(Db& db, std::string_view key) override;
-  // Keyspace notifications (notify.cc): the events the keyspace reports, and the publishing.
-  void OnNewKey(Db& db, std::string_view key) override;
-  void OnKeyMiss(Db& db, std::string_view key) override;
-  void PublishKeyspaceEvent(std::string_view event, std::string_view key, int db);
-  // Tells the keyspace which of its events (new keys, misses) could be published now.
-  void ConfigureKeyspaceEvents();
   // Whether enable-debug-command lets `client` run a protected command (DEBUG).
   bool AllowProtected(const Client& client) const;
   void Reject(Client& client, const Command* cmd, std::span<std::string> args,
@@ -325,10 +278,7 @@ class Engine : private ExpiryListener, private KeyEventListener {
             resp::ReplyWriter& reply, bool propagate = true);
   void CloseIdleClients();
   void SampleOps();
-  void TrackExpensiveClients();  // clientsCronTrackExpansiveClients, for every client
-  // Client-side caching around Call: the keys a tracking client read, and the end of a
-  // CLIENT CACHING's reach.
-  void RememberTrackedKeys(Client& client, const Command& cmd, std::span<const std::string> args);
+  // Client-side caching around Call: the end of a CLIENT CACHING's reach.
   void EndTrackingCaching(Client& client, std::span<const std::string> args);
 
   ServerConfig config_;
@@ -341,17 +291,12 @@ class Engine : private ExpiryListener, private KeyEventListener {
   Stats stats_;
   Diagnostics diagnostics_{config_, clock_};
   ClientRegistry clients_;
-  WatchRegistry watches_;
-  PubSub pubsub_;
-  std::string notify_channel_;  // reused for the channel names of keyspace notifications
-  Tracking tracking_{*this};
+  Messaging messaging_{*this, config_};
   Client* current_client_ = nullptr;
   Propagation propagation_;
   Blocking blocking_{*this};
-  mutable size_t peak_memory_ = 0;
-  size_t startup_memory_ = 0;
-  bool eviction_pending_ = false;  // see StartEviction
-  void RunPendingEviction();
+  KeyspaceSignals signals_{*this};
+  Memory memory_{*this, clients_};
   int call_depth_ = 0;  // > 0 while a command runs (EXEC and EVAL run others inside themselves)
   std::unique_ptr<ScriptRunner> scripts_;
   // Redis's processCommand checks that depend on replication; returns the error to reply, or
@@ -374,7 +319,7 @@ class Engine : private ExpiryListener, private KeyEventListener {
 std::string DescribeClient(Engine& engine, const Client& client);
 inline void CommandContext::NotifyKeyspaceEvent(uint32_t type, std::string_view event,
                                                 std::string_view key) {
-  engine_.NotifyKeyspaceEvent(type, event, key, client_.db());
+  engine_.messaging().NotifyKeyspaceEvent(type, event, key, client_.db());
 }
 
 }  // namespace redlab::server::engine

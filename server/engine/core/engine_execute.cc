@@ -144,7 +144,7 @@ void Engine::Reject(Client& client, const Command* cmd, std::span<std::string> a
     // A refused EXEC discards the transaction and says why (execCommandAbort).
     client.multi() = Client::MultiState{};
     client.clear_dirty_cas();
-    watches_.UnwatchAll(&client);
+    signals_.UnwatchAll(&client);
     if (!error.empty() && error[0] == '-') error.remove_prefix(1);
     reply.Error("-EXECABORT Transaction discarded because of: " + std::string(error));
     // MONITOR saw MULTI; it sees this EXEC too, so that the transaction visibly ends.
@@ -258,14 +258,13 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
     // (An EXEC is refused when it holds a command that may grow memory.)
     bool reject_on_oom = CommandOrQueueHas(client, *cmd, flags, kCmdDenyOom) ||
                          (client.in_multi() && !cmd->has(kCmdEndsMulti));
-    if (!EnforceMaxmemory() && reject_on_oom) {
+    if (!memory_.EnforceMaxmemory() && reject_on_oom) {
       Reject(client, cmd, args, reply, err::kOom);
       return;
     }
   }
   // Keep the memory of client-side caching within tracking-table-max-keys.
-  if (tracking_.clients() > 0) [[unlikely]]
-    tracking_.LimitUsedSlots();
+  messaging_.LimitTrackingTable();
   // NOREPLICAS, READONLY (processCommand's order: after the memory check).
   if (std::string_view refusal = ReplicationRefusal(client, *cmd, flags); !refusal.empty()) {
     Reject(client, cmd, args, reply, refusal);
@@ -355,7 +354,7 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
   // CallFromScript: their reads track the keys they declared).
   if (client.tracking().on && cmd.has(kCmdReadonly)) [[unlikely]] {
     // The read-only script commands track through the commands their scripts run.
-    if (!cmd.has(kCmdRunsScript)) RememberTrackedKeys(client, cmd, args);
+    if (!cmd.has(kCmdRunsScript)) messaging_.RememberTrackedKeys(client, cmd, args);
   }
   int64_t duration = SteadyUs() - start;
   // As Redis's call(): a command that changed the dataset is propagated, as called or as it
@@ -378,7 +377,7 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
     int64_t offset_after = replication_->master_repl_offset();
     if (offset_after != offset_before) client.set_write_offset(offset_after);
     // The client's own invalidations follow its reply, and a transaction's whole reply.
-    if (tracking_.has_pending()) tracking_.SendPending();
+    messaging_.SendPendingInvalidations();
   }
   // A blocked command's latency is recorded when it is unblocked (updateStatsOnUnblock).
   const bool blocked = client.blocked();

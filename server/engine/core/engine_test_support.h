@@ -55,9 +55,9 @@ class EngineTest : public ::testing::Test {
   // Whether running the command breaks a WATCH on `key` (signalModifiedKey).
   bool Touches(std::string_view key, Args args) {
     if (watcher_ == nullptr) watcher_ = engine_.CreateClient(nullptr);
-    engine_.watches().UnwatchAll(watcher_);
+    engine_.signals().UnwatchAll(watcher_);
     watcher_->clear_dirty_cas();
-    engine_.watches().Watch(watcher_, 0, key, /*expired=*/false);
+    engine_.signals().Watch(watcher_, 0, key, /*expired=*/false);
     Run(std::move(args));
     return watcher_->dirty_cas();
   }

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <chrono>
 
+#include "server/base/memory.h"
 #include "server/engine/core/engine.h"
+#include "server/engine/core/memory.h"
 
 namespace redlab::server::engine {
 namespace {
@@ -43,65 +45,75 @@ Db::Node* PickVictim(Keyspace& ks, Db& db, std::string_view policy, int64_t samp
 
 }  // namespace
 
-void Engine::StartEviction() {
-  if (config_.maxmemory <= 0 || host_ == nullptr) return;
-  eviction_pending_ = true;
-  host_->ScheduleBeforeSleep();
+size_t Memory::Used() const {
+  int64_t used = ThreadAllocatedBytes();
+  size_t bytes = used > 0 ? static_cast<size_t>(used) : 0;
+  if (bytes > peak_) peak_ = bytes;
+  return bytes;
 }
 
-void Engine::RunPendingEviction() {
-  if (script_busy()) return;  // (isSafeToPerformEvictions; the next command enforces the limit)
+void Memory::StartEviction() {
+  if (engine_.config().maxmemory <= 0 || engine_.host() == nullptr) return;
+  eviction_pending_ = true;
+  engine_.host()->ScheduleBeforeSleep();
+}
+
+void Memory::RunEviction() {
+  if (engine_.script_busy()) return;  // (isSafeToPerformEvictions; the next command enforces it)
   eviction_pending_ = false;
-  keyspace_.SnapshotTime();
+  engine_.keyspace().SnapshotTime();
   EnforceMaxmemory();
 }
 
-bool Engine::EnforceMaxmemory() {
+bool Memory::EnforceMaxmemory() {
   bool under = EvictUntilUnder();
   // Before a command, its evictions' DELs leave first, each alone (performEvictions).
-  if (call_depth_ == 0) propagation_.Flush(EffectGrouping::kEach);
+  if (!engine_.in_call()) engine_.propagation().Flush(EffectGrouping::kEach);
   // How long the node stays over maxmemory (INFO total/current_eviction_exceeded_time).
   int64_t now_us = std::chrono::duration_cast<std::chrono::microseconds>(
                        std::chrono::steady_clock::now().time_since_epoch())
                        .count();
-  stats_.TrackEvictionExceeded(under, now_us);
+  engine_.stats().TrackEvictionExceeded(under, now_us);
   return under;
 }
 
-bool Engine::EvictUntilUnder() {
-  if (config_.maxmemory <= 0) return true;
-  const size_t limit = static_cast<size_t>(config_.maxmemory);
-  if (UsedMemory() <= limit) return true;
-  const std::string& policy = config_.maxmemory_policy;
+bool Memory::EvictUntilUnder() {
+  const ServerConfig& config = engine_.config();
+  if (config.maxmemory <= 0) return true;
+  const size_t limit = static_cast<size_t>(config.maxmemory);
+  if (Used() <= limit) return true;
+  const std::string& policy = config.maxmemory_policy;
+  Keyspace& keyspace = engine_.keyspace();
   // A replica leaves eviction to its master unless replica-ignore-maxmemory is off.
-  if (policy == "noeviction" || (keyspace_.replica() && config_.replica_ignore_maxmemory)) {
+  if (policy == "noeviction" || (keyspace.replica() && config.replica_ignore_maxmemory)) {
     return false;
   }
+  Diagnostics& diagnostics = engine_.diagnostics();
   // The latency monitor's eviction-cycle and eviction-del events, as Redis records them.
   int64_t cycle_start = SteadyMs();
-  while (UsedMemory() > limit) {
+  while (Used() > limit) {
     Db::Node* victim = nullptr;
     Db* victim_db = nullptr;
-    for (int i = 0; i < keyspace_.num_dbs() && victim == nullptr; ++i) {
-      Db& db = keyspace_.db(i);
+    for (int i = 0; i < keyspace.num_dbs() && victim == nullptr; ++i) {
+      Db& db = keyspace.db(i);
       if (db.size() == 0) continue;
-      victim = PickVictim(keyspace_, db, policy, config_.maxmemory_samples);
+      victim = PickVictim(keyspace, db, policy, config.maxmemory_samples);
       victim_db = &db;
     }
     if (victim == nullptr) {
-      diagnostics_.RecordLatency("eviction-cycle", SteadyMs() - cycle_start);
+      diagnostics.RecordLatency("eviction-cycle", SteadyMs() - cycle_start);
       return false;
     }
     std::string key(victim->key());
     int64_t del_start = SteadyMs();
     victim_db->Delete(victim);
-    diagnostics_.RecordLatency("eviction-del", SteadyMs() - del_start);
-    ++keyspace_.stats().evicted_keys;
-    SignalModifiedKey(victim_db->id(), key);
-    NotifyKeyspaceEvent(kNotifyEvicted, "evicted", key, victim_db->id());
-    Propagate(victim_db->id(), {"DEL", std::move(key)});
+    diagnostics.RecordLatency("eviction-del", SteadyMs() - del_start);
+    ++keyspace.stats().evicted_keys;
+    engine_.signals().ModifiedKey(victim_db->id(), key);
+    engine_.messaging().NotifyKeyspaceEvent(kNotifyEvicted, "evicted", key, victim_db->id());
+    engine_.Propagate(victim_db->id(), {"DEL", std::move(key)});
   }
-  diagnostics_.RecordLatency("eviction-cycle", SteadyMs() - cycle_start);
+  diagnostics.RecordLatency("eviction-cycle", SteadyMs() - cycle_start);
   return true;
 }
 

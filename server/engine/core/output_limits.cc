@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "server/engine/core/engine.h"
+#include "server/engine/core/memory.h"
 
 namespace redlab::server::engine {
 
@@ -47,35 +48,37 @@ bool LimitPassed(const ServerConfig& config, int64_t now_ms, Client& client, siz
 
 }  // namespace
 
-bool Engine::OutputBufferLimitReached(Client& client, size_t pending) {
-  bool reached = LimitPassed(config_, clock_.NowMs(), client, pending);
-  if (reached && host_ != nullptr) {
-    host_->LogWarning("Client " + DescribeClient(*this, client) +
-                      " scheduled to be closed ASAP for overcoming of output buffer limits.");
+bool Memory::OutputBufferLimitReached(Client& client, size_t pending) {
+  bool reached = LimitPassed(engine_.config(), engine_.clock().NowMs(), client, pending);
+  if (reached && engine_.host() != nullptr) {
+    engine_.host()->LogWarning(
+        "Client " + DescribeClient(engine_, client) +
+        " scheduled to be closed ASAP for overcoming of output buffer limits.");
   }
   return reached;
 }
 
-void Engine::TrackExpensiveClients() {
-  clients_.StartPeakSecond(clock_.NowMs() / 1000);
+void Memory::TrackExpensiveClients() {
+  ClientRegistry& clients = clients_;
+  const int64_t now_ms = engine_.clock().NowMs();
+  clients.StartPeakSecond(now_ms / 1000);
   std::vector<Client*> past_limits;
-  int64_t now_ms = clock_.NowMs();
-  for (const auto& [id, client] : clients_) {
+  for (const auto& [id, client] : clients) {
     ClientIo* io = client->io();
     if (io == nullptr) continue;
     size_t pending = io->PendingOutputBytes();
-    clients_.NoteBuffers(io->QueryBufferLength(), pending);
+    clients.NoteBuffers(io->QueryBufferLength(), pending);
     // clientsCron's closeClientOnOutputBufferLimitReached(c, 0): a soft limit runs out even when
     // no reply is added (a client with nothing pending is left alone, as in Redis).
     bool replica = client->repl_role() == Client::ReplRole::kReplica;
-    if ((pending > 0 || replica) && LimitPassed(config_, now_ms, *client, pending)) {
+    if ((pending > 0 || replica) && LimitPassed(engine_.config(), now_ms, *client, pending)) {
       past_limits.push_back(client.get());
     }
   }
   for (Client* client : past_limits) {
-    if (host_ != nullptr) {
-      host_->LogWarning("Client " + DescribeClient(*this, *client) +
-                        " closed for overcoming of output buffer limits.");
+    if (engine_.host() != nullptr) {
+      engine_.host()->LogWarning("Client " + DescribeClient(engine_, *client) +
+                                 " closed for overcoming of output buffer limits.");
     }
     client->io()->CloseAsap();
   }

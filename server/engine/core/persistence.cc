@@ -53,7 +53,7 @@ std::string Persistence::Serialize() {
   aux.replid = engine_.replication().replid();
   aux.repl_offset = engine_.replication().master_repl_offset();
   aux.ctime_s = NowSeconds();
-  aux.used_mem = static_cast<int64_t>(engine_.UsedMemory());
+  aux.used_mem = static_cast<int64_t>(engine_.memory().Used());
   return rdb::WriteRdb(engine_.keyspace(), aux, engine_.rdb_write_options());
 }
 
@@ -170,7 +170,7 @@ std::optional<std::string> Persistence::LoadBytes(std::string_view data, bool me
                                                   bool aof_base) {
   Keyspace& ks = engine_.keyspace();
   rdb::RdbReadOptions options{engine_.value_options(),
-                              !engine_.debug_settings().skip_checksum_validation};
+                              !engine_.debug_settings().skip_checksum_validation()};
   std::optional<std::string> failure;
   uint64_t loaded = 0, expired = 0;
   // Libraries load as rdbFunctionLoad does: an existing one is an error, unless merging.
@@ -190,7 +190,8 @@ std::optional<std::string> Persistence::LoadBytes(std::string_view data, bool me
       return;
     }
     // A master drops keys that expired while on disk; a replica waits for its master's DEL.
-    if (!aof_base && !ks.replica() && k.expire_ms != kNoExpire && k.expire_ms < ks.clock().NowMs()) {
+    if (!aof_base && !ks.replica() && k.expire_ms != kNoExpire &&
+        k.expire_ms < ks.clock().NowMs()) {
       ++expired;
       return;
     }

@@ -28,7 +28,7 @@ int64_t SteadyUs() {
 
 // Redis's server.script_oom: over maxmemory even after evicting what the policy allows.
 bool OutOfMemory(Engine& engine) {
-  return engine.config().maxmemory > 0 && !engine.EnforceMaxmemory();
+  return engine.config().maxmemory > 0 && !engine.memory().EnforceMaxmemory();
 }
 
 // scriptFlagsToCmdFlags: a script that declares its flags replaces the command's write, deny-oom
@@ -81,7 +81,7 @@ std::optional<std::string> Engine::CallFromScript(Client& client, ScriptCall& ca
   if (!cmd->ArityAccepts(args.size())) {
     return refuse("Wrong number of args calling Redis command from script");
   }
-  if (cmd->has(kCmdNoscript) && !debug_settings_.disable_deny_scripts) {
+  if (cmd->has(kCmdNoscript) && !debug_settings_.disable_deny_scripts()) {
     return refuse("This Redis command is not allowed from script");
   }
   // scriptVerifyAllowStale
@@ -115,7 +115,7 @@ std::optional<std::string> Engine::CallFromScript(Client& client, ScriptCall& ca
   Call(client, *cmd, args, writer, call.propagate);
   // A script that reads makes its tracking caller remember every key the script declared.
   if (call.caller != nullptr && call.caller->tracking().on && cmd->has(kCmdReadonly)) {
-    RememberTrackedKeys(*call.caller, *call.caller_cmd, call.caller_args);
+    messaging_.RememberTrackedKeys(*call.caller, *call.caller_cmd, call.caller_args);
   }
   return std::nullopt;
 }

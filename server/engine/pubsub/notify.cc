@@ -1,8 +1,5 @@
 #include "server/engine/pubsub/notify.h"
 
-#include "server/base/numbers.h"
-#include "server/engine/core/engine.h"
-
 namespace redlab::server::engine {
 namespace {
 
@@ -65,45 +62,6 @@ std::string KeyspaceEventsToString(uint32_t flags) {
   if (flags & kNotifyKeyevent) out += 'E';
   if (flags & kNotifyKeyMiss) out += 'm';
   return out;
-}
-
-void Engine::PublishKeyspaceEvent(std::string_view event, std::string_view key, int db) {
-  const uint32_t flags = config_.notify_keyspace_events;
-  // Nobody could receive the messages: skip building their channels (Redis builds and publishes
-  // them to no one, which nobody can observe).
-  if (pubsub_.NumChannels(PubSubKind::kChannel) == 0 && pubsub_.NumPatterns() == 0) return;
-  std::string& channel = notify_channel_;
-  if (flags & kNotifyKeyspace) {
-    channel.assign("__keyspace@");
-    AppendInt64(&channel, db);
-    channel.append("__:");
-    channel.append(key);
-    pubsub_.Publish(channel, event, PubSubKind::kChannel);
-  }
-  if (flags & kNotifyKeyevent) {
-    channel.assign("__keyevent@");
-    AppendInt64(&channel, db);
-    channel.append("__:");
-    channel.append(event);
-    pubsub_.Publish(channel, key, PubSubKind::kChannel);
-  }
-}
-
-void Engine::ConfigureKeyspaceEvents() {
-  // The "new" and "keymiss" events come from inside the keyspace; it reports them only while
-  // they could be published, so that otherwise adding a key or missing one costs a branch.
-  const uint32_t notify = config_.notify_keyspace_events;
-  const bool channels = (notify & (kNotifyKeyspace | kNotifyKeyevent)) != 0;
-  keyspace_.set_report_new_keys(channels && (notify & kNotifyNew));
-  keyspace_.set_report_misses(channels && (notify & kNotifyKeyMiss));
-}
-
-void Engine::OnNewKey(Db& db, std::string_view key) {
-  NotifyKeyspaceEvent(kNotifyNew, "new", key, db.id());
-}
-
-void Engine::OnKeyMiss(Db& db, std::string_view key) {
-  NotifyKeyspaceEvent(kNotifyKeyMiss, "keymiss", key, db.id());
 }
 
 }  // namespace redlab::server::engine

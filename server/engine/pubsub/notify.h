@@ -1,6 +1,6 @@
 // Keyspace notifications (notify-keyspace-events): the event classes, with Redis's bit values
 // and letters, and the conversions between the configured text and the class flags (Redis's
-// notify.c). Engine::NotifyKeyspaceEvent publishes the events.
+// notify.c). Messaging::NotifyKeyspaceEvent publishes the events.
 #pragma once
 
 #include <cstdint>

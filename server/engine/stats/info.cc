@@ -86,7 +86,7 @@ void ClientsSection(Engine& e, std::string& out) {
                      e.clients().RecentMaxInputBuffer(), e.clients().RecentMaxOutputBuffer());
   // Every blocked client counts, postponed ones included, as Redis's server.blocked_clients.
   out += fmt::format("blocked_clients:{}\r\ntracking_clients:{}\r\nclients_in_timeout_table:{}\r\n",
-                     e.blocking().blocked_clients(), e.tracking().clients(),
+                     e.blocking().blocked_clients(), e.messaging().tracking().clients(),
                      e.blocking().clients_in_timeout_table());
 }
 
@@ -203,8 +203,9 @@ void StatsSection(Engine& e, std::string& out) {
   out +=
       fmt::format("keyspace_hits:{}\r\nkeyspace_misses:{}\r\n", k.keyspace_hits, k.keyspace_misses);
   out += fmt::format("pubsub_channels:{}\r\npubsub_patterns:{}\r\npubsubshard_channels:{}\r\n",
-                     e.pubsub().NumChannels(PubSubKind::kChannel), e.pubsub().NumPatterns(),
-                     e.pubsub().NumChannels(PubSubKind::kShard));
+                     e.messaging().pubsub().NumChannels(PubSubKind::kChannel),
+                     e.messaging().pubsub().NumPatterns(),
+                     e.messaging().pubsub().NumChannels(PubSubKind::kShard));
   out += fmt::format("latest_fork_usec:0\r\ntotal_forks:0\r\nmigrate_cached_sockets:{}\r\n",
                      e.migrate_sockets().size());
   // Keys with a TTL written on a writable replica, which Redis tracks to expire them: redlab's
@@ -215,7 +216,7 @@ void StatsSection(Engine& e, std::string& out) {
       "active_defrag_hits:0\r\nactive_defrag_misses:0\r\nactive_defrag_key_hits:0\r\n"
       "active_defrag_key_misses:0\r\ntotal_active_defrag_time:0\r\n"
       "current_active_defrag_time:0\r\n";
-  const Tracking& t = e.tracking();
+  const Tracking& t = e.messaging().tracking();
   out += fmt::format("tracking_total_keys:{}\r\ntracking_total_items:{}\r\n", t.total_keys(),
                      t.total_items());
   out += fmt::format("tracking_total_prefixes:{}\r\n", t.total_prefixes());

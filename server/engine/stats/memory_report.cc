@@ -19,10 +19,10 @@ uint64_t ProcessRss() {
 
 MemoryReport ReportMemory(Engine& e) {
   MemoryReport m;
-  m.used = e.UsedMemory();
-  m.peak = std::max<uint64_t>(m.used, e.PeakMemory());
+  m.used = e.memory().Used();
+  m.peak = std::max<uint64_t>(m.used, e.memory().Peak());
   m.rss = ProcessRss();
-  m.startup = e.StartupMemory();
+  m.startup = e.memory().Startup();
   m.backlog = e.replication().backlog_memory();
   m.replication_buffers = m.backlog;
   for (const auto& [id, c] : e.clients()) {
