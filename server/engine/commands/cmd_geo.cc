@@ -154,7 +154,7 @@ void GeoAddCommand(CommandContext& ctx) {
   Db::Node* node = nullptr;
   if (!ctx.LookupWrite(key, ObjectType::kZset, &node)) return;
   const ZsetLimits limits = ZsetLimitsOf(ctx);
-  uint32_t flags = (nx ? kZaddNx : 0) | (xx ? kZaddXx : 0);
+  uint32_t flags = (nx ? static_cast<uint32_t>(kZaddNx) : 0u) | (xx ? static_cast<uint32_t>(kZaddXx) : 0u);
   int64_t added = 0, updated = 0;
   if (node == nullptr && !xx) {
     node = ctx.db().Add(key, Object::NewZset(ZsetValue::EncodingFor(
