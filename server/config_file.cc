@@ -32,14 +32,14 @@ std::string_view Trim(std::string_view s) {
   return s.substr(start, s.find_last_not_of(kSpace) - start + 1);
 }
 
-// Redis's MULTI_ARG_CONFIG parameters: a line naming one with no value reaches its setter with
-// no argument (`save` alone, as Redis's test harness writes `save ""`, means no snapshot points),
-// where any other parameter's line wants exactly one value.
+// Redis's multi-argument parameters whose setters accept no argument at all: a line naming one
+// alone empties it (`save` alone, as Redis's test harness writes `save ""`, means no snapshot
+// points). Any other parameter's line wants a value; Redis's setters of replicaof and
+// oom-score-adj-values refuse none with the same "wrong number of arguments", and an empty
+// bind makes redis-server exit, not listen.
 bool TakesNoValue(std::string_view name) {
-  static constexpr std::string_view kMultiArg[] = {
-      "save", "client-output-buffer-limit", "oom-score-adj-values",
-      "bind", "replicaof", "slaveof", "latency-tracking-info-percentiles",
-      "shutdown-on-sigint", "shutdown-on-sigterm"};
+  static constexpr std::string_view kMultiArg[] = {"save", "client-output-buffer-limit",
+                                                   "latency-tracking-info-percentiles"};
   for (std::string_view n : kMultiArg) {
     if (name == n) return true;
   }

@@ -76,6 +76,8 @@ TEST(ConfigFileTest, ErrorsAreRedisFatalReports) {
   // Only a multi-argument parameter may stand alone (`save` then has no points).
   EXPECT_EQ(Directives("save \n")[0].words, std::vector<std::string>{});
   EXPECT_EQ(Directives("client-output-buffer-limit\n")[0].name, "client-output-buffer-limit");
+  EXPECT_EQ(Error("replicaof\n").reason, "wrong number of arguments");
+  EXPECT_EQ(Error("bind\n").reason, "wrong number of arguments");
   EXPECT_EQ(Error("include /nowhere.conf\n").Report(),
             "Fatal error, can't open config file '/nowhere.conf': No such file or directory\n");
   // An include cycle ends instead of recursing forever.
