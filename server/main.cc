@@ -3,10 +3,12 @@
 // SHUTDOWN.
 #include <pthread.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <cctype>
+#include <climits>
 #include <cstdlib>
 #include <cstdio>
 #include <fstream>
@@ -147,6 +149,13 @@ bool WritePortFile(const std::string& path, redlab::server::Topology& topology) 
     if (!out.flush()) return false;
   }
   return std::rename(temporary.c_str(), path.c_str()) == 0;
+}
+
+std::string AbsolutePath(const std::string& path) {
+  if (!path.empty() && path[0] == '/') return path;
+  char cwd[PATH_MAX];
+  if (getcwd(cwd, sizeof(cwd)) == nullptr) return path;
+  return std::string(cwd) + "/" + path;
 }
 
 }  // namespace
@@ -295,17 +304,18 @@ int main(int raw_argc, char** raw_argv) {
   }
   if (sentinel) {
     options.sentinel = true;
-    // The sentinel keeps its state in its file, as Redis's does.
-    if (raw_argc > 1 && raw_argv[1][0] != '-') {
-      char* path = realpath(raw_argv[1], nullptr);
-      if (path != nullptr) options.config_file = path;
-      std::free(path);
-    }
     if (port_opt->count() == 0) options.port = 26379;  // Sentinel's default port
     if (replicas > 0 || masters > 1 || sentinels > 0 || !replicaof.empty()) {
       std::fprintf(stderr, "redlab-server: --sentinel runs a sentinel alone\n");
       return 1;
     }
+  }
+  // The file the node started from, which CONFIG REWRITE rewrites (a sentinel keeps its state
+  // there), as an absolute path (Redis's getAbsolutePath). The nodes of a topology share the
+  // command line, so none of them owns the file.
+  bool lone_node = replicas == 0 && masters <= 1 && sentinels == 0;
+  if (raw_argc > 1 && raw_argv[1][0] != '-' && (lone_node || sentinel)) {
+    options.config_file = AbsolutePath(raw_argv[1]);
   }
   redlab::server::Logger::SetPortTags(replicas > 0 || masters > 1);
 

@@ -88,6 +88,8 @@ class Node::Impl : public sentinel::SentinelHost,
     if (options.sentinel) {
       config_.command_registrar = sentinel::RegisterSentinelCommands;
       config_.sentinel_mode = true;
+    } else {
+      config_.config_file = options.config_file;  // a sentinel's file is its Sentinel's
     }
   }
 

@@ -43,8 +43,9 @@ struct NodeOptions {
   // Snapshots of the data kept for TOPOLOGY RESTART LOSE (fault/history.h): a serialisation of
   // the dataset every cron tick while it changes. Benchmarks turn it off.
   bool keep_history = true;
-  // A sentinel's configuration file (redlab-server sentinel.conf --sentinel), rewritten with its
-  // state as Redis's sentinelFlushConfig does; "" for none.
+  // The configuration file the node started from, as an absolute path ("" for none): CONFIG
+  // REWRITE rewrites it, and a sentinel (redlab-server sentinel.conf --sentinel) keeps its state
+  // there as Redis's sentinelFlushConfig does.
   std::string config_file;
 };
 

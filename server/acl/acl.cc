@@ -210,9 +210,16 @@ std::vector<std::unique_ptr<User>> Acl::Install(Users users) {
   return replaced;
 }
 
+std::vector<std::string> Acl::DescribeUsers() const {
+  std::vector<std::string> lines;
+  lines.reserve(users_.size());
+  for (const auto& [name, user] : users_) lines.push_back("user " + name + " " + user->Describe());
+  return lines;
+}
+
 std::string Acl::Serialize() const {
   std::string out;
-  for (const auto& [name, user] : users_) out += "user " + name + " " + user->Describe() + "\n";
+  for (const std::string& line : DescribeUsers()) out += line + "\n";
   return out;
 }
 

@@ -55,7 +55,9 @@ class Acl {
   // takes the loaded rules, or the initial ones when the file has none; the previous users are
   // returned for their clients to be disconnected.
   std::vector<std::unique_ptr<User>> Install(Users users);
-  // The users as ACL SAVE writes them: "user <name> <rules>\n" each, by name.
+  // Each user as ACL LIST gives it and CONFIG REWRITE writes it, "user <name> <rules>", by name.
+  std::vector<std::string> DescribeUsers() const;
+  // The users as ACL SAVE writes them: the lines of DescribeUsers, each ended by "\n".
   std::string Serialize() const;
 
   // `user` directives at startup (ACLAppendUserForLoading and ACLLoadConfiguredUsers): each line

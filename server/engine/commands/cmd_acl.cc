@@ -94,9 +94,9 @@ void AclGetUserCommand(CommandContext& ctx) {
 }
 
 void AclListCommand(CommandContext& ctx) {
-  const acl::Acl::Users& users = ctx.engine().auth().acl().users();
-  ctx.reply().ArrayHeader(users.size());
-  for (const auto& [name, user] : users) ctx.reply().Bulk("user " + name + " " + user->Describe());
+  std::vector<std::string> lines = ctx.engine().auth().acl().DescribeUsers();
+  ctx.reply().ArrayHeader(lines.size());
+  for (const std::string& line : lines) ctx.reply().Bulk(line);
 }
 
 void AclUsersCommand(CommandContext& ctx) {

@@ -15,6 +15,7 @@
 #include "server/command/command_table.h"
 #include "server/engine/commands/debug.h"
 #include "server/engine/config/config.h"
+#include "server/engine/config/config_rewrite.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/help.h"
@@ -134,7 +135,6 @@ constexpr std::string_view kDebugHelp[] = {
 // than Redis's "unknown subcommand", which would wrongly suggest a typo.
 constexpr std::string_view kUnsupported[] = {
     "assert",
-    "config-rewrite-force-all",
     "crash-and-recover",
     "leak",
     "htstats",
@@ -266,6 +266,12 @@ void DebugCommand(CommandContext& ctx) {
     DebugQuicklist(ctx);
   } else if (argc >= 3 && argc <= 5 && is("populate")) {
     DebugPopulate(ctx);
+  } else if (argc == 2 && is("config-rewrite-force-all")) {
+    if (auto error = RewriteNodeConfigFile(ctx.engine(), /*force_all=*/true)) {
+      ctx.ReplyError("CONFIG-REWRITE-FORCE-ALL failed: " + *error);
+    } else {
+      ctx.ReplyOk();
+    }
   } else if (argc == 2 && is("digest")) {
     DebugDigest(ctx);
   } else if (argc >= 2 && is("digest-value")) {

@@ -2,6 +2,7 @@
 #include "server/base/numbers.h"
 #include "server/base/text.h"
 #include "server/command/command_table.h"
+#include "server/engine/config/config_rewrite.h"
 #include "server/engine/core/aof.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
@@ -157,7 +158,18 @@ void ConfigResetStatCommand(CommandContext& ctx) {
 }
 
 void ConfigRewriteCommand(CommandContext& ctx) {
-  ctx.ReplyError("The server is running without a config file");
+  if (ctx.engine().config().config_file.empty()) {
+    ctx.ReplyError("The server is running without a config file");
+    return;
+  }
+  EngineHost* host = ctx.engine().host();
+  if (auto error = RewriteNodeConfigFile(ctx.engine(), /*force_all=*/false)) {
+    if (host != nullptr) host->LogWarning("CONFIG REWRITE failed: " + *error);
+    ctx.ReplyError("Rewriting config file: " + *error);
+    return;
+  }
+  if (host != nullptr) host->Log(2, "CONFIG REWRITE executed with success.");
+  ctx.ReplyOk();
 }
 
 void ConfigHelpCommand(CommandContext& ctx) { ReplyHelp(ctx, kConfigHelp); }

@@ -21,16 +21,8 @@ namespace {
 
 using config_internal::Kind;
 using config_internal::Param;
+using config_internal::FindParam;
 using config_internal::Params;
-
-const Param* FindParam(std::string_view name) {
-  for (const Param& p : Params()) {
-    if (EqualsIgnoreCase(p.name, name) || (!p.alias.empty() && EqualsIgnoreCase(p.alias, name))) {
-      return &p;
-    }
-  }
-  return nullptr;
-}
 
 std::string Render(const Param& p, const ServerConfig& c) {
   switch (p.kind) {

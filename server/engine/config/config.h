@@ -20,6 +20,9 @@ struct ServerConfig {
   // passes its own table's registrar (server/sentinel/).
   void (*command_registrar)(CommandTable& table) = nullptr;
   bool sentinel_mode = false;  // a sentinel: HELLO says mode "sentinel" and no role
+  // The absolute path of the file the node was started with (INFO's config_file), which
+  // CONFIG REWRITE rewrites; empty without one. Not a CONFIG parameter.
+  std::string config_file;
   std::string bind = "127.0.0.1";
   int64_t port = 6379;
   std::string requirepass;  // empty: no password (the default user's password; see acl/acl.h)

@@ -52,6 +52,12 @@ Param Str(std::string_view name, std::string C::*field) {
   p.string_field = field;
   return p;
 }
+// A string whose "" is Redis's NULL (EMPTY_STRING_IS_NULL).
+Param NullableStr(std::string_view name, std::string C::*field) {
+  Param p = Str(name, field);
+  p.empty_is_null = true;
+  return p;
+}
 Param Enum(std::string_view name, std::string C::*field, std::vector<std::string_view> choices) {
   Param p{name, {}, Kind::kEnum};
   p.string_field = field;
@@ -422,27 +428,27 @@ const std::vector<Param>& Params() {
 
       // Strings.
       Str("aclfile", &C::aclfile).Immutable(),
-      Str("unixsocket", &C::unixsocket).Immutable(),
-      Str("pidfile", &C::pidfile).Immutable(),
-      Str("replica-announce-ip", &C::replica_announce_ip).Alias("slave-announce-ip"),
-      Str("masteruser", &C::masteruser).Sensitive(),
-      Str("cluster-announce-ip", &C::cluster_announce_ip),
+      NullableStr("unixsocket", &C::unixsocket).Immutable(),
+      NullableStr("pidfile", &C::pidfile).Immutable(),
+      NullableStr("replica-announce-ip", &C::replica_announce_ip).Alias("slave-announce-ip"),
+      NullableStr("masteruser", &C::masteruser).Sensitive(),
+      NullableStr("cluster-announce-ip", &C::cluster_announce_ip),
       Str("cluster-config-file", &C::cluster_config_file).Immutable(),
-      Str("cluster-announce-hostname", &C::cluster_announce_hostname).Checked(CheckHostname),
+      NullableStr("cluster-announce-hostname", &C::cluster_announce_hostname).Checked(CheckHostname),
       Str("syslog-ident", &C::syslog_ident).Immutable(),
       Str("dbfilename", &C::dbfilename).Protected().Checked(CheckDbfilename),
       Str("appendfilename", &C::appendfilename).Immutable().Checked(CheckAppendfilename),
       Str("appenddirname", &C::appenddirname).Immutable().Checked(CheckAppenddirname),
-      Str("server_cpulist", &C::server_cpulist).Immutable(),
-      Str("bio_cpulist", &C::bio_cpulist).Immutable(),
-      Str("aof_rewrite_cpulist", &C::aof_rewrite_cpulist).Immutable(),
-      Str("bgsave_cpulist", &C::bgsave_cpulist).Immutable(),
+      NullableStr("server_cpulist", &C::server_cpulist).Immutable(),
+      NullableStr("bio_cpulist", &C::bio_cpulist).Immutable(),
+      NullableStr("aof_rewrite_cpulist", &C::aof_rewrite_cpulist).Immutable(),
+      NullableStr("bgsave_cpulist", &C::bgsave_cpulist).Immutable(),
       Str("ignore-warnings", &C::ignore_warnings),
       Str("proc-title-template", &C::proc_title_template).Checked(CheckProcTitleTemplate),
-      Str("bind-source-addr", &C::bind_source_addr),
+      NullableStr("bind-source-addr", &C::bind_source_addr),
       Str("logfile", &C::logfile).Immutable(),
-      Str("masterauth", &C::masterauth).Sensitive(),
-      Str("requirepass", &C::requirepass).Sensitive(),
+      NullableStr("masterauth", &C::masterauth).Sensitive(),
+      NullableStr("requirepass", &C::requirepass).Sensitive(),
 
       // Enumerations.
       Enum("supervised", &C::supervised, {"upstart", "systemd", "auto", "no"}).Immutable(),
@@ -565,18 +571,18 @@ const std::vector<Param>& Params() {
       Enum("tls-auth-clients", &C::tls_auth_clients, {"no", "yes", "optional"}),
       Bool("tls-prefer-server-ciphers", &C::tls_prefer_server_ciphers).Tls(),
       Bool("tls-session-caching", &C::tls_session_caching).Tls(),
-      Str("tls-cert-file", &C::tls_cert_file).Tls(),
-      Str("tls-key-file", &C::tls_key_file).Tls(),
-      Str("tls-key-file-pass", &C::tls_key_file_pass).Tls(),
-      Str("tls-client-cert-file", &C::tls_client_cert_file).Tls(),
-      Str("tls-client-key-file", &C::tls_client_key_file).Tls(),
-      Str("tls-client-key-file-pass", &C::tls_client_key_file_pass).Tls(),
-      Str("tls-dh-params-file", &C::tls_dh_params_file).Tls(),
-      Str("tls-ca-cert-file", &C::tls_ca_cert_file).Tls(),
-      Str("tls-ca-cert-dir", &C::tls_ca_cert_dir).Tls(),
-      Str("tls-protocols", &C::tls_protocols).Tls(),
-      Str("tls-ciphers", &C::tls_ciphers).Tls(),
-      Str("tls-ciphersuites", &C::tls_ciphersuites).Tls(),
+      NullableStr("tls-cert-file", &C::tls_cert_file).Tls(),
+      NullableStr("tls-key-file", &C::tls_key_file).Tls(),
+      NullableStr("tls-key-file-pass", &C::tls_key_file_pass).Tls(),
+      NullableStr("tls-client-cert-file", &C::tls_client_cert_file).Tls(),
+      NullableStr("tls-client-key-file", &C::tls_client_key_file).Tls(),
+      NullableStr("tls-client-key-file-pass", &C::tls_client_key_file_pass).Tls(),
+      NullableStr("tls-dh-params-file", &C::tls_dh_params_file).Tls(),
+      NullableStr("tls-ca-cert-file", &C::tls_ca_cert_file).Tls(),
+      NullableStr("tls-ca-cert-dir", &C::tls_ca_cert_dir).Tls(),
+      NullableStr("tls-protocols", &C::tls_protocols).Tls(),
+      NullableStr("tls-ciphers", &C::tls_ciphers).Tls(),
+      NullableStr("tls-ciphersuites", &C::tls_ciphersuites).Tls(),
 
       // Special forms.
       Custom("dir", RenderDir, ParseDir).Protected(),
@@ -589,6 +595,15 @@ const std::vector<Param>& Params() {
       Custom("latency-tracking-info-percentiles", RenderPercentiles, ParsePercentiles),
   };
   return params;
+}
+
+const Param* FindParam(std::string_view name) {
+  for (const Param& p : Params()) {
+    if (EqualsIgnoreCase(p.name, name) || (!p.alias.empty() && EqualsIgnoreCase(p.alias, name))) {
+      return &p;
+    }
+  }
+  return nullptr;
 }
 
 }  // namespace redlab::server::engine::config_internal

@@ -57,6 +57,8 @@ struct Param {
   bool protected_config = false;
   bool hidden = false;     // answered when named, never matched by a pattern (CONFIG GET *)
   bool sensitive = false;  // a secret: redacted from SLOWLOG and MONITOR
+  // kString: "" stands for Redis's NULL (EMPTY_STRING_IS_NULL): CONFIG REWRITE leaves it out.
+  bool empty_is_null = false;
 
   // Modifiers for the table's one-line entries.
   Param Alias(std::string_view a) const {
@@ -109,6 +111,9 @@ struct Param {
 
 // Every parameter of redis-server 7.0.15, in the order of its static_configs[].
 const std::vector<Param>& Params();
+
+// The parameter called `name` or aliased so (any case), or null.
+const Param* FindParam(std::string_view name);
 
 // A MULTI_ARG value split as Redis's sdssplitlen on single spaces: "" gives no words, two spaces
 // give an empty word between them.

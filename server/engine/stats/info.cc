@@ -71,7 +71,7 @@ void ServerSection(Engine& e, std::string& out) {
   out += fmt::format("uptime_in_days:{}\r\n", uptime / 86400);
   out += fmt::format("hz:{}\r\nconfigured_hz:{}\r\n", e.config().hz, e.config().hz);
   out += fmt::format("lru_clock:{}\r\n", (e.clock().NowMs() / 1000) & ((1 << 24) - 1));
-  out += "executable:\r\nconfig_file:\r\nio_threads_active:0\r\n";
+  out += "executable:\r\nconfig_file:" + e.config().config_file + "\r\nio_threads_active:0\r\n";
   out += "redlab_version:0.1.0\r\n";  // lets tools tell redlab from redis-server
 }
 
