@@ -42,14 +42,10 @@ void CheckMaster(const Config& config, size_t master) {
 
 }  // namespace
 
-ReentrantLock Client::GetLock(std::string name) { return GetLock(std::move(name), 0); }
-
 ReentrantLock Client::GetLock(std::string name, size_t master) {
   CheckMaster(core_->config, master);
   return ReentrantLock(std::make_shared<client::LockCore>(core_, master, std::move(name)));
 }
-
-FencedLock Client::GetFencedLock(std::string name) { return GetFencedLock(std::move(name), 0); }
 
 FencedLock Client::GetFencedLock(std::string name, size_t master) {
   CheckMaster(core_->config, master);
@@ -60,23 +56,15 @@ FencedLock Client::GetFencedLock(std::string name, size_t master) {
 
 RedLock Client::GetRedLock(std::string name) { return RedLock(core_, std::move(name)); }
 
-FairLock Client::GetFairLock(std::string name) { return GetFairLock(std::move(name), 0); }
-
 FairLock Client::GetFairLock(std::string name, size_t master) {
   CheckMaster(core_->config, master);
   return FairLock(std::make_shared<client::FairLockCore>(core_, master, std::move(name)));
-}
-
-ReadWriteLock Client::GetReadWriteLock(std::string name) {
-  return GetReadWriteLock(std::move(name), 0);
 }
 
 ReadWriteLock Client::GetReadWriteLock(std::string name, size_t master) {
   CheckMaster(core_->config, master);
   return ReadWriteLock(core_, master, std::move(name));
 }
-
-SpinLock Client::GetSpinLock(std::string name) { return GetSpinLock(std::move(name), 0); }
 
 SpinLock Client::GetSpinLock(std::string name, size_t master) {
   CheckMaster(core_->config, master);
@@ -85,25 +73,15 @@ SpinLock Client::GetSpinLock(std::string name, size_t master) {
   return SpinLock(std::move(core));
 }
 
-CountDownLatch Client::GetCountDownLatch(std::string name) {
-  return GetCountDownLatch(std::move(name), 0);
-}
-
 CountDownLatch Client::GetCountDownLatch(std::string name, size_t master) {
   CheckMaster(core_->config, master);
   return CountDownLatch(
       std::make_shared<client::CountDownLatchCore>(core_, master, std::move(name)));
 }
 
-Semaphore Client::GetSemaphore(std::string name) { return GetSemaphore(std::move(name), 0); }
-
 Semaphore Client::GetSemaphore(std::string name, size_t master) {
   CheckMaster(core_->config, master);
   return Semaphore(std::make_shared<client::SemaphoreCore>(core_, master, std::move(name)));
-}
-
-PermitExpirableSemaphore Client::GetPermitExpirableSemaphore(std::string name) {
-  return GetPermitExpirableSemaphore(std::move(name), 0);
 }
 
 PermitExpirableSemaphore Client::GetPermitExpirableSemaphore(std::string name, size_t master) {

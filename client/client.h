@@ -43,39 +43,30 @@ class Client {
   Client(const Client&) = delete;
   Client& operator=(const Client&) = delete;
 
-  /// The reentrant lock `name` (Redisson's getLock) on the master; in
-  /// kIndependentMasters mode, on the first one.
-  ReentrantLock GetLock(std::string name);
-  /// The lock `name` on master `master` (kIndependentMasters: one per master, RedLock-style).
-  /// Every primitive has this overload; a master index past the last throws ConfigError.
-  ReentrantLock GetLock(std::string name, size_t master);
+  /// The reentrant lock `name` (Redisson's getLock) on master `master`: the master, or in
+  /// kIndependentMasters mode the first one unless given (one lock per master, RedLock-style).
+  /// Every primitive but RedLock takes `master`; an index past the last throws ConfigError.
+  ReentrantLock GetLock(std::string name, size_t master = 0);
   /// The fenced lock `name` (Redisson's getFencedLock): the reentrant lock `name` whose
   /// acquisitions draw tokens from redisson_lock_token:{name}.
-  FencedLock GetFencedLock(std::string name);
-  FencedLock GetFencedLock(std::string name, size_t master);
+  FencedLock GetFencedLock(std::string name, size_t master = 0);
   /// The RedLock `name` over every master of the client (Config::IndependentMasters: N
   /// masters, a majority needed; with one master, that one). Each master holds Redisson's
   /// reentrant-lock hash `name`.
   RedLock GetRedLock(std::string name);
   /// The fair lock `name` (Redisson's getFairLock): waiters served in the order they asked.
-  FairLock GetFairLock(std::string name);
-  FairLock GetFairLock(std::string name, size_t master);
+  FairLock GetFairLock(std::string name, size_t master = 0);
   /// The read/write lock `name` (Redisson's getReadWriteLock) on the (first) master.
-  ReadWriteLock GetReadWriteLock(std::string name);
-  ReadWriteLock GetReadWriteLock(std::string name, size_t master);
+  ReadWriteLock GetReadWriteLock(std::string name, size_t master = 0);
   /// The spin lock `name` (Redisson's getSpinLock): the reentrant lock's keys, waiters backing
   /// off instead of subscribing.
-  SpinLock GetSpinLock(std::string name);
-  SpinLock GetSpinLock(std::string name, size_t master);
+  SpinLock GetSpinLock(std::string name, size_t master = 0);
   /// The semaphore `name` (Redisson's getSemaphore) on the (first) master.
-  Semaphore GetSemaphore(std::string name);
-  Semaphore GetSemaphore(std::string name, size_t master);
+  Semaphore GetSemaphore(std::string name, size_t master = 0);
   /// The permit-expirable semaphore `name` (Redisson's getPermitExpirableSemaphore).
-  PermitExpirableSemaphore GetPermitExpirableSemaphore(std::string name);
-  PermitExpirableSemaphore GetPermitExpirableSemaphore(std::string name, size_t master);
+  PermitExpirableSemaphore GetPermitExpirableSemaphore(std::string name, size_t master = 0);
   /// The count-down latch `name` (Redisson's getCountDownLatch) on the (first) master.
-  CountDownLatch GetCountDownLatch(std::string name);
-  CountDownLatch GetCountDownLatch(std::string name, size_t master);
+  CountDownLatch GetCountDownLatch(std::string name, size_t master = 0);
 
   /// Runs one command on the (first) master and returns its reply; an error reply throws
   /// ReplyError. For what the lock API does not cover (and tests).

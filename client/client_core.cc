@@ -116,53 +116,58 @@ void ClientCore::Shutdown() {
   }
 }
 
-void ClientCore::SetOnLost(size_t node, const std::string& name, LostCallback callback) {
-  std::shared_ptr<const LostCallback> previous;
-  {
-    std::lock_guard<std::mutex> lock(on_lost_mu_);
-    if (on_lost_closed_) return;  // destroyed on return, outside the lock
-    auto& slot = on_lost_[{node, name}];
-    previous = std::move(slot);
-    if (callback) {
-      slot = std::make_shared<const LostCallback>(std::move(callback));
-    } else {
-      on_lost_.erase({node, name});
-    }
+namespace {
+
+// The callbacks of one kind, per (node, lock name), guarded by ClientCore::on_lost_mu_.
+template <typename Callback>
+using CallbackSlots = std::map<std::pair<size_t, std::string>, std::shared_ptr<const Callback>>;
+
+// Sets the callback of `key` in `slots` (an empty one removes it) and returns the previous one,
+// for the caller to destroy once it no longer holds the lock. The caller holds it.
+template <typename Callback>
+std::shared_ptr<const Callback> Replace(CallbackSlots<Callback>& slots,
+                                        const std::pair<size_t, std::string>& key,
+                                        Callback callback) {
+  auto& slot = slots[key];
+  std::shared_ptr<const Callback> previous = std::move(slot);
+  if (callback) {
+    slot = std::make_shared<const Callback>(std::move(callback));
+  } else {
+    slots.erase(key);
   }
+  return previous;
+}
+
+// The callback of `key`, taken under `mu` so that it can be called outside it; null when none.
+template <typename Callback>
+std::shared_ptr<const Callback> Find(std::mutex& mu, const CallbackSlots<Callback>& slots,
+                                     const std::pair<size_t, std::string>& key) {
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = slots.find(key);
+  return it == slots.end() ? nullptr : it->second;
+}
+
+}  // namespace
+
+void ClientCore::SetOnLost(size_t node, const std::string& name, LostCallback callback) {
+  std::shared_ptr<const LostCallback> previous;  // destroyed after the lock is released
+  std::lock_guard<std::mutex> lock(on_lost_mu_);
+  if (!on_lost_closed_) previous = Replace(on_lost_, {node, name}, std::move(callback));
 }
 
 void ClientCore::NotifyLost(size_t node, const std::string& name, ThreadId t) {
-  std::shared_ptr<const LostCallback> callback;
-  {
-    std::lock_guard<std::mutex> lock(on_lost_mu_);
-    auto it = on_lost_.find({node, name});
-    if (it != on_lost_.end()) callback = it->second;
-  }
+  auto callback = Find(on_lost_mu_, on_lost_, {node, name});
   if (callback) (*callback)(LockLost{name, t, id + ":" + std::to_string(t.value)});
 }
 
 void ClientCore::SetOnRenewed(size_t node, const std::string& name, RenewedCallback callback) {
-  std::shared_ptr<const RenewedCallback> previous;  // destroyed outside the lock
-  {
-    std::lock_guard<std::mutex> lock(on_lost_mu_);
-    if (on_lost_closed_) return;
-    auto& slot = on_renewed_[{node, name}];
-    previous = std::move(slot);
-    if (callback) {
-      slot = std::make_shared<const RenewedCallback>(std::move(callback));
-    } else {
-      on_renewed_.erase({node, name});
-    }
-  }
+  std::shared_ptr<const RenewedCallback> previous;  // destroyed after the lock is released
+  std::lock_guard<std::mutex> lock(on_lost_mu_);
+  if (!on_lost_closed_) previous = Replace(on_renewed_, {node, name}, std::move(callback));
 }
 
 void ClientCore::NotifyRenewed(size_t node, LockRenewed event) {
-  std::shared_ptr<const RenewedCallback> callback;
-  {
-    std::lock_guard<std::mutex> lock(on_lost_mu_);
-    auto it = on_renewed_.find({node, event.name});
-    if (it != on_renewed_.end()) callback = it->second;
-  }
+  auto callback = Find(on_lost_mu_, on_renewed_, {node, event.name});
   if (!callback) return;
   event.owner = id + ":" + std::to_string(event.thread.value);
   (*callback)(event);

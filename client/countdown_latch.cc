@@ -37,20 +37,8 @@ std::future<void> CountDownLatch::CountDownAsync() {
 }
 
 int64_t CountDownLatch::GetCount() {
-  return core_->client->Await(
-      core_->client->Submit<int64_t>([core = core_](std::shared_ptr<std::promise<int64_t>> p) {
-        core->link().Call({"GET", core->name}, {}, [p](client::CommandResult r) {
-          if (r.error) return p->set_exception(r.error);
-          if (r.reply.is_error()) {
-            return p->set_exception(std::make_exception_ptr(ReplyError(r.reply.str)));
-          }
-          try {
-            p->set_value(r.reply.is_nil() ? 0 : std::stoll(r.reply.str));
-          } catch (...) {
-            p->set_exception(std::current_exception());
-          }
-        });
-      }));
+  auto count = [](const Reply& r) { return r.is_nil() ? 0 : std::stoll(r.str); };
+  return core_->client->Await(client::CallAsync<int64_t>(core_, {"GET", core_->name}, count));
 }
 
 void CountDownLatch::Await() { core_->client->Await(AwaitAsync()); }

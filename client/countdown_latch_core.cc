@@ -16,11 +16,7 @@ void CountDownLatchCore::TryAcquireOnce(ThreadId, const AcquireRequest&,
                                         std::function<void(AcquireOutcome)> done) {
   link().Call({"GET", name}, {}, [done = std::move(done)](CommandResult r) {
     AcquireOutcome out;
-    if (r.error) {
-      out.error = r.error;
-    } else if (r.reply.is_error()) {
-      out.error = std::make_exception_ptr(ReplyError(r.reply.str));
-    } else {
+    if (!out.Failed(r)) {
       int64_t count = 0;
       if (!r.reply.is_nil()) {
         std::from_chars(r.reply.str.data(), r.reply.str.data() + r.reply.str.size(), count);

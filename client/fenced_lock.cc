@@ -6,7 +6,7 @@
 namespace redlab {
 
 using client::Acquisition;
-using client::CommandResult;
+using client::CallAsync;
 
 namespace {
 
@@ -102,20 +102,13 @@ std::future<std::optional<int64_t>> FencedLock::TryLockWithTokenAsync(Millis wai
 
 std::future<std::optional<int64_t>> FencedLock::TokenAsync() {
   using Result = std::optional<int64_t>;
-  return core_->client->Submit<Result>([core = core_](std::shared_ptr<std::promise<Result>> p) {
-    core->link().Call({"GET", core->token_key}, {}, [p, name = core->name](CommandResult r) {
-      if (r.error) return p->set_exception(r.error);
-      if (r.reply.is_error()) {
-        return p->set_exception(std::make_exception_ptr(ReplyError(r.reply.str)));
-      }
-      if (r.reply.is_nil()) return p->set_value(std::nullopt);
-      try {
-        p->set_value(std::stoll(r.reply.str));
-      } catch (...) {
-        p->set_exception(std::make_exception_ptr(
-            ReplyError("fenced lock '" + name + "': token is not a number: " + r.reply.str)));
-      }
-    });
+  return CallAsync<Result>(core_, {"GET", core_->token_key}, [name = core_->name](const Reply& r) {
+    if (r.is_nil()) return Result();
+    try {
+      return Result(std::stoll(r.str));
+    } catch (...) {
+      throw ReplyError("fenced lock '" + name + "': token is not a number: " + r.str);
+    }
   });
 }
 

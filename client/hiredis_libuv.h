@@ -32,28 +32,18 @@ inline void HiredisLibuvUpdate(HiredisLibuvEvents* p) {
   }
 }
 
-inline void HiredisLibuvAddRead(void* privdata) {
+// Starts or stops watching the connection of `privdata` for `event` (UV_READABLE, UV_WRITABLE).
+inline void HiredisLibuvWatch(void* privdata, int event, bool on) {
   auto* p = static_cast<HiredisLibuvEvents*>(privdata);
-  p->events |= UV_READABLE;
+  p->events = on ? (p->events | event) : (p->events & ~event);
   HiredisLibuvUpdate(p);
 }
 
-inline void HiredisLibuvDelRead(void* privdata) {
-  auto* p = static_cast<HiredisLibuvEvents*>(privdata);
-  p->events &= ~UV_READABLE;
-  HiredisLibuvUpdate(p);
-}
-
-inline void HiredisLibuvAddWrite(void* privdata) {
-  auto* p = static_cast<HiredisLibuvEvents*>(privdata);
-  p->events |= UV_WRITABLE;
-  HiredisLibuvUpdate(p);
-}
-
+inline void HiredisLibuvAddRead(void* privdata) { HiredisLibuvWatch(privdata, UV_READABLE, true); }
+inline void HiredisLibuvDelRead(void* privdata) { HiredisLibuvWatch(privdata, UV_READABLE, false); }
+inline void HiredisLibuvAddWrite(void* privdata) { HiredisLibuvWatch(privdata, UV_WRITABLE, true); }
 inline void HiredisLibuvDelWrite(void* privdata) {
-  auto* p = static_cast<HiredisLibuvEvents*>(privdata);
-  p->events &= ~UV_WRITABLE;
-  HiredisLibuvUpdate(p);
+  HiredisLibuvWatch(privdata, UV_WRITABLE, false);
 }
 
 inline void HiredisLibuvCleanup(void* privdata) {

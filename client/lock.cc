@@ -8,32 +8,13 @@
 namespace redlab {
 
 using client::Acquisition;
+using client::CallAsync;
 using client::ClientCore;
-using client::CommandResult;
+using client::EvalAsync;
 using client::LockCore;
 using client::NodeLink;
 
 namespace {
-
-// A read command on the lock's master, its reply converted by `convert` (loop thread).
-template <typename T, typename Convert>
-std::future<T> Read(const std::shared_ptr<LockCore>& core, std::vector<std::string> args,
-                    Convert convert) {
-  return core->client->Submit<T>(
-      [core, args = std::move(args), convert](std::shared_ptr<std::promise<T>> p) mutable {
-        core->link().Call(std::move(args), {}, [p, convert](CommandResult r) {
-          if (r.error) return p->set_exception(r.error);
-          if (r.reply.is_error()) {
-            return p->set_exception(std::make_exception_ptr(ReplyError(r.reply.str)));
-          }
-          try {
-            p->set_value(convert(r.reply));
-          } catch (...) {
-            p->set_exception(std::current_exception());
-          }
-        });
-      });
-}
 
 // An Acquisition started from any thread: whether it acquired (T = bool), or just that it did
 // (T = void: Lock, which only ends acquired or failed).
@@ -189,7 +170,8 @@ std::future<bool> ReentrantLock::ForceUnlockAsync() {
 }
 
 std::future<bool> ReentrantLock::IsLockedAsync() {
-  return Read<bool>(core_, {"EXISTS", core_->name}, [](const Reply& r) { return r.integer == 1; });
+  return CallAsync<bool>(core_, {"EXISTS", core_->name},
+                         [](const Reply& r) { return r.integer == 1; });
 }
 
 std::future<bool> ReentrantLock::IsHeldByCurrentThreadAsync() {
@@ -197,8 +179,8 @@ std::future<bool> ReentrantLock::IsHeldByCurrentThreadAsync() {
 }
 
 std::future<bool> ReentrantLock::IsHeldByThreadAsync(ThreadId owner) {
-  return Read<bool>(core_, {"HEXISTS", core_->name, core_->Field(owner)},
-                    [](const Reply& r) { return r.integer == 1; });
+  return CallAsync<bool>(core_, {"HEXISTS", core_->name, core_->Field(owner)},
+                         [](const Reply& r) { return r.integer == 1; });
 }
 
 std::future<int> ReentrantLock::GetHoldCountAsync() {
@@ -206,31 +188,21 @@ std::future<int> ReentrantLock::GetHoldCountAsync() {
 }
 
 std::future<int> ReentrantLock::GetHoldCountAsync(ThreadId owner) {
-  return Read<int>(core_, {"HGET", core_->name, core_->Field(owner)},
-                   [](const Reply& r) { return r.is_nil() ? 0 : std::stoi(r.str); });
+  return CallAsync<int>(core_, {"HGET", core_->name, core_->Field(owner)},
+                        [](const Reply& r) { return r.is_nil() ? 0 : std::stoi(r.str); });
 }
 
 std::future<ReentrantLock::Millis> ReentrantLock::RemainTimeToLiveAsync() {
-  return Read<Millis>(core_, {"PTTL", core_->name},
-                      [](const Reply& r) { return Millis(r.integer); });
+  return CallAsync<Millis>(core_, {"PTTL", core_->name},
+                           [](const Reply& r) { return Millis(r.integer); });
 }
 
 std::future<bool> ReentrantLock::ExpireAsync(Millis ttl) {
-  return core_->client->Submit<bool>([core = core_, ttl](std::shared_ptr<std::promise<bool>> p) {
-    // RedissonExpirable.expireAsync: KEYS the object's keys (a lock: its hash); ARGV the TTL in
-    // milliseconds and PEXPIRE's option, '' for none. Safe to repeat.
-    core->link().EvalWrite(
-        core->client->scripts.expire, {core->name}, {std::to_string(ttl.count()), ""},
-        /*idempotent=*/true, [](const Reply& r) { return r.integer == 1; },
-        [p](client::WriteResult w) {
-          const CommandResult& r = w.result;
-          if (r.error) return p->set_exception(r.error);
-          if (r.reply.is_error()) {
-            return p->set_exception(std::make_exception_ptr(ReplyError(r.reply.str)));
-          }
-          p->set_value(r.reply.integer == 1);
-        });
-  });
+  // RedissonExpirable.expireAsync: KEYS the object's keys (a lock: its hash); ARGV the TTL in
+  // milliseconds and PEXPIRE's option, '' for none. Safe to repeat.
+  auto set = [](const Reply& r) { return r.integer == 1; };
+  return EvalAsync<bool>(core_, core_->client->scripts.expire, {core_->name},
+                         {std::to_string(ttl.count()), ""}, /*idempotent=*/true, set, set);
 }
 
 void ReentrantLock::OnLost(std::function<void(const LockLost&)> callback) {

@@ -16,6 +16,15 @@ std::exception_ptr AsReplyError(const Reply& r) {
 
 }  // namespace
 
+bool AcquireOutcome::Failed(const CommandResult& r) {
+  if (r.error) {
+    error = r.error;
+  } else if (r.reply.is_error()) {
+    error = AsReplyError(r.reply);
+  }
+  return error != nullptr;
+}
+
 std::string PrefixName(std::string_view prefix, std::string_view name) {
   std::string s(prefix);
   if (name.find('{') != std::string_view::npos) {

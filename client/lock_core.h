@@ -32,6 +32,10 @@ struct AcquireOutcome {
   bool acquired = false;
   int64_t ttl = 0;     // when not acquired: the holder's PTTL (-1: no expiry)
   int64_t token = -1;  // when acquired with the token (fenced lock): the fencing token
+
+  /// When `r` failed (an I/O error, or an error reply: ReplyError), records it in `error` and
+  /// returns true; false when `r` holds a reply to read.
+  bool Failed(const CommandResult& r);
 };
 
 /// What one acquisition attempt asks for.
@@ -120,36 +124,61 @@ struct LockCore : std::enable_shared_from_this<LockCore> {
   std::optional<Spin> spin;
 };
 
+/// Settles `p` with a command's result: its I/O error, ReplyError for an error reply, else
+/// `convert(reply)` (for T = void, `convert` runs for what it checks and the value is set);
+/// an exception `convert` throws settles `p` with it.
+template <typename T, typename Convert>
+void Settle(const std::shared_ptr<std::promise<T>>& p, const CommandResult& r,
+            const Convert& convert) {
+  if (r.error) return p->set_exception(r.error);
+  if (r.reply.is_error()) {
+    return p->set_exception(std::make_exception_ptr(ReplyError(r.reply.str)));
+  }
+  try {
+    if constexpr (std::is_void_v<T>) {
+      convert(r.reply);
+      p->set_value();
+    } else {
+      p->set_value(convert(r.reply));
+    }
+  } catch (...) {
+    p->set_exception(std::current_exception());
+  }
+}
+
 /// One script on `core`'s master from any thread, its reply converted by `convert` (on the
 /// loop thread; it may throw). An error reply throws ReplyError. For the primitives' plain
-/// operations (semaphore release, latch count down...).
+/// operations (semaphore release, latch count down...). `wrote` tells whether a reply
+/// means the write took effect (see NodeLink::EvalWrite); by default any reply does.
+template <typename T, typename Convert, typename DoneWhen>
+std::future<T> EvalAsync(const std::shared_ptr<LockCore>& core, const Script& script,
+                         std::vector<std::string> keys, std::vector<std::string> args,
+                         bool idempotent, Convert convert, DoneWhen wrote) {
+  return core->client->template Submit<T>(
+      [core, &script, keys = std::move(keys), args = std::move(args), idempotent, convert,
+       wrote](std::shared_ptr<std::promise<T>> p) mutable {
+        core->link().EvalWrite(script, std::move(keys), std::move(args), idempotent, wrote,
+                               [p, convert](WriteResult w) { Settle(p, w.result, convert); });
+      });
+}
 template <typename T, typename Convert>
 std::future<T> EvalAsync(const std::shared_ptr<LockCore>& core, const Script& script,
                          std::vector<std::string> keys, std::vector<std::string> args,
                          bool idempotent, Convert convert) {
-  return core->client->template Submit<T>([core, &script, keys = std::move(keys),
-                                           args = std::move(args), idempotent,
-                                           convert](std::shared_ptr<std::promise<T>> p) mutable {
-    core->link().EvalWrite(
-        script, std::move(keys), std::move(args), idempotent, [](const Reply&) { return true; },
-        [p, convert](WriteResult w) {
-          const CommandResult& r = w.result;
-          if (r.error) return p->set_exception(r.error);
-          if (r.reply.is_error()) {
-            return p->set_exception(std::make_exception_ptr(ReplyError(r.reply.str)));
-          }
-          try {
-            if constexpr (std::is_void_v<T>) {
-              convert(r.reply);
-              p->set_value();
-            } else {
-              p->set_value(convert(r.reply));
-            }
-          } catch (...) {
-            p->set_exception(std::current_exception());
-          }
-        });
-  });
+  return EvalAsync<T>(core, script, std::move(keys), std::move(args), idempotent,
+                      std::move(convert), [](const Reply&) { return true; });
+}
+
+/// One command on `core`'s master from any thread (a read: GET, PTTL...), its reply converted
+/// by `convert` on the loop thread, as EvalAsync.
+template <typename T, typename Convert>
+std::future<T> CallAsync(const std::shared_ptr<LockCore>& core, std::vector<std::string> args,
+                         Convert convert) {
+  return core->client->template Submit<T>(
+      [core, args = std::move(args), convert](std::shared_ptr<std::promise<T>> p) mutable {
+        core->link().Call(std::move(args), {},
+                          [p, convert](CommandResult r) { Settle(p, r, convert); });
+      });
 }
 
 }  // namespace redlab::client

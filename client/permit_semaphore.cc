@@ -4,6 +4,7 @@
 #include "client/acquisition.h"
 #include "client/errors.h"
 #include "client/permit_semaphore_core.h"
+#include "client/semaphore_core.h"
 
 namespace redlab {
 
@@ -182,19 +183,12 @@ int64_t PermitExpirableSemaphore::AvailablePermits() {
 }
 
 bool PermitExpirableSemaphore::TrySetPermits(int64_t permits) {
-  const auto& scripts = core_->client->scripts;
-  return core_->client->Await(
-      EvalAsync<bool>(core_, scripts.semaphore_try_set_permits, {core_->name, core_->channel},
-                      {std::to_string(permits), kPublishCommand}, /*idempotent=*/true,
-                      [](const Reply& r) { return r.integer == 1; }));
+  return core_->client->Await(client::TrySetPermitsAsync(core_, permits));
 }
 
 void PermitExpirableSemaphore::AddPermits(int64_t permits) {
-  const auto& scripts = core_->client->scripts;
-  core_->client->Await(EvalAsync<void>(core_, scripts.permit_semaphore_add_permits,
-                                       {core_->name, core_->channel},
-                                       {std::to_string(permits), kPublishCommand},
-                                       /*idempotent=*/false, [](const Reply&) {}));
+  core_->client->Await(client::AddPermitsAsync(
+      core_, core_->client->scripts.permit_semaphore_add_permits, permits));
 }
 
 bool PermitExpirableSemaphore::Delete() {

@@ -54,11 +54,8 @@ void PermitSemaphoreCore::TryAcquireOnce(ThreadId, const AcquireRequest& request
       [self, ids = std::move(ids), done = std::move(done)](WriteResult w) mutable {
         AcquireOutcome out;
         const CommandResult& r = w.result;
-        if (r.error) {
-          out.error = r.error;
-        } else if (r.reply.is_error()) {
-          out.error = std::make_exception_ptr(ReplyError(r.reply.str));
-        } else if (r.reply.type == Reply::Type::kString && r.reply.str == "OK") {
+        if (out.Failed(r)) return done(out);
+        if (r.reply.type == Reply::Type::kString && r.reply.str == "OK") {
           out.acquired = true;
           out.token = self->next_serial_++;
           self->acquired_[out.token] = std::move(ids);

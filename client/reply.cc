@@ -8,15 +8,11 @@ Reply Reply::FromHiredis(const redisReply& r) {
   Reply out;
   switch (r.type) {
     case REDIS_REPLY_STATUS:
-      out.type = Type::kStatus;
-      out.str.assign(r.str, r.len);
-      break;
     case REDIS_REPLY_ERROR:
-      out.type = Type::kError;
-      out.str.assign(r.str, r.len);
-      break;
-    case REDIS_REPLY_STRING:
-      out.type = Type::kString;
+    case REDIS_REPLY_STRING:  // the replies that carry text
+      out.type = r.type == REDIS_REPLY_STATUS  ? Type::kStatus
+                 : r.type == REDIS_REPLY_ERROR ? Type::kError
+                                               : Type::kString;
       out.str.assign(r.str, r.len);
       break;
     case REDIS_REPLY_INTEGER:

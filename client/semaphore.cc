@@ -7,6 +7,7 @@
 namespace redlab {
 
 using client::Acquisition;
+using client::CallAsync;
 using client::EvalAsync;
 using client::kPublishCommand;
 
@@ -14,6 +15,18 @@ namespace {
 
 void CheckPermits(int64_t permits) {
   if (permits < 0) throw Error("permits must not be negative");
+}
+
+// A future already settled, for what Redisson answers itself without a round trip.
+std::future<void> Ready() {
+  std::promise<void> p;
+  p.set_value();
+  return p.get_future();
+}
+std::future<bool> Ready(bool value) {
+  std::promise<bool> p;
+  p.set_value(value);
+  return p.get_future();
 }
 
 int64_t AsInteger(const Reply& r) {
@@ -26,12 +39,7 @@ int64_t AsInteger(const Reply& r) {
 
 std::future<bool> Semaphore::Start(int64_t permits, std::optional<Millis> wait, bool once) {
   CheckPermits(permits);
-  if (permits == 0) {
-    // Redisson answers these itself, without a round trip.
-    std::promise<bool> p;
-    p.set_value(true);
-    return p.get_future();
-  }
+  if (permits == 0) return Ready(true);
   Acquisition::Params params;
   params.wait = wait;
   params.once = once;
@@ -72,11 +80,8 @@ bool Semaphore::TrySetPermits(int64_t permits, Millis ttl) {
 }
 
 void Semaphore::AddPermits(int64_t permits) {
-  const auto& scripts = core_->client->scripts;
-  core_->client->Await(EvalAsync<void>(core_, scripts.semaphore_add_permits,
-                                       {core_->name, core_->channel},
-                                       {std::to_string(permits), kPublishCommand},
-                                       /*idempotent=*/false, [](const Reply&) {}));
+  core_->client->Await(
+      client::AddPermitsAsync(core_, core_->client->scripts.semaphore_add_permits, permits));
 }
 
 int64_t Semaphore::DrainPermits() {
@@ -99,11 +104,7 @@ bool Semaphore::Delete() {
 
 std::future<void> Semaphore::AcquireAsync(int64_t permits) {
   CheckPermits(permits);
-  if (permits == 0) {
-    std::promise<void> p;
-    p.set_value();
-    return p.get_future();
-  }
+  if (permits == 0) return Ready();
   Acquisition::Params params;
   params.permits = permits;
   // Without a wait bound it ends acquired or failed.
@@ -119,12 +120,8 @@ std::future<bool> Semaphore::TryAcquireAsync(int64_t permits, Millis wait) {
 
 std::future<void> Semaphore::ReleaseAsync(int64_t permits) {
   CheckPermits(permits);
-  if (permits == 0) {
-    // Redisson's releaseAsync(0) answers itself: no INCRBY 0 creating a semaphore, no message.
-    std::promise<void> p;
-    p.set_value();
-    return p.get_future();
-  }
+  // Redisson's releaseAsync(0) answers itself: no INCRBY 0 creating a semaphore, no message.
+  if (permits == 0) return Ready();
   const auto& scripts = core_->client->scripts;
   return EvalAsync<void>(core_, scripts.semaphore_release, {core_->name, core_->channel},
                          {std::to_string(permits), kPublishCommand}, /*idempotent=*/false,
@@ -132,26 +129,11 @@ std::future<void> Semaphore::ReleaseAsync(int64_t permits) {
 }
 
 std::future<bool> Semaphore::TrySetPermitsAsync(int64_t permits) {
-  const auto& scripts = core_->client->scripts;
-  return EvalAsync<bool>(core_, scripts.semaphore_try_set_permits, {core_->name, core_->channel},
-                         {std::to_string(permits), kPublishCommand}, /*idempotent=*/true,
-                         [](const Reply& r) { return r.integer == 1; });
+  return client::TrySetPermitsAsync(core_, permits);
 }
 
 std::future<int64_t> Semaphore::AvailablePermitsAsync() {
-  return core_->client->Submit<int64_t>([core = core_](std::shared_ptr<std::promise<int64_t>> p) {
-    core->link().Call({"GET", core->name}, {}, [p](client::CommandResult r) {
-      if (r.error) return p->set_exception(r.error);
-      if (r.reply.is_error()) {
-        return p->set_exception(std::make_exception_ptr(ReplyError(r.reply.str)));
-      }
-      try {
-        p->set_value(AsInteger(r.reply));
-      } catch (...) {
-        p->set_exception(std::current_exception());
-      }
-    });
-  });
+  return CallAsync<int64_t>(core_, {"GET", core_->name}, AsInteger);
 }
 
 const std::string& Semaphore::name() const { return core_->name; }

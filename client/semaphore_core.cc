@@ -15,17 +15,25 @@ void SemaphoreCore::TryAcquireOnce(ThreadId, const AcquireRequest& request,
       /*idempotent=*/false, [](const Reply& r) { return r.integer == 1; },
       [done = std::move(done)](WriteResult w) {
         AcquireOutcome out;
-        const CommandResult& r = w.result;
-        if (r.error) {
-          out.error = r.error;
-        } else if (r.reply.is_error()) {
-          out.error = std::make_exception_ptr(ReplyError(r.reply.str));
-        } else {
-          out.acquired = r.reply.integer == 1;
+        if (!out.Failed(w.result)) {
+          out.acquired = w.result.reply.integer == 1;
           out.ttl = -1;  // no holder's TTL: wait for a message
         }
         done(out);
       });
+}
+
+std::future<bool> TrySetPermitsAsync(const std::shared_ptr<LockCore>& core, int64_t permits) {
+  return EvalAsync<bool>(core, core->client->scripts.semaphore_try_set_permits,
+                         {core->name, core->channel}, {std::to_string(permits), kPublishCommand},
+                         /*idempotent=*/true, [](const Reply& r) { return r.integer == 1; });
+}
+
+std::future<void> AddPermitsAsync(const std::shared_ptr<LockCore>& core, const Script& script,
+                                  int64_t permits) {
+  return EvalAsync<void>(core, script, {core->name, core->channel},
+                         {std::to_string(permits), kPublishCommand}, /*idempotent=*/false,
+                         [](const Reply&) {});
 }
 
 }  // namespace redlab::client

@@ -15,41 +15,13 @@
 -- before it runs out (the holder's PTTL when it is first, or when the last waiter has no
 -- deadline); for one already queued, the holder's PTTL, at least 0 (current Redisson).
 -- The no-queue form (tryLock() without waiting) is fair_lock_try_acquire.lua.
+--@include fair_lock_prune
+--@include fair_lock_take
 local wait = tonumber(ARGV[3])
 local now = tonumber(ARGV[4])
 
--- Waiters at the head whose deadline has passed gave up: drop them (the others keep theirs).
--- A head without a deadline stops the pruning, as in Redisson.
-while true do
-  local head = redis.call('lindex', KEYS[2], 0)
-  if head == false then
-    break
-  end
-  local deadline = redis.call('zscore', KEYS[3], head)
-  if deadline == false or tonumber(deadline) > now then
-    break
-  end
-  redis.call('zrem', KEYS[3], head)
-  redis.call('lpop', KEYS[2])
-end
-
--- Free, and no one ahead of the caller: take it, and move every waiter up one place.
-if (redis.call('exists', KEYS[1]) == 0) and
-    ((redis.call('exists', KEYS[2]) == 0) or (redis.call('lindex', KEYS[2], 0) == ARGV[2])) then
-  redis.call('lpop', KEYS[2])
-  redis.call('zrem', KEYS[3], ARGV[2])
-  local waiters = redis.call('zrange', KEYS[3], 0, -1)
-  for i = 1, #waiters do
-    redis.call('zincrby', KEYS[3], -wait, waiters[i])
-  end
-  redis.call('hset', KEYS[1], ARGV[2], 1)
-  redis.call('pexpire', KEYS[1], ARGV[1])
-  return nil
-end
-
-if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
-  redis.call('hincrby', KEYS[1], ARGV[2], 1)
-  redis.call('pexpire', KEYS[1], ARGV[1])
+drop_expired_waiters(KEYS[2], KEYS[3], now)
+if take_or_reenter(KEYS[1], KEYS[2], KEYS[3], ARGV[2], ARGV[1], wait) then
   return nil
 end
 

@@ -8,19 +8,8 @@
 -- ARGV[2]  the caller's clock, Unix ms
 -- ARGV[3]  the publish command (PUBLISH or SPUBLISH)
 -- Returns 1 when a lock was deleted, 0 when there was none.
-while true do
-  local head = redis.call('lindex', KEYS[2], 0)
-  if head == false then
-    break
-  end
-  local deadline = redis.call('zscore', KEYS[3], head)
-  if deadline ~= false and tonumber(deadline) <= tonumber(ARGV[2]) then
-    redis.call('zrem', KEYS[3], head)
-    redis.call('lpop', KEYS[2])
-  else
-    break
-  end
-end
+--@include fair_lock_prune
+drop_expired_waiters(KEYS[2], KEYS[3], tonumber(ARGV[2]))
 if redis.call('del', KEYS[1]) == 1 then
   local next_owner = redis.call('lindex', KEYS[2], 0)
   if next_owner ~= false then

@@ -15,24 +15,14 @@
 -- Returns nil when the owner does not hold the lock, 0 when it still holds it (re-entrant), 1
 -- when the lock is free: released now, or already gone (expired, forced), in which case the
 -- first waiter is told all the same. A retry finds the latch and returns the first answer.
+--@include fair_lock_prune
+--@include lock_release_reentrant
 local done = redis.call('get', KEYS[5])
 if done ~= false then
   return tonumber(done)
 end
 
-local now = tonumber(ARGV[4])
-while true do
-  local head = redis.call('lindex', KEYS[2], 0)
-  if head == false then
-    break
-  end
-  local deadline = redis.call('zscore', KEYS[3], head)
-  if deadline == false or tonumber(deadline) > now then
-    break
-  end
-  redis.call('zrem', KEYS[3], head)
-  redis.call('lpop', KEYS[2])
-end
+drop_expired_waiters(KEYS[2], KEYS[3], tonumber(ARGV[4]))
 
 local function wake_first_waiter()
   local next_owner = redis.call('lindex', KEYS[2], 0)
@@ -46,16 +36,4 @@ if redis.call('exists', KEYS[1]) == 0 then
   redis.call('set', KEYS[5], 1, 'px', ARGV[6])
   return 1
 end
-if redis.call('hexists', KEYS[1], ARGV[3]) == 0 then
-  return nil
-end
-local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1)
-if counter > 0 then
-  redis.call('pexpire', KEYS[1], ARGV[2])
-  redis.call('set', KEYS[5], 0, 'px', ARGV[6])
-  return 0
-end
-redis.call('del', KEYS[1])
-redis.call('set', KEYS[5], 1, 'px', ARGV[6])
-wake_first_waiter()
-return 1
+return release_reentrant(KEYS[1], ARGV[3], ARGV[2], KEYS[5], ARGV[6], wake_first_waiter)

@@ -9,34 +9,10 @@
 -- ARGV[3]  the caller's clock, Unix ms
 -- ARGV[4]  the wait allowance per waiter in milliseconds
 -- Returns nil when the caller now holds the lock, else 1 (nothing queued).
-while true do
-  local head = redis.call('lindex', KEYS[2], 0)
-  if head == false then
-    break
-  end
-  local deadline = redis.call('zscore', KEYS[3], head)
-  if deadline ~= false and tonumber(deadline) <= tonumber(ARGV[3]) then
-    redis.call('zrem', KEYS[3], head)
-    redis.call('lpop', KEYS[2])
-  else
-    break
-  end
-end
-if (redis.call('exists', KEYS[1]) == 0) and
-    ((redis.call('exists', KEYS[2]) == 0) or (redis.call('lindex', KEYS[2], 0) == ARGV[2])) then
-  redis.call('lpop', KEYS[2])
-  redis.call('zrem', KEYS[3], ARGV[2])
-  local waiters = redis.call('zrange', KEYS[3], 0, -1)
-  for i = 1, #waiters do
-    redis.call('zincrby', KEYS[3], -tonumber(ARGV[4]), waiters[i])
-  end
-  redis.call('hset', KEYS[1], ARGV[2], 1)
-  redis.call('pexpire', KEYS[1], ARGV[1])
-  return nil
-end
-if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
-  redis.call('hincrby', KEYS[1], ARGV[2], 1)
-  redis.call('pexpire', KEYS[1], ARGV[1])
+--@include fair_lock_prune
+--@include fair_lock_take
+drop_expired_waiters(KEYS[2], KEYS[3], tonumber(ARGV[3]))
+if take_or_reenter(KEYS[1], KEYS[2], KEYS[3], ARGV[2], ARGV[1], tonumber(ARGV[4])) then
   return nil
 end
 return 1

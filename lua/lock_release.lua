@@ -10,20 +10,11 @@
 -- Returns nil when the owner does not hold the lock, 0 when it still holds it (re-entrant),
 -- 1 when the lock was released and waiters told. A retry of a release that already ran (its
 -- reply lost) finds the latch and returns the first answer again instead of nil.
+--@include lock_release_reentrant
 local done = redis.call('get', KEYS[3])
 if done ~= false then
   return tonumber(done)
 end
-if redis.call('hexists', KEYS[1], ARGV[3]) == 0 then
-  return nil
-end
-local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1)
-if counter > 0 then
-  redis.call('pexpire', KEYS[1], ARGV[2])
-  redis.call('set', KEYS[3], 0, 'px', ARGV[5])
-  return 0
-end
-redis.call('del', KEYS[1])
-redis.call(ARGV[4], KEYS[2], ARGV[1])
-redis.call('set', KEYS[3], 1, 'px', ARGV[5])
-return 1
+return release_reentrant(KEYS[1], ARGV[3], ARGV[2], KEYS[3], ARGV[5], function()
+  redis.call(ARGV[4], KEYS[2], ARGV[1])
+end)

@@ -6,13 +6,9 @@
 -- ARGV[1]  the caller's time now (unix ms)
 -- ARGV[2]  the publish command (PUBLISH or SPUBLISH)
 -- Returns the free permits (0 when never set; a string when read back unchanged, as GET gives).
-local expiredIds = redis.call('zrangebyscore', KEYS[2], 0, ARGV[1], 'limit', 0, -1);
-if #expiredIds > 0 then
-  redis.call('zrem', KEYS[2], unpack(expiredIds));
-  local value = redis.call('incrby', KEYS[1], #expiredIds);
-  if tonumber(value) > 0 then
-    redis.call(ARGV[2], KEYS[3], value);
-  end;
+--@include permit_semaphore_expire
+local value = return_expired_permits(KEYS[1], KEYS[2], KEYS[3], ARGV[1], -1, ARGV[2]);
+if value ~= nil then
   return value;
 end;
 local ret = redis.call('get', KEYS[1]);

@@ -9,14 +9,8 @@
 -- ARGV[4]  the publish command (PUBLISH or SPUBLISH)
 -- Returns -1 for a permit without a lease, the milliseconds left for one with a lease, 0 when
 -- the permit is not held (Redisson throws IllegalArgumentException on 0).
-local expiredIds = redis.call('zrangebyscore', KEYS[2], 0, ARGV[3], 'limit', 0, -1);
-if #expiredIds > 0 then
-  redis.call('zrem', KEYS[2], unpack(expiredIds));
-  local value = redis.call('incrby', KEYS[1], #expiredIds);
-  if tonumber(value) > 0 then
-    redis.call(ARGV[4], KEYS[3], value);
-  end;
-end;
+--@include permit_semaphore_expire
+return_expired_permits(KEYS[1], KEYS[2], KEYS[3], ARGV[3], -1, ARGV[4]);
 local value = redis.call('zscore', KEYS[2], ARGV[1]);
 if (value ~= false) then
   return tonumber(value) == tonumber(ARGV[2]) and -1 or tonumber(value) - tonumber(ARGV[3]);

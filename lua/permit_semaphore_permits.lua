@@ -6,14 +6,8 @@
 -- ARGV[1]  the caller's time now (unix ms)
 -- ARGV[2]  the publish command (PUBLISH or SPUBLISH)
 -- Returns the free permits plus the permits taken; 0 when the permits were never set.
-local expiredIds = redis.call('zrangebyscore', KEYS[2], 0, ARGV[1], 'limit', 0, -1);
-if #expiredIds > 0 then
-  redis.call('zrem', KEYS[2], unpack(expiredIds));
-  local value = redis.call('incrby', KEYS[1], #expiredIds);
-  if tonumber(value) > 0 then
-    redis.call(ARGV[2], KEYS[3], value);
-  end;
-end;
+--@include permit_semaphore_expire
+return_expired_permits(KEYS[1], KEYS[2], KEYS[3], ARGV[1], -1, ARGV[2]);
 local available = redis.call('get', KEYS[1]);
 if available == false then
   return 0

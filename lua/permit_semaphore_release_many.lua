@@ -10,20 +10,14 @@
 -- Returns 0, changing nothing, when one of the ids is not held or has expired; else the expired
 -- permits go back first (announced), then the listed ones (announced with their number), and
 -- the number given back.
+--@include permit_semaphore_expire
 for i = 4, #ARGV, 1 do
   local expire = redis.call('zscore', KEYS[3], ARGV[i]);
   if expire == false or tonumber(expire) <= tonumber(ARGV[2]) then
     return 0;
   end;
 end;
-local expiredIds = redis.call('zrangebyscore', KEYS[3], 0, ARGV[2], 'limit', 0, -1);
-if #expiredIds > 0 then
-  redis.call('zrem', KEYS[3], unpack(expiredIds));
-  local value = redis.call('incrby', KEYS[1], #expiredIds);
-  if tonumber(value) > 0 then
-    redis.call(ARGV[3], KEYS[2], value);
-  end;
-end;
+return_expired_permits(KEYS[1], KEYS[3], KEYS[2], ARGV[2], -1, ARGV[3]);
 local keys = {};
 for i = 4, #ARGV, 1 do
   table.insert(keys, ARGV[i]);

@@ -13,14 +13,8 @@
 -- ARGV[6..] the new permits' ids (16 random bytes each, as Redisson sends them: not hex)
 -- Returns 'OK' when taken; else ':<date>' of the nearest expiring permit with a lease (the
 -- waiter sleeps until then at most), or nil.
-local expiredIds = redis.call('zrangebyscore', KEYS[2], 0, ARGV[3], 'limit', 0, ARGV[1]);
-if #expiredIds > 0 then
-  redis.call('zrem', KEYS[2], unpack(expiredIds));
-  local value = redis.call('incrby', KEYS[1], #expiredIds);
-  if tonumber(value) > 0 then
-    redis.call(ARGV[5], KEYS[3], value);
-  end;
-end;
+--@include permit_semaphore_expire
+return_expired_permits(KEYS[1], KEYS[2], KEYS[3], ARGV[3], ARGV[1], ARGV[5]);
 local value = redis.call('get', KEYS[1]);
 if (value ~= false and tonumber(value) >= tonumber(ARGV[1])) then
   redis.call('decrby', KEYS[1], ARGV[1]);

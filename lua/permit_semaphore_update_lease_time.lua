@@ -8,14 +8,8 @@
 -- ARGV[3]  the caller's time now (unix ms)
 -- ARGV[4]  the publish command (PUBLISH or SPUBLISH)
 -- Returns 1 when the permit was held (not expired), else 0.
-local expiredIds = redis.call('zrangebyscore', KEYS[2], 0, ARGV[3], 'limit', 0, -1);
-if #expiredIds > 0 then
-  redis.call('zrem', KEYS[2], unpack(expiredIds));
-  local value = redis.call('incrby', KEYS[1], #expiredIds);
-  if tonumber(value) > 0 then
-    redis.call(ARGV[4], KEYS[3], value);
-  end;
-end;
+--@include permit_semaphore_expire
+return_expired_permits(KEYS[1], KEYS[2], KEYS[3], ARGV[3], -1, ARGV[4]);
 local value = redis.call('zscore', KEYS[2], ARGV[1]);
 if (value ~= false) then
   redis.call('zadd', KEYS[2], ARGV[2], ARGV[1]);

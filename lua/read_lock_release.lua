@@ -12,16 +12,12 @@
 -- all, waiters are still told and the latch says 1, as Redisson since 2025), 0 when the lock is
 -- still held (by this owner's other holds, other readers, or the writer), 1 when the lock is now
 -- free and waiters told. A retry finds the latch and returns its answer.
-local done = redis.call('get', KEYS[5])
-if done ~= false then
-  return tonumber(done)
+--@include rwlock_release_start
+local over, answer = start_rwlock_release(KEYS[1], KEYS[2], ARGV[1], ARGV[3], KEYS[5], ARGV[4])
+if over then
+  return answer
 end
-local mode = redis.call('hget', KEYS[1], 'mode')
-if mode == false then
-  redis.call(ARGV[3], KEYS[2], ARGV[1])
-  redis.call('set', KEYS[5], 1, 'px', ARGV[4])
-  return nil
-end
+local mode = answer
 if redis.call('hexists', KEYS[1], ARGV[2]) == 0 then
   return nil
 end

@@ -8,19 +8,10 @@
 -- Returns nil when the owner does not hold the lock, 0 when it still holds it (re-entrant),
 -- 1 when the lock was released (nothing published). A retry finds the latch and returns the
 -- first answer again.
+--@include lock_release_reentrant
 local done = redis.call('get', KEYS[2])
 if done ~= false then
   return tonumber(done)
 end
-if redis.call('hexists', KEYS[1], ARGV[2]) == 0 then
-  return nil
-end
-local counter = redis.call('hincrby', KEYS[1], ARGV[2], -1)
-if counter > 0 then
-  redis.call('pexpire', KEYS[1], ARGV[1])
-  redis.call('set', KEYS[2], 0, 'px', ARGV[3])
-  return 0
-end
-redis.call('del', KEYS[1])
-redis.call('set', KEYS[2], 1, 'px', ARGV[3])
-return 1
+-- Spin-lock waiters never subscribe: nothing to tell them.
+return release_reentrant(KEYS[1], ARGV[2], ARGV[1], KEYS[2], ARGV[3], function() end)

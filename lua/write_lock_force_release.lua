@@ -5,9 +5,5 @@
 -- ARGV[1]  the unlock message ("1": every waiter)
 -- ARGV[2]  the publish command (PUBLISH or SPUBLISH)
 -- Returns 1 when a write lock was deleted (and waiters told), else 0.
-if redis.call('hget', KEYS[1], 'mode') == 'write' then
-  redis.call('del', KEYS[1])
-  redis.call(ARGV[2], KEYS[2], ARGV[1])
-  return 1
-end
-return 0
+--@include rwlock_force_release
+return force_release_in_mode(KEYS[1], 'write', KEYS[2], ARGV[1], ARGV[2])

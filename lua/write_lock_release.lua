@@ -12,23 +12,17 @@
 -- (re-entrant), 1 when its last write hold is gone: the lock is free and waiters told, or the
 -- owner's own read holds remain and the lock turns into a read lock (nothing published). A
 -- retry finds the latch and returns its answer.
-local done = redis.call('get', KEYS[3])
-if done ~= false then
-  return tonumber(done)
+--@include rwlock_release_start
+--@include lock_release_hold
+local over, answer = start_rwlock_release(KEYS[1], KEYS[2], ARGV[1], ARGV[4], KEYS[3], ARGV[5])
+if over then
+  return answer
 end
-local mode = redis.call('hget', KEYS[1], 'mode')
-if mode == false then
-  redis.call(ARGV[4], KEYS[2], ARGV[1])
-  redis.call('set', KEYS[3], 1, 'px', ARGV[5])
-  return nil
-end
+local mode = answer
 if (mode ~= 'write') or (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then
   return nil
 end
-local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1)
-if counter > 0 then
-  redis.call('pexpire', KEYS[1], ARGV[2])
-  redis.call('set', KEYS[3], 0, 'px', ARGV[5])
+if release_one_hold(KEYS[1], ARGV[3], ARGV[2], KEYS[3], ARGV[5]) then
   return 0
 end
 redis.call('hdel', KEYS[1], ARGV[3])
