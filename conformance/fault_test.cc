@@ -4,6 +4,7 @@
 #include <set>
 
 #include "conformance/harness/fixture.h"
+#include "conformance/harness/script.h"
 #include "conformance/harness/topology.h"
 
 namespace redlab::conformance {
@@ -14,31 +15,38 @@ constexpr char kRedlabOnly[] = "FAULT and TOPOLOGY are redlab's fault injection;
 using FaultTest = FaultInjectionTest;
 
 TEST_F(FaultTest, ArgumentErrorsHelpAndList) {
-  EXPECT_EQ(c()({"FAULT"}), Error("ERR wrong number of arguments for 'fault' command"));
-  EXPECT_EQ(c()({"FAULT", "BOGUS"}),
-            Error("ERR Unknown subcommand or wrong number of arguments for 'BOGUS'. Try FAULT "
-                  "HELP."));
-  EXPECT_EQ(c()({"FAULT", "REPL", "SIDEWAYS"}),
-            Error("ERR Unknown subcommand or wrong number of arguments for 'REPL SIDEWAYS'. Try "
-                  "FAULT HELP."));
-  EXPECT_EQ(c()({"FAULT", "REPL", "DELAY", "x"}),
-            Error("ERR REPL DELAY takes a number of milliseconds"));
-  EXPECT_EQ(c()({"FAULT", "REPLY", "DROP", "2"}),
-            Error("ERR REPLY DROP takes a probability between 0 and 1"));
-  EXPECT_EQ(c()({"FAULT", "CLOCK", "RATE", "x"}), Error("ERR CLOCK RATE takes a factor >= 0"));
-  EXPECT_EQ(c()({"FAULT", "STALL", "x"}), Error("ERR STALL takes a number of milliseconds"));
+  ExpectReplies(
+      c(),
+      {
+          {{"FAULT"}, Error("ERR wrong number of arguments for 'fault' command")},
+          {{"FAULT", "BOGUS"},
+           Error("ERR Unknown subcommand or wrong number of arguments for 'BOGUS'. Try FAULT "
+                 "HELP.")},
+          {{"FAULT", "REPL", "SIDEWAYS"},
+           Error("ERR Unknown subcommand or wrong number of arguments for 'REPL SIDEWAYS'. Try "
+                 "FAULT HELP.")},
+          {{"FAULT", "REPL", "DELAY", "x"}, Error("ERR REPL DELAY takes a number of milliseconds")},
+          {{"FAULT", "REPLY", "DROP", "2"},
+           Error("ERR REPLY DROP takes a probability between 0 and 1")},
+          {{"FAULT", "CLOCK", "RATE", "x"}, Error("ERR CLOCK RATE takes a factor >= 0")},
+          {{"FAULT", "STALL", "x"}, Error("ERR STALL takes a number of milliseconds")},
+      });
   EXPECT_GT(c()({"FAULT", "HELP"}).elements.size(), 10u);
   EXPECT_EQ(c()({"FAULT", "LIST"}), Array({}));
 
-  EXPECT_EQ(c()({"FAULT", "REPL", "DELAY", "100", "JITTER", "20"}), Status("OK"));
-  EXPECT_EQ(c()({"FAULT", "REPL", "PAUSE"}), Status("OK"));
-  EXPECT_EQ(c()({"FAULT", "REPLY", "DELAY", "5"}), Status("OK"));
-  EXPECT_EQ(c()({"FAULT", "REPLY", "DROP", "0.25", "SEED", "7"}), Status("OK"));
-  EXPECT_EQ(c()({"FAULT", "CLOCK", "JUMP", "1500"}), Status("OK"));
-  EXPECT_EQ(c()({"FAULT", "LIST"}),
-            Array({Bulk("REPL DELAY 100 JITTER 20"), Bulk("REPL PAUSE"), Bulk("CLOCK OFFSET 1500"),
-                   Bulk("REPLY DELAY 5"), Bulk("REPLY DROP 0.25 SEED 7")}));
-  EXPECT_EQ(c()({"FAULT", "CLOCK", "MANUAL"}), Status("OK"));
+  ExpectReplies(
+      c(),
+      {
+          {{"FAULT", "REPL", "DELAY", "100", "JITTER", "20"}, Status("OK")},
+          {{"FAULT", "REPL", "PAUSE"}, Status("OK")},
+          {{"FAULT", "REPLY", "DELAY", "5"}, Status("OK")},
+          {{"FAULT", "REPLY", "DROP", "0.25", "SEED", "7"}, Status("OK")},
+          {{"FAULT", "CLOCK", "JUMP", "1500"}, Status("OK")},
+          {{"FAULT", "LIST"},
+           Array({Bulk("REPL DELAY 100 JITTER 20"), Bulk("REPL PAUSE"), Bulk("CLOCK OFFSET 1500"),
+                  Bulk("REPLY DELAY 5"), Bulk("REPLY DROP 0.25 SEED 7")})},
+          {{"FAULT", "CLOCK", "MANUAL"}, Status("OK")},
+      });
   EXPECT_EQ(c()({"FAULT", "LIST"}).elements.at(2), Bulk("CLOCK MANUAL"));
   EXPECT_EQ(c()({"FAULT", "RESET"}), Status("OK"));
   EXPECT_EQ(c()({"FAULT", "LIST"}), Array({}));

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "conformance/harness/fixture.h"
+#include "conformance/harness/script.h"
 
 namespace redlab::conformance {
 namespace {
@@ -457,41 +458,19 @@ TEST_F(HashTest, HScanLargeHashVisitsEveryField) {
   for (int i = 0; i < 1000; ++i)
     pairs.emplace_back("field:" + std::to_string(i), std::to_string(i));
   HSet("h", pairs);
-  std::map<std::string, std::string> seen;
-  std::set<std::string> matched;
-  std::string cursor = "0";
-  int calls = 0;
-  do {
-    Reply r = c().Call({"HSCAN", "h", cursor, "COUNT", "50"});
-    ASSERT_EQ(r.elements.size(), 2u);
-    cursor = r.elements[0].str;
-    const auto& items = r.elements[1].elements;
-    ASSERT_EQ(items.size() % 2, 0u);
-    for (size_t i = 0; i < items.size(); i += 2) seen[items[i].str] = items[i + 1].str;
-    ++calls;
-  } while (cursor != "0" && calls < 10000);
+  ScanSteps steps = ScanAll(c(), {"HSCAN", "h"}, {"COUNT", "50"});
   const std::map<std::string, std::string> all(pairs.begin(), pairs.end());
-  EXPECT_EQ(seen, all);
-  EXPECT_GT(calls, 1);
+  EXPECT_EQ(FieldValues(steps), all);
+  EXPECT_GT(steps.calls, 1);
   // A COUNT as large as it gets reads the whole table in one call.
   Reply everything = c()({"HSCAN", "h", "0", "COUNT", "9223372036854775807"});
   EXPECT_EQ(everything.elements[0], Bulk("0"));
   EXPECT_EQ(everything.elements[1].elements.size(), 2000u);
-  cursor = "0";
-  calls = 0;
-  do {
-    Reply r = c().Call({"HSCAN", "h", cursor, "MATCH", "field:1?", "COUNT", "100"});
-    cursor = r.elements[0].str;
-    const auto& items = r.elements[1].elements;
-    for (size_t i = 0; i < items.size(); i += 2) {
-      EXPECT_EQ(items[i + 1].str, items[i].str.substr(6));
-      matched.insert(items[i].str);
-    }
-    ++calls;
-  } while (cursor != "0" && calls < 10000);
-  std::set<std::string> expected;
-  for (int i = 10; i < 20; ++i) expected.insert("field:" + std::to_string(i));
-  EXPECT_EQ(matched, expected);
+  // MATCH keeps field:10 to field:19, each with its value.
+  std::map<std::string, std::string> expected;
+  for (int i = 10; i < 20; ++i) expected["field:" + std::to_string(i)] = std::to_string(i);
+  EXPECT_EQ(FieldValues(ScanAll(c(), {"HSCAN", "h"}, {"MATCH", "field:1?", "COUNT", "100"})),
+            expected);
 }
 
 TEST_F(HashTest, HRandFieldWithoutCount) {

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "conformance/harness/fixture.h"
+#include "conformance/harness/script.h"
 
 namespace redlab::conformance {
 namespace {
@@ -66,30 +67,32 @@ TEST_F(IntrospectionTest, CommandInfoInResp3) {
 }
 
 TEST_F(IntrospectionTest, CommandGetKeys) {
-  EXPECT_EQ(c()({"COMMAND", "GETKEYS", "SET", "a", "b"}), Array({Bulk("a")}));
-  EXPECT_EQ(c()({"COMMAND", "GETKEYS", "MSET", "a", "1", "b", "2"}), Array({Bulk("a"), Bulk("b")}));
-  EXPECT_EQ(c()({"COMMAND", "GETKEYS", "DEL", "x", "y", "z"}),
-            Array({Bulk("x"), Bulk("y"), Bulk("z")}));
-  EXPECT_EQ(c()({"COMMAND", "GETKEYS", "NOSUCH", "x"}), Error("ERR Invalid command specified"));
-  EXPECT_EQ(c()({"COMMAND", "GETKEYS", "PING", "x"}),
-            Error("ERR The command has no key arguments"));
-  EXPECT_EQ(c()({"COMMAND", "GETKEYS", "SET", "a"}),
-            Error("ERR Invalid number of arguments specified for command"));
-  EXPECT_EQ(c()({"COMMAND", "GETKEYS", "GET"}),
-            Error("ERR wrong number of arguments for 'command|getkeys' command"));
-  // Keyless commands are told so before their arity is checked.
-  EXPECT_EQ(c()({"COMMAND", "GETKEYS", "PING", "a", "b", "c"}),
-            Error("ERR The command has no key arguments"));
-  // EVAL's keys are optional: none is an empty list, not an error.
-  EXPECT_EQ(c()({"COMMAND", "GETKEYS", "EVAL", "return 1", "0"}), Array({}));
-  EXPECT_EQ(c()({"COMMAND", "GETKEYS", "EVAL", "return 1", "2", "k1", "k2", "a"}),
-            Array({Bulk("k1"), Bulk("k2")}));
-  EXPECT_EQ(c()({"COMMAND", "GETKEYS", "EVAL", "return 1", "3", "k1"}), Array({}));
-  // Key positions beyond the arguments make the whole request a syntax error: no keys.
-  EXPECT_EQ(c()({"COMMAND", "GETKEYS", "ZUNIONSTORE", "dest", "2", "a"}),
-            Error("ERR Invalid arguments specified for command"));
-  EXPECT_EQ(c()({"COMMAND", "GETKEYS", "ZUNIONSTORE", "dest", "2", "a", "b"}),
-            Array({Bulk("dest"), Bulk("a"), Bulk("b")}));
+  ExpectReplies(
+      c(),
+      {
+          {{"COMMAND", "GETKEYS", "SET", "a", "b"}, Array({Bulk("a")})},
+          {{"COMMAND", "GETKEYS", "MSET", "a", "1", "b", "2"}, Array({Bulk("a"), Bulk("b")})},
+          {{"COMMAND", "GETKEYS", "DEL", "x", "y", "z"}, Array({Bulk("x"), Bulk("y"), Bulk("z")})},
+          {{"COMMAND", "GETKEYS", "NOSUCH", "x"}, Error("ERR Invalid command specified")},
+          {{"COMMAND", "GETKEYS", "PING", "x"}, Error("ERR The command has no key arguments")},
+          {{"COMMAND", "GETKEYS", "SET", "a"},
+           Error("ERR Invalid number of arguments specified for command")},
+          {{"COMMAND", "GETKEYS", "GET"},
+           Error("ERR wrong number of arguments for 'command|getkeys' command")},
+          // Keyless commands are told so before their arity is checked.
+          {{"COMMAND", "GETKEYS", "PING", "a", "b", "c"},
+           Error("ERR The command has no key arguments")},
+          // EVAL's keys are optional: none is an empty list, not an error.
+          {{"COMMAND", "GETKEYS", "EVAL", "return 1", "0"}, Array({})},
+          {{"COMMAND", "GETKEYS", "EVAL", "return 1", "2", "k1", "k2", "a"},
+           Array({Bulk("k1"), Bulk("k2")})},
+          {{"COMMAND", "GETKEYS", "EVAL", "return 1", "3", "k1"}, Array({})},
+          // Key positions beyond the arguments make the whole request a syntax error: no keys.
+          {{"COMMAND", "GETKEYS", "ZUNIONSTORE", "dest", "2", "a"},
+           Error("ERR Invalid arguments specified for command")},
+          {{"COMMAND", "GETKEYS", "ZUNIONSTORE", "dest", "2", "a", "b"},
+           Array({Bulk("dest"), Bulk("a"), Bulk("b")})},
+      });
 }
 
 TEST_F(IntrospectionTest, CommandListFilters) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "conformance/harness/fixture.h"
+#include "conformance/harness/script.h"
 
 namespace redlab::conformance {
 namespace {
@@ -37,28 +38,12 @@ class KeysTest : public ConformanceTest {
     std::sort(out.begin(), out.end());
     return out;
   }
-  // A complete SCAN iteration with the given options; every reply is checked for its shape.
-  // Returns the distinct keys seen (SCAN may return a key twice).
-  std::set<std::string> ScanAll(const std::vector<std::string>& options, int* calls = nullptr) {
-    std::set<std::string> seen;
-    std::string cursor = "0";
-    int n = 0;
-    do {
-      std::vector<std::string> args = {"SCAN", cursor};
-      args.insert(args.end(), options.begin(), options.end());
-      Reply r = c().Call(args);
-      EXPECT_EQ(r.type, Reply::Type::kArray) << r;
-      if (r.elements.size() != 2) {
-        ADD_FAILURE() << r;
-        break;
-      }
-      EXPECT_EQ(r.elements[0].type, Reply::Type::kBulk) << r;
-      cursor = r.elements[0].str;
-      for (const std::string& k : Sorted(r.elements[1])) seen.insert(k);
-      ++n;
-    } while (cursor != "0" && n < 10000);
-    if (calls) *calls = n;
-    return seen;
+  // A complete SCAN iteration with the given options: the distinct keys seen (SCAN may return a
+  // key twice).
+  std::set<std::string> ScanKeys(const std::vector<std::string>& options, int* calls = nullptr) {
+    ScanSteps steps = ScanAll(c(), {"SCAN"}, options);
+    if (calls) *calls = steps.calls;
+    return Members(steps);
   }
 };
 
@@ -141,33 +126,33 @@ TEST_F(KeysTest, ScanOnEmptyDatabase) {
 TEST_F(KeysTest, ScanVisitsEveryKey) {
   std::set<std::string> all = SetNumberedKeys("key:", 200);
   int calls = 0;
-  EXPECT_EQ(ScanAll({}, &calls), all);
+  EXPECT_EQ(ScanKeys({}, &calls), all);
   EXPECT_GT(calls, 1);  // 200 keys at the default COUNT of 10 take several calls
-  EXPECT_EQ(ScanAll({"COUNT", "3"}), all);
-  EXPECT_EQ(ScanAll({"COUNT", "1000"}, &calls), all);
+  EXPECT_EQ(ScanKeys({"COUNT", "3"}), all);
+  EXPECT_EQ(ScanKeys({"COUNT", "1000"}, &calls), all);
   EXPECT_EQ(calls, 1);
-  EXPECT_EQ(ScanAll({"count", "7", "match", "*"}), all);
+  EXPECT_EQ(ScanKeys({"count", "7", "match", "*"}), all);
 }
 
 TEST_F(KeysTest, ScanMatchFiltersKeys) {
   std::set<std::string> wanted = SetNumberedKeys("user:", 50);
   SetNumberedKeys("order:", 50);
-  EXPECT_EQ(ScanAll({"MATCH", "user:*"}), wanted);
-  EXPECT_EQ(ScanAll({"MATCH", "user:1?", "COUNT", "5"}),
+  EXPECT_EQ(ScanKeys({"MATCH", "user:*"}), wanted);
+  EXPECT_EQ(ScanKeys({"MATCH", "user:1?", "COUNT", "5"}),
             (std::set<std::string>{"user:10", "user:11", "user:12", "user:13", "user:14", "user:15",
                                    "user:16", "user:17", "user:18", "user:19"}));
-  EXPECT_EQ(ScanAll({"MATCH", "nothing*"}), std::set<std::string>());
+  EXPECT_EQ(ScanKeys({"MATCH", "nothing*"}), std::set<std::string>());
   // The last MATCH wins.
-  EXPECT_EQ(ScanAll({"MATCH", "nothing*", "MATCH", "user:7"}), std::set<std::string>{"user:7"});
+  EXPECT_EQ(ScanKeys({"MATCH", "nothing*", "MATCH", "user:7"}), std::set<std::string>{"user:7"});
 }
 
 TEST_F(KeysTest, ScanTypeFiltersKeys) {
   std::set<std::string> all = SetNumberedKeys("k", 30);
-  EXPECT_EQ(ScanAll({"TYPE", "string"}), all);
-  EXPECT_EQ(ScanAll({"TYPE", "STRING", "COUNT", "4"}), all);
-  EXPECT_EQ(ScanAll({"TYPE", "hash"}), std::set<std::string>());
-  EXPECT_EQ(ScanAll({"TYPE", "nosuchtype"}), std::set<std::string>());
-  EXPECT_EQ(ScanAll({"TYPE", "string", "MATCH", "k1*"}),
+  EXPECT_EQ(ScanKeys({"TYPE", "string"}), all);
+  EXPECT_EQ(ScanKeys({"TYPE", "STRING", "COUNT", "4"}), all);
+  EXPECT_EQ(ScanKeys({"TYPE", "hash"}), std::set<std::string>());
+  EXPECT_EQ(ScanKeys({"TYPE", "nosuchtype"}), std::set<std::string>());
+  EXPECT_EQ(ScanKeys({"TYPE", "string", "MATCH", "k1*"}),
             (std::set<std::string>{"k1", "k10", "k11", "k12", "k13", "k14", "k15", "k16", "k17",
                                    "k18", "k19"}));
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "conformance/harness/fixture.h"
+#include "conformance/harness/script.h"
 
 namespace redlab::conformance {
 namespace {
@@ -21,17 +22,20 @@ TEST_F(PubSubTest, SubscribeRepliesPerChannel) {
 // Inside EXEC a client must get one reply per command: SUBSCRIBE and PSUBSCRIBE are still
 // allowed there (Redis keeps them for backward compatibility), SSUBSCRIBE is not.
 TEST_F(PubSubTest, SubscribingInsideATransaction) {
-  EXPECT_EQ(c()({"MULTI"}), Status("OK"));
-  EXPECT_EQ(c()({"SUBSCRIBE", "a"}), Status("QUEUED"));
-  EXPECT_EQ(c()({"PSUBSCRIBE", "p*"}), Status("QUEUED"));
-  EXPECT_EQ(c()({"SSUBSCRIBE", "s"}), Status("QUEUED"));
-  EXPECT_EQ(c()({"EXEC"}),
-            Array({Array({Bulk("subscribe"), Bulk("a"), Int(1)}),
-                   Array({Bulk("psubscribe"), Bulk("p*"), Int(2)}),
-                   Error("ERR SSUBSCRIBE isn't allowed for a DENY BLOCKING client")}));
-  EXPECT_EQ(c()({"PUBSUB", "NUMSUB", "a"}),
-            Error("ERR Can't execute 'pubsub|numsub': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / "
-                  "PING / QUIT / RESET are allowed in this context"));
+  ExpectReplies(
+      c(), {
+               {{"MULTI"}, Status("OK")},
+               {{"SUBSCRIBE", "a"}, Status("QUEUED")},
+               {{"PSUBSCRIBE", "p*"}, Status("QUEUED")},
+               {{"SSUBSCRIBE", "s"}, Status("QUEUED")},
+               {{"EXEC"},
+                Array({Array({Bulk("subscribe"), Bulk("a"), Int(1)}),
+                       Array({Bulk("psubscribe"), Bulk("p*"), Int(2)}),
+                       Error("ERR SSUBSCRIBE isn't allowed for a DENY BLOCKING client")})},
+               {{"PUBSUB", "NUMSUB", "a"},
+                Error("ERR Can't execute 'pubsub|numsub': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / "
+                      "PING / QUIT / RESET are allowed in this context")},
+           });
   EXPECT_EQ(Connect()({"PUBSUB", "SHARDCHANNELS"}), Array({}));
 }
 
@@ -177,22 +181,29 @@ TEST_F(PubSubTest, SlowSubscriberPastItsOutputLimitIsDisconnected) {
 }
 
 TEST_F(PubSubTest, OutputBufferLimitConfig) {
-  EXPECT_EQ(c()({"CONFIG", "SET", "client-output-buffer-limit", "pubsub 1mb 512kb 10"}), Status("OK"));
-  EXPECT_EQ(c()({"CONFIG", "GET", "client-output-buffer-limit"}),
-            Array({Bulk("client-output-buffer-limit"),
-                   Bulk("normal 0 0 0 slave 268435456 67108864 60 pubsub 1048576 524288 10")}));
-  EXPECT_EQ(c()({"CONFIG", "SET", "client-output-buffer-limit", "foo 1 2 3"}),
-            Error("ERR CONFIG SET failed (possibly related to argument 'client-output-buffer-limit') "
-                  "- Invalid client class specified in buffer limit configuration."));
-  EXPECT_EQ(c()({"CONFIG", "SET", "client-output-buffer-limit", "normal 1 2"}),
-            Error("ERR CONFIG SET failed (possibly related to argument 'client-output-buffer-limit') "
-                  "- Wrong number of arguments in buffer limit configuration."));
-  EXPECT_EQ(c()({"CONFIG", "SET", "client-output-buffer-limit", "normal 1x 2 3"}),
-            Error("ERR CONFIG SET failed (possibly related to argument 'client-output-buffer-limit') "
-                  "- Error in hard, soft or soft_seconds setting in buffer limit configuration."));
-  EXPECT_EQ(c()({"CONFIG", "SET", "client-output-buffer-limit",
-                 "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60"}),
-            Status("OK"));
+  ExpectReplies(
+      c(),
+      {
+          {{"CONFIG", "SET", "client-output-buffer-limit", "pubsub 1mb 512kb 10"}, Status("OK")},
+          {{"CONFIG", "GET", "client-output-buffer-limit"},
+           Array({Bulk("client-output-buffer-limit"),
+                  Bulk("normal 0 0 0 slave 268435456 67108864 60 pubsub 1048576 524288 10")})},
+          {{"CONFIG", "SET", "client-output-buffer-limit", "foo 1 2 3"},
+           Error(
+               "ERR CONFIG SET failed (possibly related to argument 'client-output-buffer-limit') "
+               "- Invalid client class specified in buffer limit configuration.")},
+          {{"CONFIG", "SET", "client-output-buffer-limit", "normal 1 2"},
+           Error(
+               "ERR CONFIG SET failed (possibly related to argument 'client-output-buffer-limit') "
+               "- Wrong number of arguments in buffer limit configuration.")},
+          {{"CONFIG", "SET", "client-output-buffer-limit", "normal 1x 2 3"},
+           Error(
+               "ERR CONFIG SET failed (possibly related to argument 'client-output-buffer-limit') "
+               "- Error in hard, soft or soft_seconds setting in buffer limit configuration.")},
+          {{"CONFIG", "SET", "client-output-buffer-limit",
+            "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60"},
+           Status("OK")},
+      });
 }
 
 }  // namespace

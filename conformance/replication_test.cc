@@ -7,6 +7,7 @@
 #include <set>
 
 #include "conformance/harness/fixture.h"
+#include "conformance/harness/script.h"
 #include "conformance/harness/topology.h"
 
 namespace redlab::conformance {
@@ -198,11 +199,14 @@ TEST_F(ReplicationTest, WaitCountsReplicasThatAcknowledged) {
 
 TEST_F(ReplicationTest, WaitArgumentErrors) {
   Client m = topology_->ConnectMaster();
-  EXPECT_EQ(m({"WAIT", "x", "1"}), Error("ERR value is not an integer or out of range"));
-  EXPECT_EQ(m({"WAIT", "1", "x"}), Error("ERR timeout is not an integer or out of range"));
-  EXPECT_EQ(m({"WAIT", "1", "1.5"}), Error("ERR timeout is not an integer or out of range"));
-  EXPECT_EQ(m({"WAIT", "1", "-1"}), Error("ERR timeout is negative"));
-  EXPECT_EQ(m({"WAIT", "1"}), Error("ERR wrong number of arguments for 'wait' command"));
+  ExpectReplies(m,
+                {
+                    {{"WAIT", "x", "1"}, Error("ERR value is not an integer or out of range")},
+                    {{"WAIT", "1", "x"}, Error("ERR timeout is not an integer or out of range")},
+                    {{"WAIT", "1", "1.5"}, Error("ERR timeout is not an integer or out of range")},
+                    {{"WAIT", "1", "-1"}, Error("ERR timeout is negative")},
+                    {{"WAIT", "1"}, Error("ERR wrong number of arguments for 'wait' command")},
+                });
 }
 
 TEST_F(ReplicationTest, WaitWithTimeoutZeroWaitsUntilAcked) {
@@ -378,15 +382,17 @@ TEST_F(ReplicationCommandsTest, RoleOfALoneMaster) {
 }
 
 TEST_F(ReplicationCommandsTest, ReplicaofArgumentErrors) {
-  EXPECT_EQ(c()({"REPLICAOF", "a"}),
-            Error("ERR wrong number of arguments for 'replicaof' command"));
-  EXPECT_EQ(c()({"REPLICAOF", "127.0.0.1", "abc"}), Error("ERR Invalid master port"));
-  EXPECT_EQ(c()({"REPLICAOF", "127.0.0.1", "-1"}), Error("ERR Invalid master port"));
-  EXPECT_EQ(c()({"REPLICAOF", "127.0.0.1", "65536"}), Error("ERR Invalid master port"));
-  EXPECT_EQ(c()({"REPLICAOF", "no", "two"}), Error("ERR Invalid master port"));
-  // Already a master: nothing to do.
-  EXPECT_EQ(c()({"REPLICAOF", "NO", "ONE"}), Status("OK"));
-  EXPECT_EQ(c()({"SLAVEOF", "no", "one"}), Status("OK"));
+  ExpectReplies(
+      c(), {
+               {{"REPLICAOF", "a"}, Error("ERR wrong number of arguments for 'replicaof' command")},
+               {{"REPLICAOF", "127.0.0.1", "abc"}, Error("ERR Invalid master port")},
+               {{"REPLICAOF", "127.0.0.1", "-1"}, Error("ERR Invalid master port")},
+               {{"REPLICAOF", "127.0.0.1", "65536"}, Error("ERR Invalid master port")},
+               {{"REPLICAOF", "no", "two"}, Error("ERR Invalid master port")},
+               // Already a master: nothing to do.
+               {{"REPLICAOF", "NO", "ONE"}, Status("OK")},
+               {{"SLAVEOF", "no", "one"}, Status("OK")},
+           });
 }
 
 TEST_F(ReplicationCommandsTest, ReplconfOptions) {
@@ -406,25 +412,30 @@ TEST_F(ReplicationCommandsTest, ReplconfOptions) {
 }
 
 TEST_F(ReplicationCommandsTest, PsyncArgumentErrors) {
-  EXPECT_EQ(c()({"PSYNC", "?"}), Error("ERR wrong number of arguments for 'psync' command"));
-  EXPECT_EQ(c()({"SYNC", "x"}), Error("ERR wrong number of arguments for 'sync' command"));
-  EXPECT_EQ(c()({"MULTI"}), Status("OK"));
-  EXPECT_EQ(c()({"PSYNC", "?", "-1"}), Error("ERR Command not allowed inside a transaction"));
-  EXPECT_EQ(c()({"DISCARD"}), Status("OK"));
+  ExpectReplies(c(),
+                {
+                    {{"PSYNC", "?"}, Error("ERR wrong number of arguments for 'psync' command")},
+                    {{"SYNC", "x"}, Error("ERR wrong number of arguments for 'sync' command")},
+                    {{"MULTI"}, Status("OK")},
+                    {{"PSYNC", "?", "-1"}, Error("ERR Command not allowed inside a transaction")},
+                    {{"DISCARD"}, Status("OK")},
+                });
 }
 
 TEST_F(ReplicationCommandsTest, FailoverErrorsOnALoneMaster) {
-  EXPECT_EQ(c()({"FAILOVER", "ABORT"}), Error("ERR No failover in progress."));
-  EXPECT_EQ(c()({"FAILOVER", "TO"}), Error("ERR syntax error"));
-  EXPECT_EQ(c()({"FAILOVER", "foo"}), Error("ERR syntax error"));
-  EXPECT_EQ(c()({"FAILOVER", "ABORT", "TIMEOUT", "10"}), Error("ERR syntax error"));
-  EXPECT_EQ(c()({"FAILOVER", "TIMEOUT", "0"}),
-            Error("ERR FAILOVER timeout must be greater than 0"));
-  EXPECT_EQ(c()({"FAILOVER", "TIMEOUT", "abc"}),
-            Error("ERR value is not an integer or out of range"));
-  EXPECT_EQ(c()({"FAILOVER", "TO", "127.0.0.1", "x"}),
-            Error("ERR value is not an integer or out of range"));
-  EXPECT_EQ(c()({"FAILOVER"}), Error("ERR FAILOVER requires connected replicas."));
+  ExpectReplies(
+      c(),
+      {
+          {{"FAILOVER", "ABORT"}, Error("ERR No failover in progress.")},
+          {{"FAILOVER", "TO"}, Error("ERR syntax error")},
+          {{"FAILOVER", "foo"}, Error("ERR syntax error")},
+          {{"FAILOVER", "ABORT", "TIMEOUT", "10"}, Error("ERR syntax error")},
+          {{"FAILOVER", "TIMEOUT", "0"}, Error("ERR FAILOVER timeout must be greater than 0")},
+          {{"FAILOVER", "TIMEOUT", "abc"}, Error("ERR value is not an integer or out of range")},
+          {{"FAILOVER", "TO", "127.0.0.1", "x"},
+           Error("ERR value is not an integer or out of range")},
+          {{"FAILOVER"}, Error("ERR FAILOVER requires connected replicas.")},
+      });
   EXPECT_EQ(InfoField(c(), "master_failover_state"), "no-failover");
 }
 

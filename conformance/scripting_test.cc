@@ -1,5 +1,6 @@
 // Scripting: EVAL, EVALSHA, EVAL_RO, EVALSHA_RO and SCRIPT; how values convert between Redis
 // replies and Lua in both directions; Redis's error formats for failing scripts and calls.
+#include "conformance/harness/script.h"
 #include "conformance/help_reply.h"
 #include "conformance/scripting_util.h"
 
@@ -85,15 +86,18 @@ TEST_F(ScriptingTest, KeysAndArgv) {
 }
 
 TEST_F(ScriptingTest, NumKeysErrors) {
-  EXPECT_EQ(c()({"EVAL", "return 1", "x"}), Error("ERR value is not an integer or out of range"));
-  EXPECT_EQ(c()({"EVAL", "return 1", "2", "a"}),
-            Error("ERR Number of keys can't be greater than number of args"));
-  EXPECT_EQ(c()({"EVAL", "return 1", "-1"}), Error("ERR Number of keys can't be negative"));
-  EXPECT_EQ(c()({"EVAL", "return 1"}), Error("ERR wrong number of arguments for 'eval' command"));
-  EXPECT_EQ(c()({"EVALSHA", std::string(40, 'a'), "x"}),
-            Error("ERR value is not an integer or out of range"));
-  // EVALSHA looks at the sha's length before anything else.
-  EXPECT_EQ(c()({"EVALSHA", "abc", "x"}), Error("NOSCRIPT No matching script. Please use EVAL."));
+  ExpectReplies(
+      c(), {
+               {{"EVAL", "return 1", "x"}, Error("ERR value is not an integer or out of range")},
+               {{"EVAL", "return 1", "2", "a"},
+                Error("ERR Number of keys can't be greater than number of args")},
+               {{"EVAL", "return 1", "-1"}, Error("ERR Number of keys can't be negative")},
+               {{"EVAL", "return 1"}, Error("ERR wrong number of arguments for 'eval' command")},
+               {{"EVALSHA", std::string(40, 'a'), "x"},
+                Error("ERR value is not an integer or out of range")},
+               // EVALSHA looks at the sha's length before anything else.
+               {{"EVALSHA", "abc", "x"}, Error("NOSCRIPT No matching script. Please use EVAL.")},
+           });
 }
 
 TEST_F(ScriptingTest, RedisCallConvertsReplies) {
@@ -314,19 +318,22 @@ TEST_F(ScriptingTest, InfoCountsCachedScripts) {
 }
 
 TEST_F(ScriptingTest, ScriptSubcommandErrors) {
-  EXPECT_EQ(c()({"SCRIPT"}), Error("ERR wrong number of arguments for 'script' command"));
-  EXPECT_EQ(c()({"SCRIPT", "nosuch"}), Error("ERR unknown subcommand 'nosuch'. Try SCRIPT HELP."));
-  EXPECT_EQ(c()({"SCRIPT", "LOAD"}),
-            Error("ERR wrong number of arguments for 'script|load' command"));
-  EXPECT_EQ(c()({"SCRIPT", "LOAD", "a", "b"}),
-            Error("ERR wrong number of arguments for 'script|load' command"));
-  EXPECT_EQ(c()({"SCRIPT", "EXISTS"}),
-            Error("ERR wrong number of arguments for 'script|exists' command"));
-  EXPECT_EQ(c()({"SCRIPT", "KILL", "x"}),
-            Error("ERR wrong number of arguments for 'script|kill' command"));
-  EXPECT_EQ(c()({"SCRIPT", "KILL"}), Error("NOTBUSY No scripts in execution right now."));
-  EXPECT_EQ(c()({"SCRIPT", "DEBUG", "no"}), Status("OK"));
-  EXPECT_EQ(c()({"SCRIPT", "DEBUG", "maybe"}), Error("ERR Use SCRIPT DEBUG YES/SYNC/NO"));
+  ExpectReplies(
+      c(),
+      {
+          {{"SCRIPT"}, Error("ERR wrong number of arguments for 'script' command")},
+          {{"SCRIPT", "nosuch"}, Error("ERR unknown subcommand 'nosuch'. Try SCRIPT HELP.")},
+          {{"SCRIPT", "LOAD"}, Error("ERR wrong number of arguments for 'script|load' command")},
+          {{"SCRIPT", "LOAD", "a", "b"},
+           Error("ERR wrong number of arguments for 'script|load' command")},
+          {{"SCRIPT", "EXISTS"},
+           Error("ERR wrong number of arguments for 'script|exists' command")},
+          {{"SCRIPT", "KILL", "x"},
+           Error("ERR wrong number of arguments for 'script|kill' command")},
+          {{"SCRIPT", "KILL"}, Error("NOTBUSY No scripts in execution right now.")},
+          {{"SCRIPT", "DEBUG", "no"}, Status("OK")},
+          {{"SCRIPT", "DEBUG", "maybe"}, Error("ERR Use SCRIPT DEBUG YES/SYNC/NO")},
+      });
   ExpectHelp(c()({"SCRIPT", "HELP"}), 17,
              {{0, HelpHeader("SCRIPT")},
               {1, "DEBUG (YES|SYNC|NO)"},

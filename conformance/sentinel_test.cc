@@ -9,6 +9,7 @@
 
 #include "conformance/fields.h"
 #include "conformance/harness/fixture.h"
+#include "conformance/harness/script.h"
 #include "conformance/harness/topology.h"
 
 namespace redlab::conformance {
@@ -244,50 +245,58 @@ TEST_F(SentinelTest, IsMasterDownByAddrAnswersAndVotesOncePerEpoch) {
 TEST_F(SentinelTest, CommandTableAndErrors) {
   StartSentinel();
   Client c = Connect();
-  EXPECT_EQ(c({"PING"}), Status("PONG"));
-  EXPECT_EQ(c({"GET", "x"}), Error("ERR unknown command 'GET', with args beginning with: 'x' "));
-  EXPECT_EQ(c({"SET", "x", "1"}),
-            Error("ERR unknown command 'SET', with args beginning with: 'x' '1' "));
-  EXPECT_EQ(c({"PUBLISH", "x", "y"}),
-            Error("ERR Only HELLO messages are accepted by Sentinel instances."));
-  EXPECT_EQ(c({"SENTINEL"}), Error("ERR wrong number of arguments for 'sentinel' command"));
-  EXPECT_EQ(c({"SENTINEL", "FOO"}), Error("ERR unknown subcommand 'FOO'. Try SENTINEL HELP."));
-  EXPECT_EQ(c({"SENTINEL", "MASTERS", "x"}),
-            Error("ERR wrong number of arguments for 'sentinel|masters' command"));
-  EXPECT_EQ(c({"SENTINEL", "MASTER", "nope"}), Error("ERR No such master with that name"));
-  EXPECT_EQ(c({"SENTINEL", "REPLICAS", "nope"}), Error("ERR No such master with that name"));
-  EXPECT_EQ(c({"SENTINEL", "GET-MASTER-ADDR-BY-NAME", "nope"}), Nil());
-  EXPECT_EQ(c({"SENTINEL", "MONITOR", "m", "127.0.0.1", "6379", "x"}), Error("ERR Invalid quorum"));
-  EXPECT_EQ(c({"SENTINEL", "MONITOR", "m", "127.0.0.1", "x", "1"}), Error("ERR Invalid port"));
-  EXPECT_EQ(c({"SENTINEL", "MONITOR", "m", "127.0.0.1", "6379", "0"}),
-            Error("ERR Quorum must be 1 or greater."));
-  EXPECT_EQ(c({"SENTINEL", "MONITOR", "m", "not-an-ip", "6379", "1"}),
-            Error("ERR Invalid IP address or hostname specified"));
+  ExpectReplies(
+      c, {
+             {{"PING"}, Status("PONG")},
+             {{"GET", "x"}, Error("ERR unknown command 'GET', with args beginning with: 'x' ")},
+             {{"SET", "x", "1"},
+              Error("ERR unknown command 'SET', with args beginning with: 'x' '1' ")},
+             {{"PUBLISH", "x", "y"},
+              Error("ERR Only HELLO messages are accepted by Sentinel instances.")},
+             {{"SENTINEL"}, Error("ERR wrong number of arguments for 'sentinel' command")},
+             {{"SENTINEL", "FOO"}, Error("ERR unknown subcommand 'FOO'. Try SENTINEL HELP.")},
+             {{"SENTINEL", "MASTERS", "x"},
+              Error("ERR wrong number of arguments for 'sentinel|masters' command")},
+             {{"SENTINEL", "MASTER", "nope"}, Error("ERR No such master with that name")},
+             {{"SENTINEL", "REPLICAS", "nope"}, Error("ERR No such master with that name")},
+             {{"SENTINEL", "GET-MASTER-ADDR-BY-NAME", "nope"}, Nil()},
+             {{"SENTINEL", "MONITOR", "m", "127.0.0.1", "6379", "x"}, Error("ERR Invalid quorum")},
+             {{"SENTINEL", "MONITOR", "m", "127.0.0.1", "x", "1"}, Error("ERR Invalid port")},
+             {{"SENTINEL", "MONITOR", "m", "127.0.0.1", "6379", "0"},
+              Error("ERR Quorum must be 1 or greater.")},
+             {{"SENTINEL", "MONITOR", "m", "not-an-ip", "6379", "1"},
+              Error("ERR Invalid IP address or hostname specified")},
+         });
   ASSERT_EQ(c({"SENTINEL", "MONITOR", "m", "127.0.0.1", master_, "1"}), Status("OK"));
-  EXPECT_EQ(c({"SENTINEL", "MONITOR", "m", "127.0.0.1", master_, "1"}),
-            Error("ERR Duplicate master name."));
-  EXPECT_EQ(c({"SENTINEL", "SET", "m", "quorum", "0"}),
-            Error("ERR Invalid argument '0' for SENTINEL SET 'quorum'"));
-  EXPECT_EQ(c({"SENTINEL", "SET", "m", "nope", "1"}),
-            Error("ERR Unknown option or number of arguments for SENTINEL SET 'nope'"));
-  EXPECT_EQ(c({"SENTINEL", "SET", "m", "quorum", "3"}), Status("OK"));
+  ExpectReplies(c, {
+                       {{"SENTINEL", "MONITOR", "m", "127.0.0.1", master_, "1"},
+                        Error("ERR Duplicate master name.")},
+                       {{"SENTINEL", "SET", "m", "quorum", "0"},
+                        Error("ERR Invalid argument '0' for SENTINEL SET 'quorum'")},
+                       {{"SENTINEL", "SET", "m", "nope", "1"},
+                        Error("ERR Unknown option or number of arguments for SENTINEL SET 'nope'")},
+                       {{"SENTINEL", "SET", "m", "quorum", "3"}, Status("OK")},
+                   });
   EXPECT_EQ(Fields(c({"SENTINEL", "MASTER", "m"}))["quorum"], "3");
   Reply id = c({"SENTINEL", "MYID"});
   EXPECT_EQ(id.str.size(), 40u);
-  EXPECT_EQ(c({"SENTINEL", "PENDING-SCRIPTS"}), Array({}));
-  EXPECT_EQ(c({"SENTINEL", "SIMULATE-FAILURE", "HELP"}),
-            Array({Bulk("crash-after-election"), Bulk("crash-after-promotion")}));
-  EXPECT_EQ(c({"SENTINEL", "SIMULATE-FAILURE", "nope"}),
-            Error("ERR Unknown failure simulation specified"));
-  EXPECT_EQ(c({"SENTINEL", "CONFIG", "GET", "announce-*"}),
-            Array({Bulk("announce-hostnames"), Bulk("no"), Bulk("announce-ip"), Bulk(""),
-                   Bulk("announce-port"), Bulk("0")}));
-  EXPECT_EQ(c({"SENTINEL", "CONFIG", "SET", "announce-port", "x"}),
-            Error("ERR Invalid value 'x' to SENTINEL CONFIG SET 'announce-port'"));
-  EXPECT_EQ(c({"SENTINEL", "CONFIG", "SET", "nope", "x"}),
-            Error("ERR Invalid argument 'nope' to SENTINEL CONFIG SET"));
-  EXPECT_EQ(c({"SENTINEL", "CONFIG", "FOO"}),
-            Error("ERR Only SENTINEL CONFIG GET <option> / SET <option> <value> are supported."));
+  ExpectReplies(
+      c, {
+             {{"SENTINEL", "PENDING-SCRIPTS"}, Array({})},
+             {{"SENTINEL", "SIMULATE-FAILURE", "HELP"},
+              Array({Bulk("crash-after-election"), Bulk("crash-after-promotion")})},
+             {{"SENTINEL", "SIMULATE-FAILURE", "nope"},
+              Error("ERR Unknown failure simulation specified")},
+             {{"SENTINEL", "CONFIG", "GET", "announce-*"},
+              Array({Bulk("announce-hostnames"), Bulk("no"), Bulk("announce-ip"), Bulk(""),
+                     Bulk("announce-port"), Bulk("0")})},
+             {{"SENTINEL", "CONFIG", "SET", "announce-port", "x"},
+              Error("ERR Invalid value 'x' to SENTINEL CONFIG SET 'announce-port'")},
+             {{"SENTINEL", "CONFIG", "SET", "nope", "x"},
+              Error("ERR Invalid argument 'nope' to SENTINEL CONFIG SET")},
+             {{"SENTINEL", "CONFIG", "FOO"},
+              Error("ERR Only SENTINEL CONFIG GET <option> / SET <option> <value> are supported.")},
+         });
   Reply help = c({"SENTINEL", "HELP"});
   ASSERT_GT(help.elements.size(), 2u);
   EXPECT_EQ(help.elements[0],

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "conformance/harness/fixture.h"
+#include "conformance/harness/script.h"
 
 namespace redlab::conformance {
 namespace {
@@ -228,46 +229,50 @@ TEST_F(ServerTest, ConfigSet) {
 }
 
 TEST_F(ServerTest, ConfigSetErrors) {
-  EXPECT_EQ(c()({"CONFIG", "SET", "foo", "bar"}),
-            Error("ERR Unknown option or number of arguments for CONFIG SET - 'foo'"));
-  EXPECT_EQ(c()({"CONFIG", "SET", "maxclients", "abc"}),
-            Error("ERR CONFIG SET failed (possibly related to argument 'maxclients') - argument "
-                  "couldn't be parsed into an integer"));
-  EXPECT_EQ(c()({"CONFIG", "SET", "maxclients", "-5"}),
-            Error("ERR CONFIG SET failed (possibly related to argument 'maxclients') - argument "
-                  "must be between 1 and 4294967295 inclusive"));
-  EXPECT_EQ(c()({"CONFIG", "SET", "appendonly", "maybe"}),
-            Error("ERR CONFIG SET failed (possibly related to argument 'appendonly') - argument "
-                  "must be 'yes' or 'no'"));
-  EXPECT_EQ(c()({"CONFIG", "SET", "maxmemory", "1xb"}),
-            Error("ERR CONFIG SET failed (possibly related to argument 'maxmemory') - argument "
-                  "must be a memory value"));
-  EXPECT_EQ(c()({"CONFIG", "SET", "maxmemory-policy", "bad"}),
-            Error("ERR CONFIG SET failed (possibly related to argument 'maxmemory-policy') - "
-                  "argument(s) must be one of the following: volatile-lru, volatile-lfu, "
-                  "volatile-random, volatile-ttl, allkeys-lru, allkeys-lfu, allkeys-random, "
-                  "noeviction"));
-  EXPECT_EQ(c()({"CONFIG", "SET", "loglevel", "nothing"}),
-            Error("ERR CONFIG SET failed (possibly related to argument 'loglevel') - argument(s) "
-                  "must be one of the following: debug, verbose, notice, warning"));
-  EXPECT_EQ(c()({"CONFIG", "SET", "databases", "3"}),
-            Error("ERR CONFIG SET failed (possibly related to argument 'databases') - can't set "
-                  "immutable config"));
-  EXPECT_EQ(c()({"CONFIG", "SET", "maxclients", "10", "maxclients", "20"}),
-            Error("ERR CONFIG SET failed (possibly related to argument 'maxclients') - duplicate "
-                  "parameter"));
-  EXPECT_EQ(c()({"CONFIG", "SET", "MAXCLIENTS", "10", "maxclients", "20"}),
-            Error("ERR CONFIG SET failed (possibly related to argument 'maxclients') - duplicate "
-                  "parameter"));
-  // A parameter and its alias are two configs to Redis: both set, the last one wins.
-  EXPECT_EQ(c()({"CONFIG", "SET", "busy-reply-threshold", "5000", "lua-time-limit", "6000"}),
-            Status("OK"));
-  EXPECT_EQ(c()({"CONFIG", "GET", "busy-reply-threshold"}),
-            Array({Bulk("busy-reply-threshold"), Bulk("6000")}));
-  EXPECT_EQ(c()({"CONFIG", "SET", "lua-time-limit", "5000"}), Status("OK"));
-  EXPECT_EQ(c()({"CONFIG", "SET", "timeout", "1", "hz"}), Error("ERR syntax error"));
-  EXPECT_EQ(c()({"CONFIG", "SET", "timeout"}),
-            Error("ERR wrong number of arguments for 'config|set' command"));
+  ExpectReplies(
+      c(),
+      {
+          {{"CONFIG", "SET", "foo", "bar"},
+           Error("ERR Unknown option or number of arguments for CONFIG SET - 'foo'")},
+          {{"CONFIG", "SET", "maxclients", "abc"},
+           Error("ERR CONFIG SET failed (possibly related to argument 'maxclients') - argument "
+                 "couldn't be parsed into an integer")},
+          {{"CONFIG", "SET", "maxclients", "-5"},
+           Error("ERR CONFIG SET failed (possibly related to argument 'maxclients') - argument "
+                 "must be between 1 and 4294967295 inclusive")},
+          {{"CONFIG", "SET", "appendonly", "maybe"},
+           Error("ERR CONFIG SET failed (possibly related to argument 'appendonly') - argument "
+                 "must be 'yes' or 'no'")},
+          {{"CONFIG", "SET", "maxmemory", "1xb"},
+           Error("ERR CONFIG SET failed (possibly related to argument 'maxmemory') - argument "
+                 "must be a memory value")},
+          {{"CONFIG", "SET", "maxmemory-policy", "bad"},
+           Error("ERR CONFIG SET failed (possibly related to argument 'maxmemory-policy') - "
+                 "argument(s) must be one of the following: volatile-lru, volatile-lfu, "
+                 "volatile-random, volatile-ttl, allkeys-lru, allkeys-lfu, allkeys-random, "
+                 "noeviction")},
+          {{"CONFIG", "SET", "loglevel", "nothing"},
+           Error("ERR CONFIG SET failed (possibly related to argument 'loglevel') - argument(s) "
+                 "must be one of the following: debug, verbose, notice, warning")},
+          {{"CONFIG", "SET", "databases", "3"},
+           Error("ERR CONFIG SET failed (possibly related to argument 'databases') - can't set "
+                 "immutable config")},
+          {{"CONFIG", "SET", "maxclients", "10", "maxclients", "20"},
+           Error("ERR CONFIG SET failed (possibly related to argument 'maxclients') - duplicate "
+                 "parameter")},
+          {{"CONFIG", "SET", "MAXCLIENTS", "10", "maxclients", "20"},
+           Error("ERR CONFIG SET failed (possibly related to argument 'maxclients') - duplicate "
+                 "parameter")},
+          // A parameter and its alias are two configs to Redis: both set, the last one wins.
+          {{"CONFIG", "SET", "busy-reply-threshold", "5000", "lua-time-limit", "6000"},
+           Status("OK")},
+          {{"CONFIG", "GET", "busy-reply-threshold"},
+           Array({Bulk("busy-reply-threshold"), Bulk("6000")})},
+          {{"CONFIG", "SET", "lua-time-limit", "5000"}, Status("OK")},
+          {{"CONFIG", "SET", "timeout", "1", "hz"}, Error("ERR syntax error")},
+          {{"CONFIG", "SET", "timeout"},
+           Error("ERR wrong number of arguments for 'config|set' command")},
+      });
   // A failed CONFIG SET changes nothing, even parameters that were valid.
   EXPECT_EQ(c()({"CONFIG", "SET", "timeout", "7", "maxclients", "x"}).type, Reply::Type::kError);
   EXPECT_EQ(c()({"CONFIG", "GET", "timeout"}), Array({Bulk("timeout"), Bulk("0")}));

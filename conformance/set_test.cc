@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "conformance/harness/fixture.h"
+#include "conformance/harness/script.h"
 
 namespace redlab::conformance {
 namespace {
@@ -458,27 +459,12 @@ TEST_F(SetTest, SscanHashTableVisitsEverything) {
   std::vector<std::string> members;
   for (int i = 0; i < 300; ++i) members.push_back("m" + std::to_string(i));
   Sadd("h", members);
-  std::set<std::string> seen;
-  std::string cursor = "0";
-  int calls = 0;
-  do {
-    Reply r = c().Call({"SSCAN", "h", cursor, "COUNT", "20"});
-    ASSERT_EQ(r.elements.size(), 2u);
-    cursor = r.elements[0].str;
-    for (const auto& e : r.elements[1].elements) seen.insert(e.str);
-    ASSERT_LT(++calls, 1000);
-  } while (cursor != "0");
-  EXPECT_EQ(seen.size(), 300u);
-  EXPECT_GT(calls, 1);
+  ScanSteps steps = ScanAll(c(), {"SSCAN", "h"}, {"COUNT", "20"});
+  EXPECT_EQ(Members(steps).size(), 300u);
+  EXPECT_GT(steps.calls, 1);
+  EXPECT_LT(steps.calls, 1000);
   // MATCH filters what each step found.
-  std::set<std::string> matched;
-  cursor = "0";
-  do {
-    Reply r = c().Call({"SSCAN", "h", cursor, "MATCH", "m1?"});
-    cursor = r.elements[0].str;
-    for (const auto& e : r.elements[1].elements) matched.insert(e.str);
-  } while (cursor != "0");
-  EXPECT_EQ(matched.size(), 10u);
+  EXPECT_EQ(Members(ScanAll(c(), {"SSCAN", "h"}, {"MATCH", "m1?"})).size(), 10u);
 }
 
 TEST_F(SetTest, SscanErrors) {

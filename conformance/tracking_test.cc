@@ -5,6 +5,7 @@
 // scripts; a redirect client that goes away.
 #include <string>
 
+#include "conformance/harness/script.h"
 #include "conformance/tracking_support.h"
 
 namespace redlab::conformance {
@@ -284,30 +285,34 @@ TEST_F(TrackingTest, OptoutTracksAllButAfterCachingNo) {
 }
 
 TEST_F(TrackingTest, CachingAndModeSwitchErrors) {
-  EXPECT_EQ(c()({"CLIENT", "CACHING", "NO"}),
-            Error("ERR CLIENT CACHING can be called only when the client is in tracking mode with "
-                  "OPTIN or OPTOUT mode enabled"));
-  EXPECT_EQ(c()({"CLIENT", "TRACKING", "ON"}), Status("OK"));
-  EXPECT_EQ(c()({"CLIENT", "CACHING", "YES"}),
-            Error("ERR CLIENT CACHING YES is only valid when tracking is enabled in OPTIN mode."));
-  EXPECT_EQ(c()({"CLIENT", "CACHING", "NO"}),
-            Error("ERR CLIENT CACHING NO is only valid when tracking is enabled in OPTOUT mode."));
-  EXPECT_EQ(c()({"CLIENT", "CACHING", "MAYBE"}), Error("ERR syntax error"));
-  EXPECT_EQ(c()({"CLIENT", "TRACKING", "ON", "BCAST"}),
-            Error("ERR You can't switch BCAST mode on/off before disabling tracking for this "
-                  "client, and then re-enabling it with a different mode."));
-  EXPECT_EQ(c()({"CLIENT", "TRACKING", "ON", "OPTIN"}), Status("OK"));
-  EXPECT_EQ(c()({"CLIENT", "TRACKING", "ON", "OPTOUT"}),
-            Error("ERR You can't switch OPTIN/OPTOUT mode before disabling tracking for this "
-                  "client, and then re-enabling it with a different mode."));
-  // ON again without OPTIN leaves plain tracking.
-  EXPECT_EQ(c()({"CLIENT", "TRACKING", "ON"}), Status("OK"));
-  EXPECT_EQ(c()({"CLIENT", "TRACKING", "ON", "OPTOUT"}), Status("OK"));
-  EXPECT_EQ(c()({"CLIENT", "TRACKING", "OFF"}), Status("OK"));
-  EXPECT_EQ(c()({"CLIENT", "TRACKING", "ON", "BCAST"}), Status("OK"));
-  EXPECT_EQ(c()({"CLIENT", "TRACKING", "ON"}),
-            Error("ERR You can't switch BCAST mode on/off before disabling tracking for this "
-                  "client, and then re-enabling it with a different mode."));
+  ExpectReplies(
+      c(),
+      {
+          {{"CLIENT", "CACHING", "NO"},
+           Error("ERR CLIENT CACHING can be called only when the client is in tracking mode with "
+                 "OPTIN or OPTOUT mode enabled")},
+          {{"CLIENT", "TRACKING", "ON"}, Status("OK")},
+          {{"CLIENT", "CACHING", "YES"},
+           Error("ERR CLIENT CACHING YES is only valid when tracking is enabled in OPTIN mode.")},
+          {{"CLIENT", "CACHING", "NO"},
+           Error("ERR CLIENT CACHING NO is only valid when tracking is enabled in OPTOUT mode.")},
+          {{"CLIENT", "CACHING", "MAYBE"}, Error("ERR syntax error")},
+          {{"CLIENT", "TRACKING", "ON", "BCAST"},
+           Error("ERR You can't switch BCAST mode on/off before disabling tracking for this "
+                 "client, and then re-enabling it with a different mode.")},
+          {{"CLIENT", "TRACKING", "ON", "OPTIN"}, Status("OK")},
+          {{"CLIENT", "TRACKING", "ON", "OPTOUT"},
+           Error("ERR You can't switch OPTIN/OPTOUT mode before disabling tracking for this "
+                 "client, and then re-enabling it with a different mode.")},
+          // ON again without OPTIN leaves plain tracking.
+          {{"CLIENT", "TRACKING", "ON"}, Status("OK")},
+          {{"CLIENT", "TRACKING", "ON", "OPTOUT"}, Status("OK")},
+          {{"CLIENT", "TRACKING", "OFF"}, Status("OK")},
+          {{"CLIENT", "TRACKING", "ON", "BCAST"}, Status("OK")},
+          {{"CLIENT", "TRACKING", "ON"},
+           Error("ERR You can't switch BCAST mode on/off before disabling tracking for this "
+                 "client, and then re-enabling it with a different mode.")},
+      });
 }
 
 TEST_F(TrackingTest, ExpiredKeysAreInvalidated) {

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "conformance/harness/script.h"
 #include "conformance/zset_fixture.h"
 
 namespace redlab::conformance {
@@ -95,22 +96,27 @@ TEST_P(ZsetRangeTest, ScoreLimits) {
 TEST_P(ZsetRangeTest, ScoreRangeSyntax) {
   Numbers();
   // Bounds are read by strtod: leading spaces, hex and an empty bound (0) pass.
-  EXPECT_EQ(c()({"ZRANGEBYSCORE", "z", " 1", "0x2"}), BulkArray({"a", "b"}));
-  EXPECT_EQ(c()({"ZRANGEBYSCORE", "z", "", "1"}), BulkArray({"a"}));
-  EXPECT_EQ(c()({"ZRANGEBYSCORE", "z", "(", "1"}), BulkArray({"a"}));
-  EXPECT_EQ(c()({"ZRANGEBYSCORE", "z", "6.5", "1e400"}), BulkArray({"g"}));
-  EXPECT_EQ(c()({"ZRANGEBYSCORE", "z", "-INF", "(1.5"}), BulkArray({"a"}));
+  ExpectReplies(c(), {
+                         {{"ZRANGEBYSCORE", "z", " 1", "0x2"}, BulkArray({"a", "b"})},
+                         {{"ZRANGEBYSCORE", "z", "", "1"}, BulkArray({"a"})},
+                         {{"ZRANGEBYSCORE", "z", "(", "1"}, BulkArray({"a"})},
+                         {{"ZRANGEBYSCORE", "z", "6.5", "1e400"}, BulkArray({"g"})},
+                         {{"ZRANGEBYSCORE", "z", "-INF", "(1.5"}, BulkArray({"a"})},
+                     });
   for (const Strings& bounds : {Strings{"x", "1"}, Strings{"1", "2 "}, Strings{"nan", "1"},
                                 Strings{"((1", "2"}, Strings{"1", "[2"}, Strings{"-", "+"}}) {
     EXPECT_EQ(c()({"ZRANGEBYSCORE", "z", bounds[0], bounds[1]}),
               Error("ERR min or max is not a float"))
         << bounds[0] << " " << bounds[1];
   }
-  EXPECT_EQ(c()({"ZRANGE", "z", "x", "1", "BYSCORE"}), Error("ERR min or max is not a float"));
-  EXPECT_EQ(c()({"ZCOUNT", "z", "1", "x"}), Error("ERR min or max is not a float"));
-  EXPECT_EQ(c()({"ZREMRANGEBYSCORE", "z", "x", "1"}), Error("ERR min or max is not a float"));
-  // The range is checked before the key: even a missing or wrong-typed one.
-  EXPECT_EQ(c()({"ZRANGEBYSCORE", "none", "x", "1"}), Error("ERR min or max is not a float"));
+  ExpectReplies(c(),
+                {
+                    {{"ZRANGE", "z", "x", "1", "BYSCORE"}, Error("ERR min or max is not a float")},
+                    {{"ZCOUNT", "z", "1", "x"}, Error("ERR min or max is not a float")},
+                    {{"ZREMRANGEBYSCORE", "z", "x", "1"}, Error("ERR min or max is not a float")},
+                    // The range is checked before the key: even a missing or wrong-typed one.
+                    {{"ZRANGEBYSCORE", "none", "x", "1"}, Error("ERR min or max is not a float")},
+                });
   c()({"SET", "s", "v"});
   EXPECT_EQ(c()({"ZCOUNT", "s", "x", "1"}), Error("ERR min or max is not a float"));
   EXPECT_EQ(c()({"ZCOUNT", "s", "0", "1"}), Error(kWrongType));
@@ -146,16 +152,20 @@ TEST_P(ZsetRangeTest, ZrangeByLex) {
 
 TEST_P(ZsetRangeTest, ZrangeOptionErrors) {
   Numbers();
-  EXPECT_EQ(c()({"ZRANGE", "z", "0", "1", "LIMIT", "0", "1"}),
-            Error("ERR syntax error, LIMIT is only supported in combination with either BYSCORE "
-                  "or BYLEX"));
-  EXPECT_EQ(c()({"ZREVRANGE", "z", "0", "1", "LIMIT", "0", "1"}),
-            Error("ERR syntax error, LIMIT is only supported in combination with either BYSCORE "
-                  "or BYLEX"));
-  EXPECT_EQ(c()({"ZRANGE", "z", "-", "+", "BYLEX", "WITHSCORES"}),
-            Error("ERR syntax error, WITHSCORES not supported in combination with BYLEX"));
-  EXPECT_EQ(c()({"ZRANGEBYLEX", "z", "-", "+", "WITHSCORES"}),
-            Error("ERR syntax error, WITHSCORES not supported in combination with BYLEX"));
+  ExpectReplies(
+      c(),
+      {
+          {{"ZRANGE", "z", "0", "1", "LIMIT", "0", "1"},
+           Error("ERR syntax error, LIMIT is only supported in combination with either BYSCORE "
+                 "or BYLEX")},
+          {{"ZREVRANGE", "z", "0", "1", "LIMIT", "0", "1"},
+           Error("ERR syntax error, LIMIT is only supported in combination with either BYSCORE "
+                 "or BYLEX")},
+          {{"ZRANGE", "z", "-", "+", "BYLEX", "WITHSCORES"},
+           Error("ERR syntax error, WITHSCORES not supported in combination with BYLEX")},
+          {{"ZRANGEBYLEX", "z", "-", "+", "WITHSCORES"},
+           Error("ERR syntax error, WITHSCORES not supported in combination with BYLEX")},
+      });
   for (const Strings& extra :
        {Strings{"BYSCORE", "BYLEX"}, Strings{"BYSCORE", "BYSCORE"}, Strings{"REV", "REV"},
         Strings{"LIMIT", "0"}, Strings{"FOO"}, Strings{"WITHSCORE"}}) {
@@ -164,25 +174,32 @@ TEST_P(ZsetRangeTest, ZrangeOptionErrors) {
     EXPECT_EQ(c().Call(args), Error("ERR syntax error")) << extra[0];
   }
   // The fixed forms take no BY* or REV.
-  EXPECT_EQ(c()({"ZRANGEBYSCORE", "z", "0", "1", "REV"}), Error("ERR syntax error"));
-  EXPECT_EQ(c()({"ZRANGEBYSCORE", "z", "0", "1", "BYSCORE"}), Error("ERR syntax error"));
-  EXPECT_EQ(c()({"ZREVRANGE", "z", "0", "1", "REV"}), Error("ERR syntax error"));
-  EXPECT_EQ(c()({"ZRANGEBYLEX", "z", "-", "+", "BYLEX"}), Error("ERR syntax error"));
-  EXPECT_EQ(c()({"ZRANGE", "z", "0", "1", "BYSCORE", "LIMIT", "x", "1"}),
-            Error("ERR value is not an integer or out of range"));
-  EXPECT_EQ(c()({"ZRANGE", "z", "x", "1"}), Error("ERR value is not an integer or out of range"));
-  EXPECT_EQ(c()({"ZRANGE", "z", "0", "1.5"}), Error("ERR value is not an integer or out of range"));
-  // Option errors come before range errors, which come before the type check.
-  EXPECT_EQ(c()({"ZRANGE", "z", "x", "1", "FOO"}), Error("ERR syntax error"));
+  ExpectReplies(
+      c(), {
+               {{"ZRANGEBYSCORE", "z", "0", "1", "REV"}, Error("ERR syntax error")},
+               {{"ZRANGEBYSCORE", "z", "0", "1", "BYSCORE"}, Error("ERR syntax error")},
+               {{"ZREVRANGE", "z", "0", "1", "REV"}, Error("ERR syntax error")},
+               {{"ZRANGEBYLEX", "z", "-", "+", "BYLEX"}, Error("ERR syntax error")},
+               {{"ZRANGE", "z", "0", "1", "BYSCORE", "LIMIT", "x", "1"},
+                Error("ERR value is not an integer or out of range")},
+               {{"ZRANGE", "z", "x", "1"}, Error("ERR value is not an integer or out of range")},
+               {{"ZRANGE", "z", "0", "1.5"}, Error("ERR value is not an integer or out of range")},
+               // Option errors come before range errors, which come before the type check.
+               {{"ZRANGE", "z", "x", "1", "FOO"}, Error("ERR syntax error")},
+           });
   c()({"SET", "s", "v"});
-  EXPECT_EQ(c()({"ZRANGE", "s", "0", "1", "LIMIT", "0", "1"}),
-            Error("ERR syntax error, LIMIT is only supported in combination with either BYSCORE "
-                  "or BYLEX"));
-  EXPECT_EQ(c()({"ZRANGE", "s", "x", "1"}), Error("ERR value is not an integer or out of range"));
-  EXPECT_EQ(c()({"ZRANGE", "s", "0", "1"}), Error(kWrongType));
-  EXPECT_EQ(c()({"ZRANGEBYLEX", "s", "-", "+"}), Error(kWrongType));
-  EXPECT_EQ(c()({"ZREVRANGEBYSCORE", "s", "1", "0"}), Error(kWrongType));
-  EXPECT_EQ(c()({"ZRANGE", "z", "0"}), Error("ERR wrong number of arguments for 'zrange' command"));
+  ExpectReplies(
+      c(),
+      {
+          {{"ZRANGE", "s", "0", "1", "LIMIT", "0", "1"},
+           Error("ERR syntax error, LIMIT is only supported in combination with either BYSCORE "
+                 "or BYLEX")},
+          {{"ZRANGE", "s", "x", "1"}, Error("ERR value is not an integer or out of range")},
+          {{"ZRANGE", "s", "0", "1"}, Error(kWrongType)},
+          {{"ZRANGEBYLEX", "s", "-", "+"}, Error(kWrongType)},
+          {{"ZREVRANGEBYSCORE", "s", "1", "0"}, Error(kWrongType)},
+          {{"ZRANGE", "z", "0"}, Error("ERR wrong number of arguments for 'zrange' command")},
+      });
 }
 
 TEST_P(ZsetRangeTest, Resp3WithScoresArePairs) {

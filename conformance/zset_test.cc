@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "conformance/harness/script.h"
 #include "conformance/zset_fixture.h"
 
 namespace redlab::conformance {
@@ -357,27 +358,6 @@ TEST_F(ZsetTest, ZrandmemberErrors) {
 }
 
 // Every member/score pair a full ZSCAN iteration returns.
-std::map<std::string, std::string> ScanAll(Client& c, const Strings& options, int* calls) {
-  std::map<std::string, std::string> seen;
-  std::string cursor = "0";
-  *calls = 0;
-  do {
-    Strings args = {"ZSCAN", "z", cursor};
-    args.insert(args.end(), options.begin(), options.end());
-    Reply r = c.Call(args);
-    EXPECT_EQ(r.type, Reply::Type::kArray) << r;
-    if (r.elements.size() != 2 || r.elements[1].elements.size() % 2 != 0) {
-      ADD_FAILURE() << r;
-      break;
-    }
-    cursor = r.elements[0].str;
-    const auto& items = r.elements[1].elements;
-    for (size_t i = 0; i < items.size(); i += 2) seen[items[i].str] = items[i + 1].str;
-    ++*calls;
-  } while (cursor != "0" && *calls < 10000);
-  return seen;
-}
-
 TEST_F(ZsetTest, ZscanListpackIsReturnedWhole) {
   Zadd("z", {"1", "a", "2.5", "b", "-0.5", "c", "1", "ab"});
   EXPECT_EQ(c()({"ZSCAN", "z", "0", "COUNT", "1"}),
@@ -395,14 +375,14 @@ TEST_F(ZsetTest, ZscanSkiplistVisitsEveryMember) {
     expected["m" + std::to_string(i)] = std::to_string(i) + ".5";
   }
   Zadd("z", pairs);
-  int calls = 0;
-  EXPECT_EQ(ScanAll(c(), {}, &calls), expected);
-  EXPECT_GT(calls, 1);
+  ScanSteps steps = ScanAll(c(), {"ZSCAN", "z"});
+  EXPECT_EQ(FieldValues(steps), expected);
+  EXPECT_GT(steps.calls, 1);
   std::map<std::string, std::string> ones;
   for (const auto& [m, s] : expected) {
     if (m.size() == 3 && m[1] == '1') ones[m] = s;
   }
-  EXPECT_EQ(ScanAll(c(), {"MATCH", "m1?", "COUNT", "50"}, &calls), ones);
+  EXPECT_EQ(FieldValues(ScanAll(c(), {"ZSCAN", "z"}, {"MATCH", "m1?", "COUNT", "50"})), ones);
 }
 
 TEST_F(ZsetTest, ZscanErrors) {

@@ -9,6 +9,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "conformance/harness/client.h"
+#include "conformance/harness/target.h"
+
 namespace redlab::conformance {
 
 pid_t SpawnProcess(std::vector<std::string> argv) {
@@ -22,6 +25,29 @@ pid_t SpawnProcess(std::vector<std::string> argv) {
     _exit(127);
   }
   return pid;
+}
+
+void ServerProcess::Start() {
+  pid_ = SpawnProcess(argv_);
+  bool up = Eventually(
+      [&] {
+        try {
+          Client c(port_, std::chrono::milliseconds(500));
+          c({"PING"});
+          return true;
+        } catch (const std::exception&) {
+          return false;  // still starting
+        }
+      },
+      std::chrono::seconds(10));
+  if (!up) throw std::runtime_error(argv_[0] + " did not start on port " + std::to_string(port_));
+}
+
+void ServerProcess::Kill() {
+  if (pid_ <= 0) return;
+  kill(pid_, SIGKILL);
+  waitpid(pid_, nullptr, 0);
+  pid_ = -1;
 }
 
 ChildProcess::ChildProcess(const std::string& path, const std::vector<std::string>& args) {

@@ -14,6 +14,29 @@ namespace redlab::conformance {
 // its pid. Throws when fork fails.
 pid_t SpawnProcess(std::vector<std::string> argv);
 
+// A server process (redis-server, redlab-server, a Sentinel) listening on `port`: started,
+// killed and started again there, as a crash and a restart of a node.
+class ServerProcess {
+ public:
+  ServerProcess(int port, std::vector<std::string> argv) : port_(port), argv_(std::move(argv)) {}
+  // SIGKILLs the process if it is still running.
+  ~ServerProcess() { Kill(); }
+  ServerProcess(const ServerProcess&) = delete;
+  ServerProcess& operator=(const ServerProcess&) = delete;
+
+  // Starts `argv` (argv[0] looked up on PATH) and returns once it answers PING on the port;
+  // throws when it has not within 10 s.
+  void Start();
+  // SIGKILL (no chance to write or send anything more), then reaps it. Nothing when not running.
+  void Kill();
+  int port() const { return port_; }
+
+ private:
+  int port_;
+  std::vector<std::string> argv_;
+  pid_t pid_ = -1;
+};
+
 class ChildProcess {
  public:
   // Starts `path` with `args` (argv[0] is `path`).

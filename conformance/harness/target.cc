@@ -208,53 +208,19 @@ std::unique_ptr<Server> StartServer(const ServerOptions& options) {
   return StartServerOf(CurrentTarget(), options);
 }
 
-// A sentinel process, started from a sentinel.conf of its own (Sentinel needs a config file it
-// can write), which goes with it.
-class SentinelProcess : public Server {
- public:
-  SentinelProcess(Target target, const ServerOptions& options) {
-    static std::atomic<int> next{0};
-    path_ = "/tmp/redlab-sentinel-" + std::to_string(getpid()) + "-" + std::to_string(next++) +
-            ".conf";
-    process_ = std::make_unique<ProcessServer>([&](int port) {
-      FILE* f = std::fopen(path_.c_str(), "w");
-      if (f == nullptr) throw std::runtime_error("cannot write " + path_);
-      std::fprintf(f, "port %d\nbind 127.0.0.1\nloglevel warning\n", port);
-      if (target == Target::kRedis) std::fprintf(f, "logfile /dev/null\n");
-      for (const auto& [name, value] : options.config) {
-        std::fprintf(f, "%s %s\n", name.c_str(), value.c_str());
-      }
-      std::fclose(f);
-      std::string program = target == Target::kSpawn ? REDLAB_SERVER_PATH : "redis-server";
-      return std::vector<std::string>{program, path_, "--sentinel"};
-    });
-  }
-  ~SentinelProcess() override {
-    process_->Stop();
-    std::remove(path_.c_str());
-  }
-  int port() const override { return process_->port(); }
-  void Stop() override { process_->Stop(); }
-  bool WaitExited(std::chrono::milliseconds timeout) override {
-    return process_->WaitExited(timeout);
-  }
+namespace {
 
- private:
-  std::string path_;
-  std::unique_ptr<ProcessServer> process_;
-};
-
-// A server with a working directory of its own, removed with it: what one test's server writes
-// there (a SAVE, the RDB file of a disk-based full sync) is never loaded by a later server of
-// another test, as it would be from a shared directory.
-class ServerInOwnDir : public Server {
+// A server with a path of its own, removed with it: its working directory, where what one
+// test's server writes (a SAVE, the RDB file of a disk-based full sync) is never loaded by a later
+// server of another test, as it would be from a shared directory; or a sentinel's config file.
+class ServerWithOwnPath : public Server {
  public:
-  ServerInOwnDir(std::string dir, std::unique_ptr<Server> server)
-      : dir_(std::move(dir)), server_(std::move(server)) {}
-  ~ServerInOwnDir() override {
+  ServerWithOwnPath(std::string path, std::unique_ptr<Server> server)
+      : path_(std::move(path)), server_(std::move(server)) {}
+  ~ServerWithOwnPath() override {
     server_.reset();
     std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
+    std::filesystem::remove_all(path_, ignored);
   }
   int port() const override { return server_->port(); }
   void Stop() override { server_->Stop(); }
@@ -263,9 +229,45 @@ class ServerInOwnDir : public Server {
   }
 
  private:
-  std::string dir_;
+  std::string path_;
   std::unique_ptr<Server> server_;
 };
+
+// The server `start` starts, owning `path`; the path is removed at once when it does not start.
+std::unique_ptr<Server> WithOwnPath(const std::string& path,
+                                    const std::function<std::unique_ptr<Server>()>& start) {
+  try {
+    return std::make_unique<ServerWithOwnPath>(path, start());
+  } catch (...) {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+    throw;
+  }
+}
+
+// A sentinel process, started from a sentinel.conf of its own (Sentinel needs a config file it
+// can write), which goes with it.
+std::unique_ptr<Server> StartSentinel(Target target, const ServerOptions& options) {
+  static std::atomic<int> next{0};
+  std::string path =
+      "/tmp/redlab-sentinel-" + std::to_string(getpid()) + "-" + std::to_string(next++) + ".conf";
+  return WithOwnPath(path, [&] {
+    return std::make_unique<ProcessServer>([&](int port) {
+      FILE* f = std::fopen(path.c_str(), "w");
+      if (f == nullptr) throw std::runtime_error("cannot write " + path);
+      std::fprintf(f, "port %d\nbind 127.0.0.1\nloglevel warning\n", port);
+      if (target == Target::kRedis) std::fprintf(f, "logfile /dev/null\n");
+      for (const auto& [name, value] : options.config) {
+        std::fprintf(f, "%s %s\n", name.c_str(), value.c_str());
+      }
+      std::fclose(f);
+      std::string program = target == Target::kSpawn ? REDLAB_SERVER_PATH : "redis-server";
+      return std::vector<std::string>{program, path, "--sentinel"};
+    });
+  });
+}
+
+}  // namespace
 
 static std::unique_ptr<Server> StartServerIn(Target target, const ServerOptions& options);
 
@@ -278,18 +280,12 @@ std::unique_ptr<Server> StartServerOf(Target target, const ServerOptions& option
   if (mkdtemp(dir) == nullptr) throw std::runtime_error("cannot create a directory in /tmp");
   ServerOptions in_dir = options;
   in_dir.config.insert(in_dir.config.begin(), {"dir", dir});
-  try {
-    return std::make_unique<ServerInOwnDir>(dir, StartServerIn(target, in_dir));
-  } catch (...) {
-    std::error_code ignored;
-    std::filesystem::remove_all(dir, ignored);
-    throw;
-  }
+  return WithOwnPath(dir, [&] { return StartServerIn(target, in_dir); });
 }
 
 static std::unique_ptr<Server> StartServerIn(Target target, const ServerOptions& options) {
   if (target == Target::kEmbedded) return std::make_unique<EmbeddedServer>(options);
-  if (options.sentinel) return std::make_unique<SentinelProcess>(target, options);
+  if (options.sentinel) return StartSentinel(target, options);
   return std::make_unique<ProcessServer>([&](int port) {
     std::vector<std::string> argv;
     if (target == Target::kSpawn) {

@@ -33,39 +33,6 @@ void Expect(const Reply& r, const Reply& expected, const std::string& what) {
   if (!(r == expected)) throw std::runtime_error(what + " answered " + r.Describe());
 }
 
-// A server process of the topology: started, killed, started again on the same port.
-class Process {
- public:
-  explicit Process(std::vector<std::string> argv) : argv_(std::move(argv)) {}
-  ~Process() { Kill(); }
-
-  void Start(int port) {
-    pid_ = SpawnProcess(argv_);
-    bool up = Eventually(
-        [&] {
-          try {
-            Client c(port, std::chrono::milliseconds(500));
-            c({"PING"});
-            return true;
-          } catch (const std::exception&) {
-            return false;
-          }
-        },
-        std::chrono::seconds(10));
-    if (!up) throw std::runtime_error(argv_[0] + " did not start on port " + std::to_string(port));
-  }
-  void Kill() {
-    if (pid_ <= 0) return;
-    kill(pid_, SIGKILL);
-    waitpid(pid_, nullptr, 0);
-    pid_ = -1;
-  }
-
- private:
-  std::vector<std::string> argv_;
-  pid_t pid_ = -1;
-};
-
 // redlab nodes: embedded in this process, or one redlab-server process hosting them all; either
 // way the faults are FAULT commands over TCP.
 class RedlabTopology : public Topology {
@@ -96,8 +63,8 @@ class RedlabTopology : public Topology {
       argv.push_back("--" + name);
       argv.push_back(value);
     }
-    process_ = std::make_unique<Process>(argv);
-    process_->Start(base);
+    process_ = std::make_unique<ServerProcess>(base, argv);
+    process_->Start();
     master_port_ = base;
     for (int i = 1; i <= options.replicas; ++i) {
       replica_ports_.push_back(base + i);
@@ -153,7 +120,7 @@ class RedlabTopology : public Topology {
   }
 
   std::unique_ptr<server::Topology> topology_;
-  std::unique_ptr<Process> process_;
+  std::unique_ptr<ServerProcess> process_;
 };
 
 // Real redis-server processes, each replica linked to the master through a fault proxy.
@@ -164,8 +131,8 @@ class RedisTopology : public Topology {
     if (mkdtemp(dir_template) == nullptr) throw std::runtime_error("mkdtemp failed");
     dir_ = dir_template;
     master_port_ = FreePort();
-    master_ = std::make_unique<Process>(Argv(master_port_, "master", 0));
-    master_->Start(master_port_);
+    master_ = std::make_unique<ServerProcess>(master_port_, Argv(master_port_, "master", 0));
+    master_->Start();
     for (int i = 0; i < options.replicas; ++i) {
       int via = master_port_;
       if (options.fault_proxy) {
@@ -176,8 +143,8 @@ class RedisTopology : public Topology {
       }
       int port = FreePort();
       replicas_.push_back(
-          std::make_unique<Process>(Argv(port, "replica" + std::to_string(i), via)));
-      replicas_.back()->Start(port);
+          std::make_unique<ServerProcess>(port, Argv(port, "replica" + std::to_string(i), via)));
+      replicas_.back()->Start();
       replica_ports_.push_back(port);
     }
   }
@@ -212,7 +179,7 @@ class RedisTopology : public Topology {
   }
 
   int RestartCrashedMaster() override {
-    master_->Start(crashed_port_);
+    master_->Start();
     return crashed_port_;
   }
 
@@ -243,9 +210,9 @@ class RedisTopology : public Topology {
 
   std::vector<std::pair<std::string, std::string>> config_;
   std::string dir_;
-  std::unique_ptr<Process> master_;
+  std::unique_ptr<ServerProcess> master_;
   std::vector<std::unique_ptr<tools::FaultProxy>> proxies_;
-  std::vector<std::unique_ptr<Process>> replicas_;
+  std::vector<std::unique_ptr<ServerProcess>> replicas_;
 };
 
 }  // namespace

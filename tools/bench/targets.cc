@@ -9,6 +9,7 @@
 #include "client/config.h"
 #include "conformance/harness/topology.h"
 #include "server/topology.h"
+#include "tools/hiredis_argv.h"
 
 namespace redlab::tools::bench {
 namespace {
@@ -26,21 +27,12 @@ using Context = std::unique_ptr<redisContext, ContextDeleter>;
 
 // Sends `argv`; returns the reply's text (a bulk, status or the integer); throws on an error.
 std::string Command(redisContext* c, const std::vector<std::string>& argv) {
-  std::vector<const char*> ptrs;
-  std::vector<size_t> lens;
-  for (const auto& a : argv) {
-    ptrs.push_back(a.data());
-    lens.push_back(a.size());
-  }
-  auto* r = static_cast<redisReply*>(
-      redisCommandArgv(c, static_cast<int>(argv.size()), ptrs.data(), lens.data()));
+  ReplyPtr r = CommandArgv(c, argv);
   if (r == nullptr) throw std::runtime_error(std::string("connection lost: ") + c->errstr);
   std::string text = r->type == REDIS_REPLY_INTEGER ? std::to_string(r->integer)
                      : r->str != nullptr            ? std::string(r->str, r->len)
                                                     : "";
-  bool error = r->type == REDIS_REPLY_ERROR;
-  freeReplyObject(r);
-  if (error) throw std::runtime_error(argv[0] + ": " + text);
+  if (r->type == REDIS_REPLY_ERROR) throw std::runtime_error(argv[0] + ": " + text);
   return text;
 }
 

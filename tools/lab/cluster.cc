@@ -1,12 +1,7 @@
 // The lab's targets: embedded redlab nodes and real redis-server processes.
 #include "tools/lab/cluster.h"
 
-#include <arpa/inet.h>
 #include <hiredis/hiredis.h>
-#include <netinet/in.h>
-#include <signal.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -16,7 +11,10 @@
 #include <stdexcept>
 #include <thread>
 
+#include "conformance/harness/child_process.h"
+#include "conformance/harness/target.h"
 #include "server/topology.h"
+#include "tools/hiredis_argv.h"
 #include "tools/proxy/fault_proxy.h"
 
 namespace redlab::lab {
@@ -34,18 +32,10 @@ std::string AdminCommand(int port, const std::vector<std::string>& args,
                              (c ? c->errstr : "out of memory"));
   }
   redisSetTimeout(c.get(), tv);
-  std::vector<const char*> argv;
-  std::vector<size_t> lens;
-  for (const auto& a : args) {
-    argv.push_back(a.data());
-    lens.push_back(a.size());
-  }
-  auto* reply = static_cast<redisReply*>(
-      redisCommandArgv(c.get(), static_cast<int>(argv.size()), argv.data(), lens.data()));
+  tools::ReplyPtr reply = tools::CommandArgv(c.get(), args);
   if (reply == nullptr) {
     throw std::runtime_error(args.at(0) + " to port " + std::to_string(port) + ": " + c->errstr);
   }
-  std::unique_ptr<redisReply, void (*)(void*)> hold(reply, freeReplyObject);
   switch (reply->type) {
     case REDIS_REPLY_ERROR:
       throw std::runtime_error(args.at(0) + " to port " + std::to_string(port) + ": " +
@@ -71,18 +61,6 @@ std::string AdminCommand(int port, const std::vector<std::string>& args,
     default:
       return "";
   }
-}
-
-int FreePort() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
-  socklen_t len = sizeof(addr);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  close(fd);
-  return ntohs(addr.sin_port);
 }
 
 Cluster::Cluster(Target target, const ClusterSpec& spec) : target_(target), spec_(spec) {
@@ -220,45 +198,6 @@ class EmbeddedCluster : public Cluster {
   bool partitioned_ = false;
 };
 
-// One redis-server process: started, killed, started again on its port.
-class RedisProcess {
- public:
-  RedisProcess(int port, std::vector<std::string> argv) : port_(port), argv_(std::move(argv)) {}
-  ~RedisProcess() { Kill(); }
-  void Start() {
-    std::vector<char*> cargv;
-    for (auto& a : argv_) cargv.push_back(a.data());
-    cargv.push_back(nullptr);
-    pid_ = fork();
-    if (pid_ < 0) throw std::runtime_error("fork failed");
-    if (pid_ == 0) {
-      execvp(cargv[0], cargv.data());
-      _exit(127);
-    }
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (std::chrono::steady_clock::now() < deadline) {
-      try {
-        AdminCommand(port_, {"PING"}, std::chrono::milliseconds(500));
-        return;
-      } catch (const std::exception&) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));  // still starting
-      }
-    }
-    throw std::runtime_error("redis-server did not start on port " + std::to_string(port_));
-  }
-  void Kill() {
-    if (pid_ <= 0) return;
-    kill(pid_, SIGKILL);
-    waitpid(pid_, nullptr, 0);
-    pid_ = -1;
-  }
-
- private:
-  int port_;
-  std::vector<std::string> argv_;
-  pid_t pid_ = -1;
-};
-
 class RedisCluster : public Cluster {
  public:
   explicit RedisCluster(const ClusterSpec& spec) : Cluster(Target::kRedis, spec) {
@@ -304,7 +243,7 @@ class RedisCluster : public Cluster {
     return *proxies_[node];
   }
   void StartNode(int master_via) {
-    int port = FreePort();
+    int port = conformance::FreePort();
     std::string name = "n" + std::to_string(ports_.size());
     std::vector<std::string> argv = {"redis-server",
                                      "--port",
@@ -333,29 +272,29 @@ class RedisCluster : public Cluster {
       argv.push_back("--replicaof");
       argv.push_back("127.0.0.1 " + std::to_string(master_via));
     }
-    processes_.push_back(std::make_unique<RedisProcess>(port, argv));
+    processes_.push_back(std::make_unique<conformance::ServerProcess>(port, argv));
     processes_.back()->Start();
     ports_.push_back(port);
   }
 
   // `redis-server sentinel-N.conf --sentinel`: the file is Sentinel's own, rewritten by it.
   void StartSentinel(int quorum) {
-    int port = FreePort();
+    int port = conformance::FreePort();
     std::string conf = dir_ + "/sentinel-" + std::to_string(sentinels_.size()) + ".conf";
     std::ofstream(conf) << "port " << port << "\nbind 127.0.0.1\nlogfile /dev/null\ndir " << dir_
                         << "\nsentinel monitor " << kSentinelMaster << " 127.0.0.1 " << ports_.at(0)
                         << " " << quorum << "\nsentinel down-after-milliseconds " << kSentinelMaster
                         << " " << kSentinelDownAfterMs << "\nsentinel failover-timeout "
                         << kSentinelMaster << " 5000\n";
-    sentinels_.push_back(std::make_unique<RedisProcess>(
+    sentinels_.push_back(std::make_unique<conformance::ServerProcess>(
         port, std::vector<std::string>{"redis-server", conf, "--sentinel"}));
     sentinels_.back()->Start();
     sentinel_ports_.push_back(port);
   }
 
   std::string dir_;
-  std::vector<std::unique_ptr<RedisProcess>> sentinels_;
-  std::vector<std::unique_ptr<RedisProcess>> processes_;
+  std::vector<std::unique_ptr<conformance::ServerProcess>> sentinels_;
+  std::vector<std::unique_ptr<conformance::ServerProcess>> processes_;
   std::vector<std::unique_ptr<tools::FaultProxy>> proxies_;  // by node; null for masters
 };
 

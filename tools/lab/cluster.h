@@ -88,7 +88,4 @@ class Cluster {
 std::string AdminCommand(int port, const std::vector<std::string>& args,
                          std::chrono::milliseconds timeout = std::chrono::seconds(2));
 
-// A TCP port nobody listens on right now.
-int FreePort();
-
 }  // namespace redlab::lab

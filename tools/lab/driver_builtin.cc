@@ -58,6 +58,15 @@ class ClientDriver : public LockDriver {
   ~ClientDriver() override { client_.Shutdown(); }
 
   std::string OwnerId(const std::string& lock) override { return Get(lock).OwnerId(kOwner); }
+  // TryLock for `wait` with the lease, or kept by the watchdog when `lease` is zero; then
+  // Acquired.
+  DriverResult Acquire(const std::string& lock, Millis wait, Millis lease) override {
+    return RunClientCall([&] {
+      L l = Get(lock);
+      bool ok = lease.count() > 0 ? l.TryLock(wait, lease, kOwner) : l.TryLock(wait, kOwner);
+      return ok ? Acquired(l) : NotAcquired();
+    });
+  }
   DriverResult Release(const std::string& lock) override {
     return RunClientCall([&] {
       Get(lock).Unlock(kOwner);
@@ -69,8 +78,9 @@ class ClientDriver : public LockDriver {
   }
 
  protected:
- protected:
   virtual L Make(const std::string& lock) = 0;
+  // The result of an acquisition that got `l`: success, unless a driver checks more.
+  virtual DriverResult Acquired(L& /*l*/) { return Ok(); }
   L Get(const std::string& lock) {
     std::lock_guard hold(mu_);
     auto it = locks_.find(lock);
@@ -109,27 +119,23 @@ class ReentrantDriver : public WatchdogDriver<ReentrantLock> {
       : WatchdogDriver(config), options_(options) {}
   std::string kind() const override { return "reentrant"; }
 
-  DriverResult Acquire(const std::string& lock, Millis wait, Millis lease) override {
-    return RunClientCall([&] {
-      ReentrantLock l = Get(lock);
-      bool ok = lease.count() > 0 ? l.TryLock(wait, lease, kOwner) : l.TryLock(wait, kOwner);
-      if (!ok) return NotAcquired();
-      if (options_.wait_replicas > 0) {
-        Reply acked = client_.Execute({"WAIT", std::to_string(options_.wait_replicas),
-                                       std::to_string(options_.wait_replicas_timeout.count())});
-        if (acked.integer < options_.wait_replicas) {
-          l.Unlock(kOwner);
-          return DriverResult{Outcome::kFail, std::nullopt,
-                              "WAIT " + std::to_string(options_.wait_replicas) +
-                                  ": acknowledged by " + std::to_string(acked.integer)};
-        }
-      }
-      return Ok();
-    });
-  }
-
  private:
   ReentrantLock Make(const std::string& lock) override { return client_.GetLock(lock); }
+  // With --wait-replicas, the lock counts only once WAIT saw that many replicas acknowledge it;
+  // else it is released again.
+  DriverResult Acquired(ReentrantLock& l) override {
+    if (options_.wait_replicas > 0) {
+      Reply acked = client_.Execute({"WAIT", std::to_string(options_.wait_replicas),
+                                     std::to_string(options_.wait_replicas_timeout.count())});
+      if (acked.integer < options_.wait_replicas) {
+        l.Unlock(kOwner);
+        return DriverResult{Outcome::kFail, std::nullopt,
+                            "WAIT " + std::to_string(options_.wait_replicas) +
+                                ": acknowledged by " + std::to_string(acked.integer)};
+      }
+    }
+    return Ok();
+  }
   ReentrantOptions options_;
 };
 
@@ -155,14 +161,6 @@ class RedLockDriver : public ClientDriver<RedLock> {
  public:
   using ClientDriver::ClientDriver;
   std::string kind() const override { return "redlock"; }
-
-  DriverResult Acquire(const std::string& lock, Millis wait, Millis lease) override {
-    return RunClientCall([&] {
-      RedLock l = Get(lock);
-      bool ok = lease.count() > 0 ? l.TryLock(wait, lease, kOwner) : l.TryLock(wait, kOwner);
-      return ok ? Ok() : NotAcquired();
-    });
-  }
 
  private:
   RedLock Make(const std::string& lock) override { return client_.GetRedLock(lock); }

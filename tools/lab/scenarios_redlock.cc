@@ -23,13 +23,30 @@ std::vector<size_t> Shuffled(Nemesis& n) {
   return v;
 }
 
+// What every RedLock scenario starts from: the five masters, the guarded resource, and the
+// actors A and B locking over all of them. `a` is null when the run could not make its actor
+// (the scenario then ends at once).
+struct RedLockRun {
+  explicit RedLockRun(RunContext& ctx)
+      : n(StartMasters(ctx)),
+        resource(kResourceName, false),
+        a(ctx.RedLockActor("A", AllMasters())),
+        b(a ? ctx.RedLockActor("B", AllMasters()) : nullptr) {}
+
+  static Nemesis& StartMasters(RunContext& ctx) {
+    ctx.StartCluster({.masters = kMasters});
+    return ctx.nemesis();
+  }
+
+  Nemesis& n;
+  GuardedResource resource;
+  std::unique_ptr<Actor> a, b;
+};
+
 void MinorityCrash(RunContext& ctx) {
-  ctx.StartCluster({.masters = kMasters});
-  Nemesis& n = ctx.nemesis();
-  GuardedResource resource(kResourceName, false);
-  auto a = ctx.RedLockActor("A", AllMasters());
+  RedLockRun run(ctx);
+  auto& [n, resource, a, b] = run;
   if (!a) return;
-  auto b = ctx.RedLockActor("B", AllMasters());
   if (a->Acquire(kLockName, Millis(0), Millis(10000)).outcome != Outcome::kOk) return;
   int64_t seen = a->Read(resource);
   std::vector<size_t> order = Shuffled(n);
@@ -49,12 +66,9 @@ void MinorityCrash(RunContext& ctx) {
 // the RedLock description asks for); B then tries for a majority. A keeps the lock until it
 // releases it at the end, or its lease runs out first.
 void RestartEmpty(RunContext& ctx, bool delayed) {
-  ctx.StartCluster({.masters = kMasters});
-  Nemesis& n = ctx.nemesis();
-  GuardedResource resource(kResourceName, false);
-  auto a = ctx.RedLockActor("A", AllMasters());
+  RedLockRun run(ctx);
+  auto& [n, resource, a, b] = run;
   if (!a) return;
-  auto b = ctx.RedLockActor("B", AllMasters());
   std::vector<size_t> order = Shuffled(n);
   const Millis lease{delayed ? 400 : 10000};
   n.Crash(order[3]);

@@ -107,13 +107,6 @@ int RunChild(const std::vector<std::string>& command) {
   return status;
 }
 
-int FailureStatus(const std::exception& e) {
-  if (dynamic_cast<const IoError*>(&e) || dynamic_cast<const TimeoutError*>(&e)) {
-    return kExitUnavailable;
-  }
-  return kExitSoftware;
-}
-
 // With --lease nothing renews the lock, and the client's OnLost stays silent about it (a lease
 // running out is what a lease does): this thread watches it instead, checking that the owner
 // still holds it every `period` (a third of the lease, as the watchdog would renew it) and when
@@ -407,6 +400,13 @@ int RunLockCommand(const LockCommandOptions& o) {
   client->Shutdown();  // fails a check the monitor may still wait for
   monitor.reset();
   return status;
+}
+
+int FailureStatus(const std::exception& e) {
+  if (dynamic_cast<const IoError*>(&e) || dynamic_cast<const TimeoutError*>(&e)) {
+    return kExitUnavailable;
+  }
+  return kExitSoftware;
 }
 
 int RunCommandForwardingSignals(const std::vector<std::string>& command) {

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <exception>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,5 +41,10 @@ int RunLockCommand(const LockCommandOptions& options);
 /// Runs COMMAND to its end, SIGINT/SIGTERM/SIGHUP passed on to it; its exit status as shells
 /// give it (128+N for signal N, 127 not found, 126 not executable). Shared with `semaphore`.
 int RunCommandForwardingSignals(const std::vector<std::string>& command);
+
+/// The exit status for a failure of redlab itself: kExitUnavailable when the server could not be
+/// reached or did not answer in time (IoError, TimeoutError), else kExitSoftware. Shared with
+/// `semaphore`.
+int FailureStatus(const std::exception& e);
 
 }  // namespace redlab::tools

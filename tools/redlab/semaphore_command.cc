@@ -57,9 +57,7 @@ int Run(const SemaphoreOptions& o) {
     }
   } catch (const std::exception& e) {
     Say(e.what());
-    return dynamic_cast<const IoError*>(&e) || dynamic_cast<const TimeoutError*>(&e)
-               ? kExitUnavailable
-               : kExitSoftware;
+    return FailureStatus(e);
   }
   int status = RunCommandForwardingSignals(o.command);
   try {
