@@ -112,8 +112,8 @@ TEST_F(ScriptingSandboxTest, KeysAndArgvBelongToTheScript) {
            {2, {"EVALSHA", Sha1(body), "2", "k", "k2"}},
            {0, {"EVALSHA", Sha1(body), "0", "a", "b", "c"}}}) {
     int64_t nargs = static_cast<int64_t>(call.size()) - 3 - nkeys;
-    EXPECT_EQ(c()(call), Array({Bulk("nil"), Bulk("nil"), Bulk("nil"), Bulk("nil"), Int(nkeys),
-                                Int(nargs)}))
+    EXPECT_EQ(c().Call(call),
+              Array({Bulk("nil"), Bulk("nil"), Bulk("nil"), Bulk("nil"), Int(nkeys), Int(nargs)}))
         << call[2];
   }
 }
