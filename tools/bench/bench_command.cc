@@ -310,6 +310,8 @@ int RunBench(const BenchOptions& o) {
   report.call = workloads[0]->Describe();
   report.wait = plan.runner.wait_replicas >= 0;
   const RunnerOptions& r = plan.runner;
+  nlohmann::json pinned;  // null when not pinned
+  if (cpus) pinned = {{"server_cpu", cpus->server}, {"load_cpu", cpus->load}};
   report.config = {{"clients", r.clients},
                    {"pipeline", r.pipeline},
                    {"requests", r.requests},
@@ -322,9 +324,7 @@ int RunBench(const BenchOptions& o) {
                    {"wait", o.wait},
                    {"faults", o.faults},
                    {"seed", o.seed},
-                   {"pinned", cpus ? nlohmann::json{{"server_cpu", cpus->server},
-                                                    {"load_cpu", cpus->load}}
-                                   : nlohmann::json(nullptr)}};
+                   {"pinned", pinned}};
   // With --json -, stdout carries the JSON alone and the table goes to stderr.
   std::ostream& text = o.json == "-" ? std::cerr : std::cout;
   if (!plan.names.empty() && plan.runner.wait_replicas > plan.target.replicas) {
