@@ -48,6 +48,17 @@ TEST_F(FunctionTest, LoadAndCall) {
             Bulk("shared"));
   EXPECT_EQ(c()({"FCALL", "f1", "0"}), Int(2));
   EXPECT_EQ(c()({"FCALL", "f2", "0"}), Status("PONG"));
+  // A function can keep its keys table in an upvalue: each call gets new tables, so the table
+  // kept from the first call still holds the first call's key.
+  EXPECT_EQ(Load(Library("keep",
+                         "local kept\n"
+                         "redis.register_function('keep', function(keys)\n"
+                         "  if kept == nil then kept = keys end\n"
+                         "  return {kept[1], keys[1]}\n"
+                         "end)")),
+            Bulk("keep"));
+  EXPECT_EQ(c()({"FCALL", "keep", "1", "a"}), Array({Bulk("a"), Bulk("a")}));
+  EXPECT_EQ(c()({"FCALL", "keep", "1", "b"}), Array({Bulk("a"), Bulk("b")}));
 }
 
 TEST_F(FunctionTest, FcallArguments) {

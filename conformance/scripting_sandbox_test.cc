@@ -99,6 +99,23 @@ TEST_F(ScriptingSandboxTest, KeysAndArgvBelongToTheScript) {
                  "1", "k"}),
             Array({Bulk("changed"), Int(1)}));
   EXPECT_EQ(c()({"EVAL", "return {KEYS[1], #ARGV}", "1", "k"}), Array({Bulk("k"), Int(0)}));
+  // Each run of the same script gets new tables: what a run wrote into them (an index, a field,
+  // a metatable) is gone at the next run, whatever the number of keys and arguments.
+  std::string body =
+      "local seen = {tostring(KEYS[3]), tostring(ARGV.extra), tostring(getmetatable(KEYS)),"
+      " tostring(ARGV[9]), #KEYS, #ARGV}"
+      " KEYS[3] = 'x' ARGV.extra = 'y' setmetatable(KEYS, {})"
+      " setmetatable(ARGV, {__index = function() return 'z' end}) return seen";
+  for (auto [nkeys, call] : std::vector<std::pair<int64_t, std::vector<std::string>>>{
+           {1, {"EVAL", body, "1", "k", "a"}},
+           {1, {"EVALSHA", Sha1(body), "1", "k2", "a2"}},
+           {2, {"EVALSHA", Sha1(body), "2", "k", "k2"}},
+           {0, {"EVALSHA", Sha1(body), "0", "a", "b", "c"}}}) {
+    int64_t nargs = static_cast<int64_t>(call.size()) - 3 - nkeys;
+    EXPECT_EQ(c().Call(call),
+              Array({Bulk("nil"), Bulk("nil"), Bulk("nil"), Bulk("nil"), Int(nkeys), Int(nargs)}))
+        << call[2];
+  }
 }
 
 TEST_F(ScriptingSandboxTest, BytecodeCannotBeLoaded) {

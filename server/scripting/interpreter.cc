@@ -211,7 +211,13 @@ void Interpreter::Execute(const Run& run, ScriptHost& host, resp::ReplyWriter& r
     lua_gc(lua, LUA_GCSTEP, kGcCyclePeriod);
     gc_count_ = 0;
   }
-  // The reply is read from Lua values whose metamethods may fail: read them in protected mode.
+  if (err == 0 && !lua_istable(lua, -1)) {
+    // nil, a number, a string or a boolean: nothing in the conversion can fail.
+    WriteReply(lua, state.resp, reply);
+    Finish(run.interrupt_hook, base);
+    return;
+  }
+  // A table is read through metamethods that may fail: read it in protected mode.
   size_t reply_start = reply.buffer()->size();
   Conversion conversion{err != 0, run.sha, state.resp, &reply};
   lua_rawgeti(lua, LUA_REGISTRYINDEX, convert_result_ref_);
@@ -226,9 +232,13 @@ void Interpreter::Execute(const Run& run, ScriptHost& host, resp::ReplyWriter& r
     WriteFormattedError(reply, "Error running script " + std::string(run.sha) + ", " + message,
                         true);
   }
-  if (run.interrupt_hook) lua_sethook(lua, nullptr, 0, 0);
+  Finish(run.interrupt_hook, base);
+}
+
+void Interpreter::Finish(bool interrupt_hook, int base) {
+  if (interrupt_hook) lua_sethook(lua_, nullptr, 0, 0);
   run_slot_ = nullptr;
-  lua_settop(lua, base);
+  lua_settop(lua_, base);
 }
 
 size_t Interpreter::UsedMemory() const {

@@ -130,6 +130,8 @@ class Interpreter {
   void Close();
   // Functions mode: the redis table and globals library code sees while it loads.
   void OpenLibraryApi();
+  // Ends a run: removes the count hook when the run had one, and what the run left on the stack.
+  void Finish(bool interrupt_hook, int base);
 
   Mode mode_;
   LuaAllocator allocator_;  // outlives lua_, which Close() ends in the destructor's body

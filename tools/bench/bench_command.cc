@@ -9,6 +9,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -131,6 +132,9 @@ std::function<int()> AddBenchCommand(CLI::App& app) {
   cmd->add_option("--hdr", o->hdr, "Write the per-second histograms in HdrHistogram's log format")
       ->type_name("FILE");
   cmd->add_option("--seed", o->seed, "Seed of the random patterns")->capture_default_str();
+  cmd->add_flag("--pin,!--no-pin", o->pin,
+                "Run the started servers on one CPU and the load generator on another "
+                "(default when there are two CPUs or more; not with --server)");
   cmd->add_option("COMMAND", o->command,
                   "The command to benchmark, after --, with its arguments "
                   "(patterns allowed)");
@@ -275,12 +279,20 @@ int RunBench(const BenchOptions& o) {
   }
   std::vector<std::unique_ptr<Target>> targets;
   std::vector<std::unique_ptr<Workload>> workloads;
+  // The servers' threads and processes inherit the CPU of the thread starting them.
+  std::optional<PinnedCpus> cpus;
+  if (o.pin && !plan.names.empty()) cpus = CpusToPin();
+  if (cpus && !PinCallingThread(cpus->server)) cpus.reset();
   try {
     if (plan.names.empty()) {
       targets.push_back(ExistingServer(o.server));
     }
     for (const auto& name : plan.names) {
       targets.push_back(name == "redlab" ? StartRedlab(plan.target) : StartRedis(plan.target));
+    }
+    if (cpus && !PinCallingThread(cpus->load)) {
+      throw std::runtime_error("cannot move the load generator to CPU " +
+                               std::to_string(cpus->load));
     }
     for (auto& t : targets) {
       workloads.push_back(std::make_unique<Workload>(plan.workload));
@@ -298,6 +310,8 @@ int RunBench(const BenchOptions& o) {
   report.call = workloads[0]->Describe();
   report.wait = plan.runner.wait_replicas >= 0;
   const RunnerOptions& r = plan.runner;
+  nlohmann::json pinned;  // null when not pinned
+  if (cpus) pinned = {{"server_cpu", cpus->server}, {"load_cpu", cpus->load}};
   report.config = {{"clients", r.clients},
                    {"pipeline", r.pipeline},
                    {"requests", r.requests},
@@ -309,7 +323,8 @@ int RunBench(const BenchOptions& o) {
                    {"replicas", plan.target.replicas},
                    {"wait", o.wait},
                    {"faults", o.faults},
-                   {"seed", o.seed}};
+                   {"seed", o.seed},
+                   {"pinned", pinned}};
   // With --json -, stdout carries the JSON alone and the table goes to stderr.
   std::ostream& text = o.json == "-" ? std::cerr : std::cout;
   if (!plan.names.empty() && plan.runner.wait_replicas > plan.target.replicas) {
@@ -323,6 +338,10 @@ int RunBench(const BenchOptions& o) {
       r.requests > 0 ? fmt::format("{} calls", r.requests) : fmt::format("{:.1f} s", r.duration_s),
       plan.target.replicas > 0 ? fmt::format(", {} replica(s)", plan.target.replicas) : "",
       report.wait ? fmt::format(", WAIT {} {}", r.wait_replicas, r.wait_timeout_ms) : "");
+  if (cpus) {
+    text << fmt::format("pinned: servers on CPU {}, load generator on CPU {}\n", cpus->server,
+                        cpus->load);
+  }
   text.flush();
   double start_epoch =
       std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();

@@ -33,6 +33,8 @@ struct BenchOptions {
   std::vector<std::string> config;  // "name value"
   std::string json, hdr;            // files ("-": stdout)
   uint64_t seed = 1;
+  // Started servers on one CPU, the load generator on another (when there are two or more).
+  bool pin = true;
 };
 
 inline constexpr int kExitBenchUsage = 64;        // EX_USAGE

@@ -3,6 +3,7 @@
 // and its usage errors.
 #include "tools/bench/bench_command.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <hiredis/hiredis.h>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "conformance/harness/child_process.h"
@@ -81,6 +83,17 @@ TEST_F(BenchCommandTest, LockScriptAgainstBothTargets) {
   }
   EXPECT_TRUE(j["ratio"].contains("calls/s"));
   EXPECT_EQ(j["config"]["loop"], "closed");
+  // Pinned by default when this machine lets the process run on two CPUs or more.
+  if (std::optional<PinnedCpus> cpus = CpusToPin()) {
+    EXPECT_EQ(j["config"]["pinned"],
+              nlohmann::json({{"server_cpu", cpus->server}, {"load_cpu", cpus->load}}));
+    EXPECT_NE(out.find(fmt::format("pinned: servers on CPU {}, load generator on CPU {}\n",
+                                   cpus->server, cpus->load)),
+              std::string::npos)
+        << out;
+  } else {
+    EXPECT_TRUE(j["config"]["pinned"].is_null());
+  }
 
   std::string log = Slurp(hdr);
   EXPECT_EQ(log.rfind("#[Histogram log format version 1.3]\n", 0), 0u) << log;
@@ -92,11 +105,13 @@ TEST_F(BenchCommandTest, LockScriptWithAReplicaAndWait) {
   std::string json = (dir_ / "wait.json").string();
   std::vector<std::string> args = LockScript();
   args.insert(args.end(), {"--target", "both", "--replicas", "1", "--wait", "1/5000", "--requests",
-                           "300", "--clients", "2", "--json", json});
+                           "300", "--clients", "2", "--json", json, "--no-pin"});
   std::string out;
   ASSERT_EQ(Bench(args, &out), 0) << out << err_;
+  EXPECT_EQ(out.find("pinned:"), std::string::npos) << out;
   EXPECT_NE(out.find("WAIT short"), std::string::npos) << out;
   nlohmann::json j = nlohmann::json::parse(Slurp(json));
+  EXPECT_TRUE(j["config"]["pinned"].is_null());
   for (const char* t : {"redlab", "redis"}) {
     SCOPED_TRACE(t);
     EXPECT_EQ(j["targets"][t]["calls"], 300);

@@ -2,6 +2,7 @@
 #include "tools/bench/targets.h"
 
 #include <hiredis/hiredis.h>
+#include <sched.h>
 
 #include <chrono>
 #include <stdexcept>
@@ -173,6 +174,26 @@ void LoadFunctionLibrary(const Target& target, const std::string& source) {
 void CheckReachable(const Target& target) {
   Context c = Connect(target);
   Command(c.get(), {"PING"});
+}
+
+std::optional<PinnedCpus> CpusToPin() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return std::nullopt;
+  std::vector<int> cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE && cpus.size() < 2; ++cpu) {
+    if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+  }
+  if (cpus.size() < 2) return std::nullopt;
+  return PinnedCpus{cpus[0], cpus[1]};
+}
+
+bool PinCallingThread(int cpu) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  // pid 0: the calling thread only (sched_setaffinity(2)), which new threads and children copy.
+  return sched_setaffinity(0, sizeof(set), &set) == 0;
 }
 
 }  // namespace redlab::tools::bench

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,5 +53,17 @@ std::string LoadScript(const Target& target, const std::string& source);
 void LoadFunctionLibrary(const Target& target, const std::string& source);
 // Checks the connection and credentials (PING).
 void CheckReachable(const Target& target);
+
+// CPU pinning (--pin): the servers this process starts run on one CPU and the load generator on
+// another, so neither takes the other's CPU time, and both targets get the same CPU. The first
+// two CPUs this process may run on, or nothing when it may run on fewer than two.
+struct PinnedCpus {
+  int server = 0;
+  int load = 1;
+};
+std::optional<PinnedCpus> CpusToPin();
+// Binds the calling thread to `cpu`; the threads and processes it starts from then on inherit
+// the binding. False when the kernel refuses.
+bool PinCallingThread(int cpu);
 
 }  // namespace redlab::tools::bench
