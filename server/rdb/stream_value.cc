@@ -72,9 +72,10 @@ void CheckNode(const StreamId& master, std::string_view blob) {
     }
     if (p + static_cast<size_t>(values) >= items.size()) throw RdbCorrupt{"bad stream listpack"};
     p += static_cast<size_t>(values);
-    if (Int(items, p++) != static_cast<int64_t>(p - start - 1)) {
-      throw RdbCorrupt{"bad stream listpack"};
-    }
+    // lp-count: how many items the entry has before this one.
+    int64_t back_count = Int(items, p);
+    if (back_count != static_cast<int64_t>(p - start)) throw RdbCorrupt{"bad stream listpack"};
+    ++p;
   }
   // A node holds at least the entry it was made for (deleted entries stay, flagged).
   if (first || live != Int(items, 0) || deleted != Int(items, 1)) {
