@@ -5,8 +5,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <random>
+
+#include "server/base/monotonic.h"
 
 namespace redlab::server::replication {
 namespace {
@@ -29,12 +30,6 @@ Replication::Replication(engine::Engine& engine)
 
 Replication::~Replication() {
   if (link_) link_->Close();
-}
-
-int64_t Replication::RealMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
 }
 
 int64_t Replication::NowS() const { return engine_.clock().NowMs() / 1000; }
@@ -208,9 +203,9 @@ void Replication::RescheduleTimer() {
   consider(NextReplicaDueMs());
   consider(inbound_.NextDueMs(OwnLinkFaults(LinkDirection::kToReplica)));
   consider(outbound_.NextDueMs(OwnLinkFaults(LinkDirection::kToMaster)));
-  if (getack_pending_ || flush_scheduled_) consider(RealMs());
+  if (getack_pending_ || flush_scheduled_) consider(MonotonicMs());
   if (next < 0) return;
-  host_->ScheduleReplicationTimer(std::max<int64_t>(0, next - RealMs()));
+  host_->ScheduleReplicationTimer(std::max<int64_t>(0, next - MonotonicMs()));
 }
 
 void Replication::OnTimer() {
@@ -219,7 +214,7 @@ void Replication::OnTimer() {
     drop_link_pending_ = false;
     DropLink(/*reconnect_later=*/true);
   }
-  int64_t now = RealMs();
+  int64_t now = MonotonicMs();
   ReleaseReplicaStreams(now);
   if (getack_pending_) {
     getack_pending_ = false;

@@ -5,11 +5,11 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <set>
 
+#include "server/base/monotonic.h"
 #include "server/base/text.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/help.h"
@@ -193,10 +193,7 @@ void StatsSection(Engine& e, std::string& out) {
   uint64_t current_exceeded_us =
       s.eviction_exceeded_since_us == 0
           ? 0
-          : static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
-                                      std::chrono::steady_clock::now().time_since_epoch())
-                                      .count() -
-                                  s.eviction_exceeded_since_us);
+          : static_cast<uint64_t>(MonotonicUs() - s.eviction_exceeded_since_us);
   out += fmt::format("total_eviction_exceeded_time:{}\r\ncurrent_eviction_exceeded_time:{}\r\n",
                      (s.eviction_exceeded_us + current_exceeded_us) / 1000,
                      current_exceeded_us / 1000);
