@@ -5,28 +5,19 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <random>
 
+#include "server/base/hex.h"
 #include "server/base/monotonic.h"
 
 namespace redlab::server::replication {
 namespace {
-
-std::string RandomReplid() {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::random_device rd;
-  std::mt19937_64 gen((static_cast<uint64_t>(rd()) << 32) ^ rd());
-  std::string out(40, '0');
-  for (char& c : out) c = kHex[gen() & 0xf];
-  return out;
-}
 
 constexpr std::string_view kNullReplid = "0000000000000000000000000000000000000000";
 
 }  // namespace
 
 Replication::Replication(engine::Engine& engine)
-    : engine_(engine), replid_(RandomReplid()), replid2_(kNullReplid) {}
+    : engine_(engine), replid_(RandomHex(40)), replid2_(kNullReplid) {}
 
 Replication::~Replication() {
   if (link_) link_->Close();
@@ -34,7 +25,7 @@ Replication::~Replication() {
 
 int64_t Replication::NowS() const { return engine_.clock().NowMs() / 1000; }
 
-void Replication::ChangeReplicationId() { replid_ = RandomReplid(); }
+void Replication::ChangeReplicationId() { replid_ = RandomHex(40); }
 
 void Replication::ClearReplicationId2() {
   replid2_ = std::string(kNullReplid);

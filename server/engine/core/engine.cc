@@ -1,8 +1,8 @@
 #include "server/engine/core/engine.h"
 
 #include <algorithm>
-#include <random>
 
+#include "server/base/hex.h"
 #include "server/base/monotonic.h"
 #include "server/engine/core/aof.h"
 #include "server/engine/core/context.h"
@@ -11,18 +11,6 @@
 #include "server/engine/core/script_runner.h"
 
 namespace redlab::server::engine {
-namespace {
-
-std::string RandomHex(size_t length) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::random_device rd;
-  std::mt19937_64 gen((static_cast<uint64_t>(rd()) << 32) ^ rd());
-  std::string out(length, '0');
-  for (char& c : out) c = kHex[gen() & 0xf];
-  return out;
-}
-
-}  // namespace
 
 Engine::Engine(ServerConfig config, EngineHost* host, ReplicationFactory make_replication)
     : config_(std::move(config)),
