@@ -238,17 +238,10 @@ void HGetAllCommand(CommandContext& ctx) { ReplyAll(ctx, true, true); }
 
 void HScanCommand(CommandContext& ctx) {
   uint64_t cursor;
-  if (!ParseScanCursor(ctx, 2, &cursor)) return;
-  bool wrong_type;
-  const HashValue* hash = LookupRead(ctx, &wrong_type);
-  if (wrong_type) return;
-  // As Redis, a missing key answers an empty scan before the options are looked at.
-  if (hash == nullptr) {
-    ReplyScan(ctx, 0, {});
-    return;
-  }
   ScanOptions options;
-  if (!ParseScanOptions(ctx, 3, /*allow_type=*/false, &options)) return;
+  Db::Node* node = StartKeyScan(ctx, ObjectType::kHash, &cursor, &options);
+  if (node == nullptr) return;
+  const HashValue* hash = &node->value.value.hash();
   std::vector<std::string_view> elements;
   size_t visited = 0;  // elements seen before MATCH filters them: what COUNT bounds
   auto collect = [&](std::string_view f, std::string_view v) {

@@ -317,16 +317,9 @@ void SmoveCommand(CommandContext& ctx) {
 
 void SscanCommand(CommandContext& ctx) {
   uint64_t cursor = 0;
-  if (!ParseScanCursor(ctx, 2, &cursor)) return;
-  Db::Node* node = nullptr;
-  if (!ctx.LookupRead(ctx.arg(1), ObjectType::kSet, &node)) return;
-  if (node == nullptr) {
-    // Redis answers an empty scan before it looks at the options.
-    ReplyScan(ctx, 0, {});
-    return;
-  }
   ScanOptions options;
-  if (!ParseScanOptions(ctx, 3, /*allow_type=*/false, &options)) return;
+  Db::Node* node = StartKeyScan(ctx, ObjectType::kSet, &cursor, &options);
+  if (node == nullptr) return;
   const SetValue& set = SetOf(node);
   std::vector<std::string> found;
   auto collect = [&](std::string_view m) { found.emplace_back(m); };
