@@ -96,15 +96,8 @@ void BlockingPop(CommandContext& ctx, std::span<const std::string> keys, End whe
     ctx.PropagateAs({PopName(where), key});
     return;
   }
-  if (!ctx.may_block()) {
-    ctx.reply().NullArray();
-    return;
-  }
-  Client::BlockState& block = ctx.client().block();
-  block.serve = ServePop;
-  block.count = count;
-  block.from = static_cast<int>(where);
-  ctx.engine().blocking().BlockForKeys(ctx, Client::BlockKind::kList, keys, deadline);
+  ctx.engine().blocking().BlockPopOrReplyNull(ctx, Client::BlockKind::kList, keys, deadline,
+                                              ServePop, count, static_cast<int>(where));
 }
 
 void BlpopCommand(CommandContext& ctx) {

@@ -144,15 +144,8 @@ void BlockingZpop(CommandContext& ctx, std::span<const std::string> keys, bool m
     ctx.PropagateAs(PopEffect(max, key, count, len));
     return;
   }
-  if (!ctx.may_block()) {
-    ctx.reply().NullArray();
-    return;
-  }
-  Client::BlockState& block = ctx.client().block();
-  block.serve = ServeZpop;
-  block.count = count;
-  block.from = max ? 1 : 0;
-  ctx.engine().blocking().BlockForKeys(ctx, Client::BlockKind::kZset, keys, deadline);
+  ctx.engine().blocking().BlockPopOrReplyNull(ctx, Client::BlockKind::kZset, keys, deadline,
+                                              ServeZpop, count, max ? 1 : 0);
 }
 
 void BzpopminCommand(CommandContext& ctx) {

@@ -42,6 +42,20 @@ void Blocking::BlockForKeys(CommandContext& ctx, Client::BlockKind kind,
   BlockClient(client, kind, deadline_ms);
 }
 
+void Blocking::BlockPopOrReplyNull(CommandContext& ctx, Client::BlockKind kind,
+                                   std::span<const std::string> keys, int64_t deadline_ms,
+                                   KeyServeProc serve, int64_t count, int from) {
+  if (!ctx.may_block()) {
+    ctx.reply().NullArray();
+    return;
+  }
+  Client::BlockState& block = ctx.client().block();
+  block.serve = serve;
+  block.count = count;
+  block.from = from;
+  BlockForKeys(ctx, kind, keys, deadline_ms);
+}
+
 Client::BlockState Blocking::ReleaseBlock(Client& client) {
   Client::BlockState& block = client.block();
   blocked_.erase(block.blocked_pos);
