@@ -29,6 +29,13 @@ TEST(NumbersTest, LongDoubleHumanFormat) {
   EXPECT_EQ(FormatLongDoubleHuman(v + 0.1L), "10.6");
 }
 
+TEST(NumbersTest, AddOverflowsAtTheInt64Ends) {
+  EXPECT_FALSE(AddOverflows(INT64_MAX, 0));
+  EXPECT_TRUE(AddOverflows(INT64_MAX, 1));
+  EXPECT_TRUE(AddOverflows(INT64_MIN, -1));
+  EXPECT_FALSE(AddOverflows(INT64_MIN, INT64_MAX));
+}
+
 TEST(ParseInt64Test, MatchesString2ll) {
   int64_t v = 0;
   EXPECT_TRUE(ParseInt64("0", &v));

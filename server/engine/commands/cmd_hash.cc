@@ -166,8 +166,7 @@ void HIncrByCommand(CommandContext& ctx) {
       return;
     }
   }
-  if ((increment < 0 && value < 0 && increment < INT64_MIN - value) ||
-      (increment > 0 && value > 0 && increment > INT64_MAX - value)) {
+  if (AddOverflows(value, increment)) {
     ctx.ReplyError(err::kOverflow);
     return;
   }
