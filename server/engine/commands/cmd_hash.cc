@@ -8,6 +8,7 @@
 #include "server/base/numbers.h"
 #include "server/command/command_table.h"
 #include "server/engine/commands/lookup.h"
+#include "server/engine/commands/remove_members.h"
 #include "server/engine/commands/scan.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
@@ -109,26 +110,10 @@ void HMGetCommand(CommandContext& ctx) {
 void HDelCommand(CommandContext& ctx) {
   Db::Node* node = WriteOrReply(ctx, ctx.arg(1), ObjectType::kHash, IfMissing::kZero);
   if (node == nullptr) return;
-  HashValue& hash = node->value.value.hash();
-  int64_t deleted = 0;
-  bool key_removed = false;
-  for (size_t i = 2; i < ctx.argc(); ++i) {
-    if (!hash.Delete(ctx.arg(i))) continue;
-    ++deleted;
-    if (hash.empty()) {
-      // An emptied hash is deleted at once; the remaining fields cannot be there.
-      ctx.db().Delete(node);
-      key_removed = true;
-      break;
-    }
-  }
-  if (deleted > 0) {
-    ctx.SignalModifiedKey(ctx.arg(1));
-    ctx.NotifyKeyspaceEvent(kNotifyHash, "hdel", ctx.arg(1));
-    if (key_removed) ctx.NotifyKeyspaceEvent(kNotifyGeneric, "del", ctx.arg(1));
-    ctx.MarkDirty(static_cast<uint64_t>(deleted));
-  }
-  ctx.reply().Integer(deleted);
+  RemoveMembersAndReply(
+      ctx, node, node->value.value.hash(),
+      [](HashValue& hash, std::string_view field) { return hash.Delete(field); }, kNotifyHash,
+      "hdel");
 }
 
 void HExistsCommand(CommandContext& ctx) {

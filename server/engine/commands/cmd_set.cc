@@ -11,6 +11,7 @@
 #include "server/command/command_table.h"
 #include "server/engine/commands/cmd_set_algebra.h"
 #include "server/engine/commands/lookup.h"
+#include "server/engine/commands/remove_members.h"
 #include "server/engine/commands/scan.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
@@ -54,30 +55,12 @@ void SaddCommand(CommandContext& ctx) {
 }
 
 void SremCommand(CommandContext& ctx) {
-  const std::string& key = ctx.arg(1);
-  Db::Node* node = nullptr;
-  if (!ctx.LookupWrite(key, ObjectType::kSet, &node)) return;
-  int64_t removed = 0;
-  bool key_removed = false;
-  if (node != nullptr) {
-    SetValue& set = SetOf(node);
-    for (size_t i = 2; i < ctx.argc(); ++i) {
-      if (!set.Remove(ctx.arg(i))) continue;
-      ++removed;
-      if (set.empty()) {
-        ctx.db().Delete(node);
-        key_removed = true;
-        break;
-      }
-    }
-  }
-  if (removed > 0) {
-    ctx.SignalModifiedKey(key);
-    ctx.NotifyKeyspaceEvent(kNotifySet, "srem", key);
-    if (key_removed) ctx.NotifyKeyspaceEvent(kNotifyGeneric, "del", key);
-    ctx.MarkDirty(static_cast<uint64_t>(removed));
-  }
-  ctx.reply().Integer(removed);
+  Db::Node* node = WriteOrReply(ctx, ctx.arg(1), ObjectType::kSet, IfMissing::kZero);
+  if (node == nullptr) return;
+  RemoveMembersAndReply(
+      ctx, node, SetOf(node),
+      [](SetValue& set, std::string_view member) { return set.Remove(member); }, kNotifySet,
+      "srem");
 }
 
 void SismemberCommand(CommandContext& ctx) {
