@@ -5,9 +5,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 
 #include "server/base/hex.h"
 #include "server/base/monotonic.h"
+#include "server/base/text.h"
 
 namespace redlab::server::replication {
 namespace {
@@ -295,28 +297,10 @@ void Replication::ReplyRole(resp::ReplyWriter& reply) const {
   reply.Bulk("slave");
   reply.Bulk(master_host_);
   reply.Integer(master_port_);
-  std::string_view state;
-  switch (state_) {
-    case LinkState::kNone:
-      state = "none";
-      break;
-    case LinkState::kConnect:
-      state = "connect";
-      break;
-    case LinkState::kConnecting:
-      state = "connecting";
-      break;
-    case LinkState::kHandshake:
-      state = "handshake";
-      break;
-    case LinkState::kTransfer:
-      state = "sync";
-      break;
-    case LinkState::kConnected:
-      state = "connected";
-      break;
-  }
-  reply.Bulk(state);
+  static constexpr std::string_view kStates[] = {"none",      "connect", "connecting",
+                                                 "handshake", "sync",    "connected"};
+  static_assert(std::size(kStates) == static_cast<size_t>(LinkState::kConnected) + 1);
+  reply.Bulk(EnumName(kStates, state_, std::string_view()));
   reply.Integer(master_client_ != nullptr ? reploff_ : -1);
 }
 
