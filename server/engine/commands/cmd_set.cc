@@ -164,15 +164,22 @@ void SpopWithCount(CommandContext& ctx) {
   ctx.MarkDirty(n);
 }
 
-void SpopCommand(CommandContext& ctx) {
+// SPOP and SRANDMEMBER: with a count, `with_count` answers; more arguments are a syntax error.
+// True when the single-member form goes on.
+bool SingleMemberForm(CommandContext& ctx, void (*with_count)(CommandContext& ctx)) {
   if (ctx.argc() == 3) {
-    SpopWithCount(ctx);
-    return;
+    with_count(ctx);
+    return false;
   }
   if (ctx.argc() > 3) {
     ctx.ReplySyntaxError();
-    return;
+    return false;
   }
+  return true;
+}
+
+void SpopCommand(CommandContext& ctx) {
+  if (!SingleMemberForm(ctx, SpopWithCount)) return;
   const std::string& key = ctx.arg(1);
   Db::Node* node = WriteOrReply(ctx, key, ObjectType::kSet, IfMissing::kNull);
   if (node == nullptr) return;
@@ -239,14 +246,7 @@ void SrandmemberWithCount(CommandContext& ctx) {
 }
 
 void SrandmemberCommand(CommandContext& ctx) {
-  if (ctx.argc() == 3) {
-    SrandmemberWithCount(ctx);
-    return;
-  }
-  if (ctx.argc() > 3) {
-    ctx.ReplySyntaxError();
-    return;
-  }
+  if (!SingleMemberForm(ctx, SrandmemberWithCount)) return;
   Db::Node* node = nullptr;
   if (!ctx.LookupRead(ctx.arg(1), ObjectType::kSet, &node)) return;
   if (node == nullptr) {
