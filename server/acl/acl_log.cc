@@ -1,6 +1,9 @@
 #include "server/acl/acl_log.h"
 
 #include <cstdlib>
+#include <iterator>
+
+#include "server/base/text.h"
 
 namespace redlab::server::acl {
 namespace {
@@ -17,29 +20,15 @@ bool Similar(const LogEntry& a, const LogEntry& b) {
 }  // namespace
 
 std::string_view LogReasonName(LogReason reason) {
-  switch (reason) {
-    case LogReason::kCommand:
-      return "command";
-    case LogReason::kKey:
-      return "key";
-    case LogReason::kAuth:
-      return "auth";
-    case LogReason::kChannel:
-      return "channel";
-  }
-  return "unknown";
+  static constexpr std::string_view kNames[] = {"command", "key", "auth", "channel"};
+  static_assert(std::size(kNames) == static_cast<size_t>(LogReason::kChannel) + 1);
+  return EnumName(kNames, reason, std::string_view("unknown"));
 }
 
 std::string_view LogContextName(LogContext context) {
-  switch (context) {
-    case LogContext::kToplevel:
-      return "toplevel";
-    case LogContext::kMulti:
-      return "multi";
-    case LogContext::kLua:
-      return "lua";
-  }
-  return "unknown";
+  static constexpr std::string_view kNames[] = {"toplevel", "multi", "lua"};
+  static_assert(std::size(kNames) == static_cast<size_t>(LogContext::kLua) + 1);
+  return EnumName(kNames, context, std::string_view("unknown"));
 }
 
 void AclLog::Add(LogEntry entry, size_t max_len) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <climits>
+#include <iterator>
 
 #include "server/base/glob.h"
 #include "server/base/text.h"
@@ -47,27 +48,21 @@ bool HasSpacesOrNul(std::string_view s) {
 }
 
 std::string_view RuleErrorText(RuleError error) {
-  switch (error) {
-    case RuleError::kSyntax:
-      return "Syntax error";
-    case RuleError::kUnknownName:
-      return "Unknown command or category name in ACL";
-    case RuleError::kPatternAfterAllKeys:
-      return "Adding a pattern after the * pattern (or the 'allkeys' flag) is not valid and does "
-             "not have any effect. Try 'resetkeys' to start with an empty list of patterns";
-    case RuleError::kChannelAfterAll:
-      return "Adding a pattern after the * pattern (or the 'allchannels' flag) is not valid and "
-             "does not have any effect. Try 'resetchannels' to start with an empty list of "
-             "channels";
-    case RuleError::kNoSuchPassword:
-      return "The password you are trying to remove from the user does not exist";
-    case RuleError::kBadHash:
-      return "The password hash must be exactly 64 characters and contain only lowercase "
-             "hexadecimal characters";
-    case RuleError::kFirstArgOfSubcommand:
-      return "Allowing first-arg of a subcommand is not supported";
-  }
-  return "Wrong format";
+  // In RuleError's order.
+  static constexpr std::string_view kTexts[] = {
+      "Syntax error",
+      "Unknown command or category name in ACL",
+      "Adding a pattern after the * pattern (or the 'allkeys' flag) is not valid and does not "
+      "have any effect. Try 'resetkeys' to start with an empty list of patterns",
+      "Adding a pattern after the * pattern (or the 'allchannels' flag) is not valid and does not "
+      "have any effect. Try 'resetchannels' to start with an empty list of channels",
+      "The password you are trying to remove from the user does not exist",
+      "The password hash must be exactly 64 characters and contain only lowercase hexadecimal "
+      "characters",
+      "Allowing first-arg of a subcommand is not supported",
+  };
+  static_assert(std::size(kTexts) == static_cast<size_t>(RuleError::kFirstArgOfSubcommand) + 1);
+  return EnumName(kTexts, error, std::string_view("Wrong format"));
 }
 
 bool ChannelListAllows(std::span<const std::string> patterns, std::string_view channel,

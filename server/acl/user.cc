@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "server/base/hex.h"
 #include "server/base/text.h"
 #include "server/resp/parser.h"
 
@@ -37,13 +38,7 @@ std::vector<std::string> SplitSelectorRules(std::string_view body) {
 std::string HashPassword(std::string_view password) {
   unsigned char digest[SHA256_DIGEST_LENGTH];
   SHA256(reinterpret_cast<const unsigned char*>(password.data()), password.size(), digest);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex(kHashLength, '0');
-  for (size_t i = 0; i < SHA256_DIGEST_LENGTH; ++i) {
-    hex[2 * i] = kHex[digest[i] >> 4];
-    hex[2 * i + 1] = kHex[digest[i] & 0xf];
-  }
-  return hex;
+  return HexOf(digest);
 }
 
 namespace {

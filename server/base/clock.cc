@@ -4,17 +4,13 @@
 #include <chrono>
 #include <cmath>
 
+#include "server/base/monotonic.h"
+
 namespace redlab::server {
 
 int64_t Clock::RealUs() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
              std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-int64_t Clock::MonotonicUs() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
 

@@ -49,7 +49,6 @@ class Clock {
 
  private:
   static int64_t RealUs();
-  static int64_t MonotonicUs();
   void Rebase();  // re-anchors so a rate change applies from now on
 
   bool manual_ = false;

@@ -30,6 +30,12 @@ std::string FormatLongDoubleAuto(long double value);
 void AppendInt64(std::string* out, int64_t value);
 std::string Int64ToString(int64_t value);
 
+// Whether a + b leaves int64: INCRBY's and HINCRBY's "increment or decrement would overflow".
+inline bool AddOverflows(int64_t a, int64_t b) {
+  int64_t sum;
+  return __builtin_add_overflow(a, b, &sum);
+}
+
 // Redis's string2l on the full string (used where Redis parses into a C long; same as int64 here).
 inline bool ParseLong(std::string_view s, int64_t* out) { return ParseInt64(s, out); }
 

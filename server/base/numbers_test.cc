@@ -9,14 +9,8 @@ TEST(NumbersTest, ParseDoubleLikeStrtodWithRedisChecks) {
   double d = 0;
   EXPECT_TRUE(ParseDouble("1.5", &d));
   EXPECT_EQ(d, 1.5);
-  EXPECT_TRUE(ParseDouble("inf", &d));
-  EXPECT_TRUE(ParseDouble("-inf", &d));
-  EXPECT_TRUE(ParseDouble("1e3", &d));
-  EXPECT_FALSE(ParseDouble("nan", &d));
-  EXPECT_FALSE(ParseDouble(" 1", &d));
-  EXPECT_FALSE(ParseDouble("1 ", &d));
-  EXPECT_FALSE(ParseDouble("", &d));
-  EXPECT_FALSE(ParseDouble("1e400", &d));
+  for (const char* s : {"inf", "-inf", "1e3"}) EXPECT_TRUE(ParseDouble(s, &d)) << s;
+  for (const char* s : {"nan", " 1", "1 ", "", "1e400"}) EXPECT_FALSE(ParseDouble(s, &d)) << s;
 }
 
 TEST(NumbersTest, LongDoubleHumanFormat) {
@@ -29,19 +23,22 @@ TEST(NumbersTest, LongDoubleHumanFormat) {
   EXPECT_EQ(FormatLongDoubleHuman(v + 0.1L), "10.6");
 }
 
+TEST(NumbersTest, AddOverflowsAtTheInt64Ends) {
+  EXPECT_FALSE(AddOverflows(INT64_MAX, 0));
+  EXPECT_TRUE(AddOverflows(INT64_MAX, 1));
+  EXPECT_TRUE(AddOverflows(INT64_MIN, -1));
+  EXPECT_FALSE(AddOverflows(INT64_MIN, INT64_MAX));
+}
+
 TEST(ParseInt64Test, MatchesString2ll) {
   int64_t v = 0;
   EXPECT_TRUE(ParseInt64("0", &v));
   EXPECT_TRUE(ParseInt64("-9223372036854775808", &v));
   EXPECT_EQ(v, INT64_MIN);
   EXPECT_TRUE(ParseInt64("9223372036854775807", &v));
-  EXPECT_FALSE(ParseInt64("9223372036854775808", &v));
-  EXPECT_FALSE(ParseInt64("-0", &v));
-  EXPECT_FALSE(ParseInt64("01", &v));
-  EXPECT_FALSE(ParseInt64("+1", &v));
-  EXPECT_FALSE(ParseInt64(" 1", &v));
-  EXPECT_FALSE(ParseInt64("", &v));
-  EXPECT_FALSE(ParseInt64("1a", &v));
+  for (const char* s : {"9223372036854775808", "-0", "01", "+1", " 1", "", "1a"}) {
+    EXPECT_FALSE(ParseInt64(s, &v)) << s;
+  }
 }
 
 }  // namespace

@@ -102,4 +102,13 @@ std::vector<std::string_view> BitNames(uint64_t flags,
   return out;
 }
 
+// The name of enumerator `e` in `names`, a table in the enum's order (enumerators 0, 1, 2...),
+// or `fallback` past its end. Each table states its size against the enum's last enumerator
+// with a static_assert, so an enumerator added without a name fails the build.
+template <typename T, typename Enum, size_t N>
+constexpr T EnumName(const T (&names)[N], Enum e, T fallback) {
+  auto i = static_cast<size_t>(e);
+  return i < N ? names[i] : fallback;
+}
+
 }  // namespace redlab::server

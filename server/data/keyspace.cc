@@ -1,7 +1,8 @@
 #include "server/data/keyspace.h"
 
 #include <algorithm>
-#include <chrono>
+
+#include "server/base/monotonic.h"
 
 namespace redlab::server {
 namespace {
@@ -9,12 +10,6 @@ namespace {
 // Redis's ACTIVE_EXPIRE_CYCLE_KEYS_PER_LOOP and ..._ACCEPTABLE_STALE.
 constexpr size_t kExpireKeysPerLoop = 20;
 constexpr size_t kAcceptableStalePercent = 10;
-
-int64_t MonotonicUs() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 }  // namespace
 

@@ -1,6 +1,9 @@
 #include "server/data/object.h"
 
+#include <iterator>
+
 #include "server/base/numbers.h"
+#include "server/base/text.h"
 
 namespace redlab::server {
 namespace {
@@ -22,21 +25,11 @@ bool IsSharedIntegerObject(const Object& value, int64_t maxmemory, std::string_v
 }
 
 std::string_view TypeName(ObjectType type) {
-  switch (type) {
-    case ObjectType::kString:
-      return "string";
-    case ObjectType::kList:
-      return "list";
-    case ObjectType::kSet:
-      return "set";
-    case ObjectType::kZset:
-      return "zset";
-    case ObjectType::kHash:
-      return "hash";
-    case ObjectType::kStream:
-      return "stream";
-  }
-  return "none";
+  // By Redis's OBJ_* number; 5 is OBJ_MODULE, which redlab has not.
+  static constexpr std::string_view kNames[] = {"string", "list", "set",   "zset",
+                                                "hash",   "none", "stream"};
+  static_assert(std::size(kNames) == static_cast<size_t>(ObjectType::kStream) + 1);
+  return EnumName(kNames, type, std::string_view("none"));
 }
 
 std::string_view Object::EncodingName() const {

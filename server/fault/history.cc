@@ -2,21 +2,15 @@
 // Redis's aof.c with appendfsync everysec, or of rdb.c's save points).
 #include "server/fault/history.h"
 
-#include <chrono>
 #include <cstring>
 
+#include "server/base/monotonic.h"
 #include "server/engine/core/script_runner.h"
 #include "server/rdb/snapshot.h"
 #include "server/replication/replication.h"
 
 namespace redlab::server::fault {
 namespace {
-
-int64_t MonotonicUs() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 // A snapshot may take this share of the loop's time at most: after one that took d, the next
 // waits 20 d.

@@ -8,11 +8,11 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <string>
 #include <unordered_set>
 #include <vector>
 
+#include "server/base/monotonic.h"
 #include "server/base/text.h"
 #include "server/net/listener.h"
 #include "server/resp/arg_list.h"
@@ -23,12 +23,6 @@ namespace {
 
 // How much of a socket's pending input is looked at for a breaking request.
 constexpr size_t kPeekBytes = 16 * 1024;
-
-int64_t MonotonicMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 // What peeking at one socket found.
 enum class Peeked { kBreaker, kOther, kIncomplete };

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "server/base/monotonic.h"
 #include "server/base/numbers.h"
 #include "server/base/text.h"
 #include "server/engine/core/script_runner.h"
@@ -80,7 +81,7 @@ void Replication::OnAck(engine::Client& client, int64_t offset) {
   }
   // The ack arrives when the bytes it rode on would: held while paused, late under a delay. Until
   // then the replica's lag grows, as on a real stalled link (min-replicas-max-lag sees it).
-  r->acks.Push(RealMs(), ack_faults, fmt::format("{}\n", offset));
+  r->acks.Push(MonotonicMs(), ack_faults, fmt::format("{}\n", offset));
   RescheduleTimer();
 }
 
@@ -263,7 +264,7 @@ void Replication::SendToReplica(Replica& replica, std::string_view bytes) {
     }
     return;
   }
-  replica.shaper.Push(RealMs(), faults, bytes);
+  replica.shaper.Push(MonotonicMs(), faults, bytes);
   RescheduleTimer();
 }
 

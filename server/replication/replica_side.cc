@@ -4,6 +4,7 @@
 // acknowledging it (REPLCONF ACK) and passing it on to our own replicas and backlog.
 #include <fmt/format.h>
 
+#include "server/base/monotonic.h"
 #include "server/base/text.h"
 #include "server/engine/core/script_runner.h"
 #include "server/rdb/snapshot.h"
@@ -70,7 +71,7 @@ std::string Encode(std::initializer_list<std::string_view> args) {
 
 void Replication::Connect() {
   if (crashed_ || !is_replica() || host_ == nullptr || link_ != nullptr) return;
-  last_connect_ms_ = RealMs();
+  last_connect_ms_ = MonotonicMs();
   if (faults_.Cut(engine_.config().port)) {  // the master cannot be reached
     state_ = LinkState::kConnect;
     return;
@@ -150,7 +151,7 @@ void Replication::OnLinkData(std::string_view bytes) {
     link_in_.append(bytes);
     ProcessLinkInput();
   } else {
-    inbound_.Push(RealMs(), in_faults, bytes);
+    inbound_.Push(MonotonicMs(), in_faults, bytes);
     RescheduleTimer();
   }
 }
@@ -480,13 +481,13 @@ void Replication::SendToMaster(std::string_view bytes) {
   }
   // Our replication faults act on both directions of the link: the acks a WAIT or
   // min-replicas-max-lag waits for are held or late like the stream.
-  outbound_.Push(RealMs(), out_faults, bytes);
+  outbound_.Push(MonotonicMs(), out_faults, bytes);
   RescheduleTimer();
 }
 
 void Replication::SendAck() {
   if (link_ == nullptr || state_ != LinkState::kConnected) return;
-  last_ack_ms_ = RealMs();
+  last_ack_ms_ = MonotonicMs();
   SendToMaster(Encode({"REPLCONF", "ACK", std::to_string(reploff_)}));
 }
 
@@ -498,7 +499,7 @@ void Replication::LinkCron(int64_t now_s) {
   int64_t timeout = engine_.config().repl_timeout;
   switch (state_) {
     case LinkState::kConnect:
-      if (RealMs() - last_connect_ms_ >= 1000) Connect();
+      if (MonotonicMs() - last_connect_ms_ >= 1000) Connect();
       break;
     case LinkState::kConnecting:
     case LinkState::kHandshake:
@@ -512,7 +513,7 @@ void Replication::LinkCron(int64_t now_s) {
       if (now_s - last_io_s_ > timeout) {
         Log(true, "MASTER timeout: no data nor PING received...");
         DropLink(true);
-      } else if (RealMs() - last_ack_ms_ >= 1000) {
+      } else if (MonotonicMs() - last_ack_ms_ >= 1000) {
         SendAck();
       }
       break;

@@ -5,41 +5,29 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
-#include <random>
+#include <iterator>
+
+#include "server/base/hex.h"
+#include "server/base/monotonic.h"
+#include "server/base/text.h"
 
 namespace redlab::server::replication {
 namespace {
-
-std::string RandomReplid() {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::random_device rd;
-  std::mt19937_64 gen((static_cast<uint64_t>(rd()) << 32) ^ rd());
-  std::string out(40, '0');
-  for (char& c : out) c = kHex[gen() & 0xf];
-  return out;
-}
 
 constexpr std::string_view kNullReplid = "0000000000000000000000000000000000000000";
 
 }  // namespace
 
 Replication::Replication(engine::Engine& engine)
-    : engine_(engine), replid_(RandomReplid()), replid2_(kNullReplid) {}
+    : engine_(engine), replid_(RandomHex(40)), replid2_(kNullReplid) {}
 
 Replication::~Replication() {
   if (link_) link_->Close();
 }
 
-int64_t Replication::RealMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 int64_t Replication::NowS() const { return engine_.clock().NowMs() / 1000; }
 
-void Replication::ChangeReplicationId() { replid_ = RandomReplid(); }
+void Replication::ChangeReplicationId() { replid_ = RandomHex(40); }
 
 void Replication::ClearReplicationId2() {
   replid2_ = std::string(kNullReplid);
@@ -208,9 +196,9 @@ void Replication::RescheduleTimer() {
   consider(NextReplicaDueMs());
   consider(inbound_.NextDueMs(OwnLinkFaults(LinkDirection::kToReplica)));
   consider(outbound_.NextDueMs(OwnLinkFaults(LinkDirection::kToMaster)));
-  if (getack_pending_ || flush_scheduled_) consider(RealMs());
+  if (getack_pending_ || flush_scheduled_) consider(MonotonicMs());
   if (next < 0) return;
-  host_->ScheduleReplicationTimer(std::max<int64_t>(0, next - RealMs()));
+  host_->ScheduleReplicationTimer(std::max<int64_t>(0, next - MonotonicMs()));
 }
 
 void Replication::OnTimer() {
@@ -219,7 +207,7 @@ void Replication::OnTimer() {
     drop_link_pending_ = false;
     DropLink(/*reconnect_later=*/true);
   }
-  int64_t now = RealMs();
+  int64_t now = MonotonicMs();
   ReleaseReplicaStreams(now);
   if (getack_pending_) {
     getack_pending_ = false;
@@ -309,28 +297,10 @@ void Replication::ReplyRole(resp::ReplyWriter& reply) const {
   reply.Bulk("slave");
   reply.Bulk(master_host_);
   reply.Integer(master_port_);
-  std::string_view state;
-  switch (state_) {
-    case LinkState::kNone:
-      state = "none";
-      break;
-    case LinkState::kConnect:
-      state = "connect";
-      break;
-    case LinkState::kConnecting:
-      state = "connecting";
-      break;
-    case LinkState::kHandshake:
-      state = "handshake";
-      break;
-    case LinkState::kTransfer:
-      state = "sync";
-      break;
-    case LinkState::kConnected:
-      state = "connected";
-      break;
-  }
-  reply.Bulk(state);
+  static constexpr std::string_view kStates[] = {"none",      "connect", "connecting",
+                                                 "handshake", "sync",    "connected"};
+  static_assert(std::size(kStates) == static_cast<size_t>(LinkState::kConnected) + 1);
+  reply.Bulk(EnumName(kStates, state_, std::string_view()));
   reply.Integer(master_client_ != nullptr ? reploff_ : -1);
 }
 

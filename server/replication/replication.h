@@ -246,7 +246,6 @@ class Replication : public engine::ReplicationRole, private LinkHandler {
   void StateChanged() const {
     if (host_ != nullptr) host_->OnReplicationStateChanged();
   }
-  static int64_t RealMs();
   void FailoverCron();
   void AbortFailover(std::string_view reason);
   void ClearFailoverState();

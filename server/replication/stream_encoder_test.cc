@@ -10,66 +10,61 @@ namespace {
 
 using engine::Effect;
 
-TEST(StreamEncoderTest, SelectsTheDatabaseOnlyWhenItChanges) {
-  StreamEncoder enc;
-  std::string out;
+class StreamEncoderTest : public ::testing::Test {
+ protected:
+  // Encodes `effects` as one batch (one command's effects) onto out_.
+  void Encode(const std::vector<Effect>& effects) { enc_.Encode(effects, &out_); }
+
+  StreamEncoder enc_;
+  std::string out_;
+};
+
+TEST_F(StreamEncoderTest, SelectsTheDatabaseOnlyWhenItChanges) {
   std::vector<Effect> set_a = {{0, {"set", "a", "1"}}};
-  std::vector<Effect> set_b = {{2, {"set", "b", "1"}}};
-  enc.Encode(set_a, &out);
-  enc.Encode(set_a, &out);
-  enc.Encode(set_b, &out);
-  EXPECT_EQ(out,
+  Encode(set_a);
+  Encode(set_a);
+  Encode({{2, {"set", "b", "1"}}});
+  EXPECT_EQ(out_,
             "*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n*3\r\n$3\r\nset\r\n$1\r\na\r\n$1\r\n1\r\n"
             "*3\r\n$3\r\nset\r\n$1\r\na\r\n$1\r\n1\r\n"
             "*2\r\n$6\r\nSELECT\r\n$1\r\n2\r\n*3\r\n$3\r\nset\r\n$1\r\nb\r\n$1\r\n1\r\n");
-  EXPECT_EQ(enc.selected_db(), 2);
+  EXPECT_EQ(enc_.selected_db(), 2);
 }
 
-TEST(StreamEncoderTest, WrapsABatchOfSeveralEffectsInMultiExec) {
-  StreamEncoder enc;
-  std::string out;
-  std::vector<Effect> script = {{0, {"hset", "h", "f", "v"}}, {0, {"PEXPIREAT", "h", "17"}}};
-  enc.Encode(script, &out);
-  EXPECT_EQ(out,
+TEST_F(StreamEncoderTest, WrapsABatchOfSeveralEffectsInMultiExec) {
+  Encode({{0, {"hset", "h", "f", "v"}}, {0, {"PEXPIREAT", "h", "17"}}});
+  EXPECT_EQ(out_,
             "*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n*1\r\n$5\r\nMULTI\r\n"
             "*4\r\n$4\r\nhset\r\n$1\r\nh\r\n$1\r\nf\r\n$1\r\nv\r\n"
             "*3\r\n$9\r\nPEXPIREAT\r\n$1\r\nh\r\n$2\r\n17\r\n*1\r\n$4\r\nEXEC\r\n");
 }
 
-TEST(StreamEncoderTest, ASingleEffectIsNotWrapped) {
-  StreamEncoder enc;
-  std::string out;
-  std::vector<Effect> one = {{0, {"SET", "x", "1"}}};
-  enc.Encode(one, &out);
-  EXPECT_EQ(out.find("MULTI"), std::string::npos);
+TEST_F(StreamEncoderTest, ASingleEffectIsNotWrapped) {
+  Encode({{0, {"SET", "x", "1"}}});
+  EXPECT_EQ(out_.find("MULTI"), std::string::npos);
 }
 
-TEST(StreamEncoderTest, ABatchAcrossDatabasesSelectsInside) {
-  StreamEncoder enc;
-  std::string out;
-  std::vector<Effect> batch = {{1, {"set", "a", "1"}}, {3, {"set", "b", "2"}}};
-  enc.Encode(batch, &out);
-  EXPECT_EQ(out,
+TEST_F(StreamEncoderTest, ABatchAcrossDatabasesSelectsInside) {
+  Encode({{1, {"set", "a", "1"}}, {3, {"set", "b", "2"}}});
+  EXPECT_EQ(out_,
             "*2\r\n$6\r\nSELECT\r\n$1\r\n1\r\n*1\r\n$5\r\nMULTI\r\n"
             "*3\r\n$3\r\nset\r\n$1\r\na\r\n$1\r\n1\r\n"
             "*2\r\n$6\r\nSELECT\r\n$1\r\n3\r\n*3\r\n$3\r\nset\r\n$1\r\nb\r\n$1\r\n2\r\n"
             "*1\r\n$4\r\nEXEC\r\n");
 }
 
-TEST(StreamEncoderTest, ForgettingTheDatabaseForcesASelect) {
-  StreamEncoder enc;
-  std::string out;
+TEST_F(StreamEncoderTest, ForgettingTheDatabaseForcesASelect) {
   std::vector<Effect> e = {{0, {"set", "a", "1"}}};
-  enc.Encode(e, &out);
-  enc.ForgetSelectedDb();
-  out.clear();
-  enc.Encode(e, &out);
-  EXPECT_EQ(out.rfind("*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n", 0), 0u);
+  Encode(e);
+  enc_.ForgetSelectedDb();
+  out_.clear();
+  Encode(e);
+  EXPECT_EQ(out_.rfind("*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n", 0), 0u);
   // A command in no particular database (PING, REPLCONF GETACK) selects nothing.
-  out.clear();
+  out_.clear();
   std::vector<std::string> ping = {"ping"};
-  enc.EncodeCommand(-1, ping, &out);
-  EXPECT_EQ(out, "*1\r\n$4\r\nping\r\n");
+  enc_.EncodeCommand(-1, ping, &out_);
+  EXPECT_EQ(out_, "*1\r\n$4\r\nping\r\n");
 }
 
 }  // namespace

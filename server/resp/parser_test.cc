@@ -24,6 +24,15 @@ Result ParseOnce(std::string_view input, ParseLimits limits = {}) {
   return r;
 }
 
+// `input` parses as a request of no arguments (one Redis skips), `consumed` bytes long.
+void ExpectNoArguments(std::string_view input, size_t consumed) {
+  SCOPED_TRACE(input);
+  Result r = ParseOnce(input);
+  EXPECT_EQ(r.status, ParseStatus::kCommand);
+  EXPECT_TRUE(r.args.empty());
+  EXPECT_EQ(r.consumed, consumed);
+}
+
 TEST(ParserTest, MultibulkRequest) {
   Result r = ParseOnce("*2\r\n$3\r\nGET\r\n$1\r\nk\r\n");
   EXPECT_EQ(r.status, ParseStatus::kCommand);
@@ -75,12 +84,7 @@ TEST(ParserTest, InlineRequestWithQuotes) {
   EXPECT_EQ(r.args, (std::vector<std::string>{"set", "a b", "c'd", "A\n"}));
 }
 
-TEST(ParserTest, InlineEmptyLineYieldsNoArguments) {
-  Result r = ParseOnce("\r\n");
-  EXPECT_EQ(r.status, ParseStatus::kCommand);
-  EXPECT_TRUE(r.args.empty());
-  EXPECT_EQ(r.consumed, 2u);
-}
+TEST(ParserTest, InlineEmptyLineYieldsNoArguments) { ExpectNoArguments("\r\n", 2); }
 
 TEST(ParserTest, InlineUnbalancedQuotes) {
   Result r = ParseOnce("set \"a\r\n");
@@ -91,12 +95,7 @@ TEST(ParserTest, InlineClosingQuoteMustBeFollowedBySpace) {
   EXPECT_EQ(ParseOnce("get \"a\"b\r\n").status, ParseStatus::kError);
 }
 
-TEST(ParserTest, NegativeAndZeroMultibulkAreSkipped) {
-  Result r = ParseOnce("*-10\r\n");
-  EXPECT_EQ(r.status, ParseStatus::kCommand);
-  EXPECT_TRUE(r.args.empty());
-  EXPECT_EQ(r.consumed, 6u);
-}
+TEST(ParserTest, NegativeAndZeroMultibulkAreSkipped) { ExpectNoArguments("*-10\r\n", 6); }
 
 TEST(ParserTest, ProtocolErrorsUseRedisTexts) {
   RequestParser parser;

@@ -25,12 +25,7 @@ class ReplyParser {
     std::string_view line = Line();
     switch (type) {
       case '+':
-        if (lua == nullptr) return;
-        Reserve(lua, 3);
-        lua_newtable(lua);
-        lua_pushstring(lua, "ok");
-        PushString(lua, line);
-        lua_settable(lua, -3);
+        PushOneFieldTable(lua, "ok", [&] { PushString(lua, line); });
         return;
       case '-':
         if (lua == nullptr) return;
@@ -49,14 +44,8 @@ class ReplyParser {
         return;
       case '$':
       case '=': {
-        int64_t len = ToInt(line);
-        if (len < 0) {
-          if (lua != nullptr) {
-            Reserve(lua, 1);
-            lua_pushboolean(lua, 0);
-          }
-          return;
-        }
+        int64_t len = 0;
+        if (!NotNullLength(lua, line, &len)) return;
         std::string_view body = Take(static_cast<size_t>(len));
         if (lua == nullptr) return;
         if (type == '$') {
@@ -79,14 +68,8 @@ class ReplyParser {
       }
       case '*':
       case '>': {
-        int64_t n = ToInt(line);
-        if (n < 0) {
-          if (lua != nullptr) {
-            Reserve(lua, 1);
-            lua_pushboolean(lua, 0);
-          }
-          return;
-        }
+        int64_t n = 0;
+        if (!NotNullLength(lua, line, &n)) return;
         if (lua != nullptr) {
           Reserve(lua, 2);
           lua_newtable(lua);
@@ -131,20 +114,12 @@ class ReplyParser {
         lua_pushboolean(lua, !line.empty() && line[0] == 't');
         return;
       case ',':
-        if (lua == nullptr) return;
-        Reserve(lua, 3);
-        lua_newtable(lua);
-        lua_pushstring(lua, "double");
-        lua_pushnumber(lua, std::strtod(std::string(line).c_str(), nullptr));
-        lua_settable(lua, -3);
+        PushOneFieldTable(lua, "double", [&] {
+          lua_pushnumber(lua, std::strtod(std::string(line).c_str(), nullptr));
+        });
         return;
       case '(':
-        if (lua == nullptr) return;
-        Reserve(lua, 3);
-        lua_newtable(lua);
-        lua_pushstring(lua, "big_number");
-        PushString(lua, line);
-        lua_settable(lua, -3);
+        PushOneFieldTable(lua, "big_number", [&] { PushString(lua, line); });
         return;
       case '|': {
         // Attributes are not exposed to scripts: skip them, then read the reply they annotate.
@@ -167,6 +142,29 @@ class ReplyParser {
   static void Reserve(lua_State* lua, int n) {
     if (!lua_checkstack(lua, n))
       luaL_error(lua, "lua stack limit reach when parsing redis.call reply");
+  }
+
+  // A status, double or big number reaches Lua as a table of one field: {name = value}.
+  template <typename PushValue>
+  static void PushOneFieldTable(lua_State* lua, const char* name, PushValue push_value) {
+    if (lua == nullptr) return;
+    Reserve(lua, 3);
+    lua_newtable(lua);
+    lua_pushstring(lua, name);
+    push_value();
+    lua_settable(lua, -3);
+  }
+
+  // The length of a bulk string or aggregate. A null one (RESP2's negative length) reaches Lua
+  // as false, and the answer is false.
+  static bool NotNullLength(lua_State* lua, std::string_view line, int64_t* n) {
+    *n = ToInt(line);
+    if (*n >= 0) return true;
+    if (lua != nullptr) {
+      Reserve(lua, 1);
+      lua_pushboolean(lua, 0);
+    }
+    return false;
   }
 
   std::string_view Line() {

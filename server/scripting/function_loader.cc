@@ -3,9 +3,9 @@
 // redis.register_function with its positional and named forms, and the timeout of a load.
 #include <strings.h>
 
-#include <chrono>
 #include <string>
 
+#include "server/base/monotonic.h"
 #include "server/scripting/conversions.h"
 #include "server/scripting/interpreter.h"
 #include "server/scripting/lua_util.h"
@@ -19,12 +19,6 @@ namespace {
 // Registry keys, named as Redis names them.
 constexpr const char* kLibraryApi = "__LIBRARY_API__";
 char kLoadStateKey;  // its address keys the load in progress
-
-int64_t SteadyMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 // What redis.register_function needs while a library loads; absent otherwise.
 struct LoadState {
@@ -62,7 +56,7 @@ LoadState* GetLoadState(lua_State* lua) {
 void LoadHook(lua_State* lua, lua_Debug* ar) {
   LoadState* state = GetLoadState(lua);
   if (state == nullptr || state->timeout_ms <= 0) return;
-  if (SteadyMs() - state->start_ms <= state->timeout_ms) return;
+  if (MonotonicMs() - state->start_ms <= state->timeout_ms) return;
   lua_sethook(lua, LoadHook, LUA_MASKLINE, 0);
   RaiseErrorTable(lua, "FUNCTION LOAD timeout");
 }
@@ -229,7 +223,7 @@ bool Interpreter::LoadLibrary(std::string_view code, int64_t timeout_ms, const R
   if (luaL_loadbuffer(lua, code.data(), code.size(), "@user_function") != 0) {
     *error = "Error compiling function: " + std::string(ToStringView(lua, -1));
   } else {
-    LoadState state{&registrar, SteadyMs(), timeout_ms};
+    LoadState state{&registrar, MonotonicMs(), timeout_ms};
     SetLoadState(lua, &state);
     lua_sethook(lua, LoadHook, LUA_MASKCOUNT, kHookInstructions);
     if (lua_pcall(lua, 0, 0, 0) != 0) {

@@ -4,6 +4,7 @@
 // seen, replicas reconfigured, +convert-to-slave, +fix-slave-config), the master's switch to a
 // new address (sentinelResetMasterAndChangeAddress) and TILT mode.
 #include <cstdlib>
+#include <iterator>
 
 #include "server/base/text.h"
 #include "server/sentinel/sentinel.h"
@@ -13,23 +14,11 @@ namespace redlab::server::sentinel {
 constexpr int64_t kMaxDesync = 1000;  // SENTINEL_MAX_DESYNC
 
 const char* FailoverStateName(FailoverState s) {
-  switch (s) {
-    case FailoverState::kNone:
-      return "none";
-    case FailoverState::kWaitStart:
-      return "wait_start";
-    case FailoverState::kSelectSlave:
-      return "select_slave";
-    case FailoverState::kSendSlaveofNoone:
-      return "send_slaveof_noone";
-    case FailoverState::kWaitPromotion:
-      return "wait_promotion";
-    case FailoverState::kReconfSlaves:
-      return "reconf_slaves";
-    case FailoverState::kUpdateConfig:
-      return "update_config";
-  }
-  return "unknown";
+  static constexpr const char* kNames[] = {
+      "none",           "wait_start",    "select_slave", "send_slaveof_noone",
+      "wait_promotion", "reconf_slaves", "update_config"};
+  static_assert(std::size(kNames) == static_cast<size_t>(FailoverState::kUpdateConfig) + 1);
+  return EnumName(kNames, s, "unknown");
 }
 
 // sentinelCheckTiltCondition: the timer ran backwards or more than tilt-trigger late (the

@@ -3,9 +3,8 @@
 // failover.cc).
 #include "server/sentinel/sentinel.h"
 
-#include <random>
-
 #include "server/base/glob.h"
+#include "server/base/hex.h"
 #include "server/base/numbers.h"
 #include "server/base/text.h"
 #include "server/engine/pubsub/pubsub.h"
@@ -14,15 +13,6 @@ namespace redlab::server::sentinel {
 namespace {
 
 constexpr size_t kMaxPendingCommands = 100;
-
-std::string RandomId() {
-  static const char kHex[] = "0123456789abcdef";
-  std::random_device rd;
-  std::mt19937_64 gen((static_cast<uint64_t>(rd()) << 32) ^ rd());
-  std::string out(40, '0');
-  for (char& c : out) c = kHex[gen() & 0xf];
-  return out;
-}
 
 bool ParseInt(const std::string& s, int64_t* out) { return ParseInt64(s, out); }
 
@@ -35,7 +25,7 @@ std::string TypeStr(const Instance* ri) {
 }  // namespace
 
 Sentinel::Sentinel(engine::Engine* engine, uv_loop_t* loop)
-    : engine_(engine), loop_(loop), myid_(RandomId()) {}
+    : engine_(engine), loop_(loop), myid_(RandomHex(40)) {}
 
 Sentinel::~Sentinel() { CloseLinks(); }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "server/base/hex.h"
 #include "server/base/text.h"
 #include "server/command/command_table.h"
 #include "server/engine/core/context.h"
@@ -188,12 +189,7 @@ void AclGenPassCommand(CommandContext& ctx) {
   size_t chars = static_cast<size_t>((bits + 3) / 4);
   std::vector<unsigned char> random((chars + 1) / 2);
   RAND_bytes(random.data(), static_cast<int>(random.size()));
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string password;
-  for (unsigned char byte : random) {
-    password += kHex[byte >> 4];
-    password += kHex[byte & 0xf];
-  }
+  std::string password = HexOf(random);
   password.resize(chars);
   ctx.reply().Bulk(password);
 }

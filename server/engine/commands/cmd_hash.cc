@@ -8,6 +8,7 @@
 #include "server/base/numbers.h"
 #include "server/command/command_table.h"
 #include "server/engine/commands/lookup.h"
+#include "server/engine/commands/remove_members.h"
 #include "server/engine/commands/scan.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
@@ -27,12 +28,27 @@ HashValue* LookupWriteOrCreate(CommandContext& ctx) {
   return &node->value.value.hash();
 }
 
-// The hash at key argument 1 for reading, or nullptr when missing. *wrong_type is set (and
-// WRONGTYPE replied) when the key holds another type.
-const HashValue* LookupRead(CommandContext& ctx, bool* wrong_type) {
+// The hash at key argument 1 for reading: false after replying WRONGTYPE when the key holds
+// another type; *hash is nullptr when there is no such key.
+bool ReadHash(CommandContext& ctx, const HashValue** hash) {
   Db::Node* node = nullptr;
-  *wrong_type = !ctx.LookupRead(ctx.arg(1), ObjectType::kHash, &node);
-  return node == nullptr || *wrong_type ? nullptr : &node->value.value.hash();
+  if (!ctx.LookupRead(ctx.arg(1), ObjectType::kHash, &node)) return false;
+  *hash = node == nullptr ? nullptr : &node->value.value.hash();
+  return true;
+}
+
+// A field's value; a missing key is an empty hash, where every field is nil.
+std::optional<std::string_view> FieldOf(const HashValue* hash, std::string_view field) {
+  if (hash == nullptr) return std::nullopt;
+  return hash->Get(field);
+}
+
+void ReplyField(CommandContext& ctx, const HashValue* hash, std::string_view field) {
+  if (std::optional<std::string_view> value = FieldOf(hash, field)) {
+    ctx.reply().Bulk(*value);
+  } else {
+    ctx.reply().Null();
+  }
 }
 
 void HSetCommand(CommandContext& ctx) {
@@ -77,80 +93,43 @@ void HSetNxCommand(CommandContext& ctx) {
 }
 
 void HGetCommand(CommandContext& ctx) {
-  bool wrong_type;
-  const HashValue* hash = LookupRead(ctx, &wrong_type);
-  if (wrong_type) return;
-  std::optional<std::string_view> value;
-  if (hash != nullptr) value = hash->Get(ctx.arg(2));
-  if (value) {
-    ctx.reply().Bulk(*value);
-  } else {
-    ctx.reply().Null();
-  }
+  const HashValue* hash = nullptr;
+  if (!ReadHash(ctx, &hash)) return;
+  ReplyField(ctx, hash, ctx.arg(2));
 }
 
 void HMGetCommand(CommandContext& ctx) {
-  bool wrong_type;
-  const HashValue* hash = LookupRead(ctx, &wrong_type);
-  if (wrong_type) return;
-  // A missing key is an empty hash: every field is nil.
+  const HashValue* hash = nullptr;
+  if (!ReadHash(ctx, &hash)) return;
   ctx.reply().ArrayHeader(ctx.argc() - 2);
-  for (size_t i = 2; i < ctx.argc(); ++i) {
-    std::optional<std::string_view> value;
-    if (hash != nullptr) value = hash->Get(ctx.arg(i));
-    if (value) {
-      ctx.reply().Bulk(*value);
-    } else {
-      ctx.reply().Null();
-    }
-  }
+  for (size_t i = 2; i < ctx.argc(); ++i) ReplyField(ctx, hash, ctx.arg(i));
 }
 
 void HDelCommand(CommandContext& ctx) {
   Db::Node* node = WriteOrReply(ctx, ctx.arg(1), ObjectType::kHash, IfMissing::kZero);
   if (node == nullptr) return;
-  HashValue& hash = node->value.value.hash();
-  int64_t deleted = 0;
-  bool key_removed = false;
-  for (size_t i = 2; i < ctx.argc(); ++i) {
-    if (!hash.Delete(ctx.arg(i))) continue;
-    ++deleted;
-    if (hash.empty()) {
-      // An emptied hash is deleted at once; the remaining fields cannot be there.
-      ctx.db().Delete(node);
-      key_removed = true;
-      break;
-    }
-  }
-  if (deleted > 0) {
-    ctx.SignalModifiedKey(ctx.arg(1));
-    ctx.NotifyKeyspaceEvent(kNotifyHash, "hdel", ctx.arg(1));
-    if (key_removed) ctx.NotifyKeyspaceEvent(kNotifyGeneric, "del", ctx.arg(1));
-    ctx.MarkDirty(static_cast<uint64_t>(deleted));
-  }
-  ctx.reply().Integer(deleted);
+  RemoveMembersAndReply(
+      ctx, node, node->value.value.hash(),
+      [](HashValue& hash, std::string_view field) { return hash.Delete(field); }, kNotifyHash,
+      "hdel");
 }
 
 void HExistsCommand(CommandContext& ctx) {
-  bool wrong_type;
-  const HashValue* hash = LookupRead(ctx, &wrong_type);
-  if (wrong_type) return;
+  const HashValue* hash = nullptr;
+  if (!ReadHash(ctx, &hash)) return;
   ctx.reply().Integer(hash != nullptr && hash->Contains(ctx.arg(2)) ? 1 : 0);
 }
 
 void HLenCommand(CommandContext& ctx) {
-  bool wrong_type;
-  const HashValue* hash = LookupRead(ctx, &wrong_type);
-  if (wrong_type) return;
+  const HashValue* hash = nullptr;
+  if (!ReadHash(ctx, &hash)) return;
   ctx.reply().Integer(hash == nullptr ? 0 : static_cast<int64_t>(hash->size()));
 }
 
 void HStrLenCommand(CommandContext& ctx) {
-  bool wrong_type;
-  const HashValue* hash = LookupRead(ctx, &wrong_type);
-  if (wrong_type) return;
-  std::optional<std::string_view> value;
-  if (hash != nullptr) value = hash->Get(ctx.arg(2));
+  const HashValue* hash = nullptr;
+  if (!ReadHash(ctx, &hash)) return;
+  std::optional<std::string_view> value = FieldOf(hash, ctx.arg(2));
   ctx.reply().Integer(value ? static_cast<int64_t>(value->size()) : 0);
 }
 
@@ -166,8 +145,7 @@ void HIncrByCommand(CommandContext& ctx) {
       return;
     }
   }
-  if ((increment < 0 && value < 0 && increment < INT64_MIN - value) ||
-      (increment > 0 && value > 0 && increment > INT64_MAX - value)) {
+  if (AddOverflows(value, increment)) {
     ctx.ReplyError(err::kOverflow);
     return;
   }
@@ -216,9 +194,8 @@ void HIncrByFloatCommand(CommandContext& ctx) {
 // HKEYS, HVALS and HGETALL: HGETALL answers a map (an empty map for a missing key), the others
 // an array.
 void ReplyAll(CommandContext& ctx, bool fields, bool values) {
-  bool wrong_type;
-  const HashValue* hash = LookupRead(ctx, &wrong_type);
-  if (wrong_type) return;
+  const HashValue* hash = nullptr;
+  if (!ReadHash(ctx, &hash)) return;
   size_t size = hash == nullptr ? 0 : hash->size();
   if (fields && values) {
     ctx.reply().MapHeader(size);
@@ -238,17 +215,10 @@ void HGetAllCommand(CommandContext& ctx) { ReplyAll(ctx, true, true); }
 
 void HScanCommand(CommandContext& ctx) {
   uint64_t cursor;
-  if (!ParseScanCursor(ctx, 2, &cursor)) return;
-  bool wrong_type;
-  const HashValue* hash = LookupRead(ctx, &wrong_type);
-  if (wrong_type) return;
-  // As Redis, a missing key answers an empty scan before the options are looked at.
-  if (hash == nullptr) {
-    ReplyScan(ctx, 0, {});
-    return;
-  }
   ScanOptions options;
-  if (!ParseScanOptions(ctx, 3, /*allow_type=*/false, &options)) return;
+  Db::Node* node = StartKeyScan(ctx, ObjectType::kHash, &cursor, &options);
+  if (node == nullptr) return;
+  const HashValue* hash = &node->value.value.hash();
   std::vector<std::string_view> elements;
   size_t visited = 0;  // elements seen before MATCH filters them: what COUNT bounds
   auto collect = [&](std::string_view f, std::string_view v) {
@@ -280,9 +250,8 @@ void ReplyRandomPair(CommandContext& ctx, const Pair& pair, bool with_values) {
 }
 
 void HRandFieldWithCount(CommandContext& ctx, int64_t count_arg, bool with_values) {
-  bool wrong_type;
-  const HashValue* hash = LookupRead(ctx, &wrong_type);
-  if (wrong_type) return;
+  const HashValue* hash = nullptr;
+  if (!ReadHash(ctx, &hash)) return;
   if (hash == nullptr || count_arg == 0) {
     ctx.reply().EmptyArray();
     return;
@@ -361,9 +330,8 @@ void HRandFieldCommand(CommandContext& ctx) {
     HRandFieldWithCount(ctx, count, with_values);
     return;
   }
-  bool wrong_type;
-  const HashValue* hash = LookupRead(ctx, &wrong_type);
-  if (wrong_type) return;
+  const HashValue* hash = nullptr;
+  if (!ReadHash(ctx, &hash)) return;
   if (hash == nullptr) {
     ctx.reply().Null();
     return;

@@ -9,6 +9,7 @@
 #include "server/base/numbers.h"
 #include "server/command/command_table.h"
 #include "server/engine/commands/cmd_list.h"
+#include "server/engine/commands/lookup.h"
 #include "server/engine/commands/mpop_args.h"
 #include "server/engine/core/engine.h"
 
@@ -76,35 +77,29 @@ void BlockingPop(CommandContext& ctx, std::span<const std::string> keys, End whe
                  size_t timeout_index, int64_t count) {
   int64_t deadline = 0;
   if (!ctx.TimeoutArg(timeout_index, /*seconds=*/true, &deadline)) return;
-  for (const std::string& key : keys) {
-    Db::Node* node = nullptr;
-    if (!ctx.LookupWrite(key, ObjectType::kList, &node)) return;
-    if (node == nullptr) continue;  // (an empty list does not exist)
-    ListValue& list = ListOf(node);
-    if (count != -1) {
-      ctx.PropagateAs({PopName(where), key, Taken(count, list.size())});
-      ListPopRangeWithKey(ctx, key, node, where, count);
-      return;
-    }
-    std::string value = list.Pop(where);
-    ctx.reply().ArrayHeader(2);
-    ctx.reply().Bulk(key);
-    ctx.reply().Bulk(value);
-    ListPopped(ctx, node, key, where);
-    ctx.SignalModifiedKey(key);
-    ctx.MarkDirty();
-    ctx.PropagateAs({PopName(where), key});
+  const std::string* found = nullptr;
+  Db::Node* node = nullptr;
+  if (!FirstExistingKey(ctx, keys, ObjectType::kList, &found, &node)) return;
+  if (node == nullptr) {
+    ctx.engine().blocking().BlockPopOrReplyNull(ctx, Client::BlockKind::kList, keys, deadline,
+                                                ServePop, count, static_cast<int>(where));
     return;
   }
-  if (!ctx.may_block()) {
-    ctx.reply().NullArray();
+  const std::string& key = *found;
+  ListValue& list = ListOf(node);
+  if (count != -1) {
+    ctx.PropagateAs({PopName(where), key, Taken(count, list.size())});
+    ListPopRangeWithKey(ctx, key, node, where, count);
     return;
   }
-  Client::BlockState& block = ctx.client().block();
-  block.serve = ServePop;
-  block.count = count;
-  block.from = static_cast<int>(where);
-  ctx.engine().blocking().BlockForKeys(ctx, Client::BlockKind::kList, keys, deadline);
+  std::string value = list.Pop(where);
+  ctx.reply().ArrayHeader(2);
+  ctx.reply().Bulk(key);
+  ctx.reply().Bulk(value);
+  ListPopped(ctx, node, key, where);
+  ctx.SignalModifiedKey(key);
+  ctx.MarkDirty();
+  ctx.PropagateAs({PopName(where), key});
 }
 
 void BlpopCommand(CommandContext& ctx) {
@@ -152,15 +147,15 @@ void BrpoplpushCommand(CommandContext& ctx) {
 
 // mpopGenericCommand: LMPOP pops from the first non-empty list of `keys`.
 void Mpop(CommandContext& ctx, std::span<const std::string> keys, End where, int64_t count) {
-  for (const std::string& key : keys) {
-    Db::Node* node = nullptr;
-    if (!ctx.LookupWrite(key, ObjectType::kList, &node)) return;
-    if (node == nullptr) continue;
-    ctx.PropagateAs({PopName(where), key, Taken(count, ListOf(node).size())});
-    ListPopRangeWithKey(ctx, key, node, where, count);
+  const std::string* key = nullptr;
+  Db::Node* node = nullptr;
+  if (!FirstExistingKey(ctx, keys, ObjectType::kList, &key, &node)) return;
+  if (node == nullptr) {
+    ctx.reply().NullArray();
     return;
   }
-  ctx.reply().NullArray();
+  ctx.PropagateAs({PopName(where), *key, Taken(count, ListOf(node).size())});
+  ListPopRangeWithKey(ctx, *key, node, where, count);
 }
 
 // lmpopGenericCommand: [timeout] numkeys key [key ...] LEFT|RIGHT [COUNT count], checked in

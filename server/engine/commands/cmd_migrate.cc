@@ -158,6 +158,17 @@ void MigrateCommand(CommandContext& ctx) {
       // connSyncReadLine fails on an empty line too (it returns the length).
       return status == SyncLink::Status::kOk && !line->empty();
     };
+    // Redis's socket_err on a write or before any RESTORE reply: the cached link is closed, and
+    // MIGRATE tries once more unless it timed out; true to retry, else `error` is answered.
+    auto close_and_retry = [&](std::string_view error) {
+      sockets.Close(name);
+      if (!timed_out && may_retry) {
+        may_retry = false;
+        return true;
+      }
+      ctx.ReplyError(error);
+      return false;
+    };
     SyncLink::Status written = link.Write(out, timeout);
     if (written != SyncLink::Status::kOk) {
       write_error = true;
@@ -167,12 +178,7 @@ void MigrateCommand(CommandContext& ctx) {
       socket_error = true;
       replies_read = 0;
       // As Redis: this is a socket error before any RESTORE reply (goto socket_err).
-      sockets.Close(name);
-      if (!timed_out && may_retry) {
-        may_retry = false;
-        continue;
-      }
-      ctx.ReplyError("-IOERR error or timeout reading to target instance");
+      if (close_and_retry("-IOERR error or timeout reading to target instance")) continue;
       return;
     } else {
       for (const std::string& key : sent) {
@@ -201,12 +207,7 @@ void MigrateCommand(CommandContext& ctx) {
       }
     }
     if (write_error) {
-      sockets.Close(name);
-      if (!timed_out && may_retry) {
-        may_retry = false;
-        continue;
-      }
-      ctx.ReplyError("-IOERR error or timeout writing to target instance");
+      if (close_and_retry("-IOERR error or timeout writing to target instance")) continue;
       return;
     }
     // Retry only when nothing was processed: no reply to the first RESTORE.

@@ -11,6 +11,7 @@
 #include "server/command/command_table.h"
 #include "server/engine/commands/cmd_set_algebra.h"
 #include "server/engine/commands/lookup.h"
+#include "server/engine/commands/remove_members.h"
 #include "server/engine/commands/scan.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
@@ -54,30 +55,12 @@ void SaddCommand(CommandContext& ctx) {
 }
 
 void SremCommand(CommandContext& ctx) {
-  const std::string& key = ctx.arg(1);
-  Db::Node* node = nullptr;
-  if (!ctx.LookupWrite(key, ObjectType::kSet, &node)) return;
-  int64_t removed = 0;
-  bool key_removed = false;
-  if (node != nullptr) {
-    SetValue& set = SetOf(node);
-    for (size_t i = 2; i < ctx.argc(); ++i) {
-      if (!set.Remove(ctx.arg(i))) continue;
-      ++removed;
-      if (set.empty()) {
-        ctx.db().Delete(node);
-        key_removed = true;
-        break;
-      }
-    }
-  }
-  if (removed > 0) {
-    ctx.SignalModifiedKey(key);
-    ctx.NotifyKeyspaceEvent(kNotifySet, "srem", key);
-    if (key_removed) ctx.NotifyKeyspaceEvent(kNotifyGeneric, "del", key);
-    ctx.MarkDirty(static_cast<uint64_t>(removed));
-  }
-  ctx.reply().Integer(removed);
+  Db::Node* node = WriteOrReply(ctx, ctx.arg(1), ObjectType::kSet, IfMissing::kZero);
+  if (node == nullptr) return;
+  RemoveMembersAndReply(
+      ctx, node, SetOf(node),
+      [](SetValue& set, std::string_view member) { return set.Remove(member); }, kNotifySet,
+      "srem");
 }
 
 void SismemberCommand(CommandContext& ctx) {
@@ -181,15 +164,22 @@ void SpopWithCount(CommandContext& ctx) {
   ctx.MarkDirty(n);
 }
 
-void SpopCommand(CommandContext& ctx) {
+// SPOP and SRANDMEMBER: with a count, `with_count` answers; more arguments are a syntax error.
+// True when the single-member form goes on.
+bool SingleMemberForm(CommandContext& ctx, void (*with_count)(CommandContext& ctx)) {
   if (ctx.argc() == 3) {
-    SpopWithCount(ctx);
-    return;
+    with_count(ctx);
+    return false;
   }
   if (ctx.argc() > 3) {
     ctx.ReplySyntaxError();
-    return;
+    return false;
   }
+  return true;
+}
+
+void SpopCommand(CommandContext& ctx) {
+  if (!SingleMemberForm(ctx, SpopWithCount)) return;
   const std::string& key = ctx.arg(1);
   Db::Node* node = WriteOrReply(ctx, key, ObjectType::kSet, IfMissing::kNull);
   if (node == nullptr) return;
@@ -256,14 +246,7 @@ void SrandmemberWithCount(CommandContext& ctx) {
 }
 
 void SrandmemberCommand(CommandContext& ctx) {
-  if (ctx.argc() == 3) {
-    SrandmemberWithCount(ctx);
-    return;
-  }
-  if (ctx.argc() > 3) {
-    ctx.ReplySyntaxError();
-    return;
-  }
+  if (!SingleMemberForm(ctx, SrandmemberWithCount)) return;
   Db::Node* node = nullptr;
   if (!ctx.LookupRead(ctx.arg(1), ObjectType::kSet, &node)) return;
   if (node == nullptr) {
@@ -317,16 +300,9 @@ void SmoveCommand(CommandContext& ctx) {
 
 void SscanCommand(CommandContext& ctx) {
   uint64_t cursor = 0;
-  if (!ParseScanCursor(ctx, 2, &cursor)) return;
-  Db::Node* node = nullptr;
-  if (!ctx.LookupRead(ctx.arg(1), ObjectType::kSet, &node)) return;
-  if (node == nullptr) {
-    // Redis answers an empty scan before it looks at the options.
-    ReplyScan(ctx, 0, {});
-    return;
-  }
   ScanOptions options;
-  if (!ParseScanOptions(ctx, 3, /*allow_type=*/false, &options)) return;
+  Db::Node* node = StartKeyScan(ctx, ObjectType::kSet, &cursor, &options);
+  if (node == nullptr) return;
   const SetValue& set = SetOf(node);
   std::vector<std::string> found;
   auto collect = [&](std::string_view m) { found.emplace_back(m); };

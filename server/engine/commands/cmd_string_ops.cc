@@ -47,8 +47,7 @@ void IncrDecr(CommandContext& ctx, int64_t incr) {
     ctx.ReplyError(err::kNotInteger);
     return;
   }
-  if ((incr < 0 && value < 0 && incr < INT64_MIN - value) ||
-      (incr > 0 && value > 0 && incr > INT64_MAX - value)) {
+  if (AddOverflows(value, incr)) {
     ctx.ReplyError(err::kOverflow);
     return;
   }

@@ -271,18 +271,11 @@ void ZrandmemberCommand(CommandContext& ctx) {
   ctx.reply().Bulk(zset.AtRank(rank).member());
 }
 
-// zscanCommand: the cursor is checked first, the options only once the key is found.
 void ZscanCommand(CommandContext& ctx) {
   uint64_t cursor = 0;
-  if (!ParseScanCursor(ctx, 2, &cursor)) return;
-  Db::Node* node = nullptr;
-  if (!ctx.LookupRead(ctx.arg(1), ObjectType::kZset, &node)) return;
-  if (node == nullptr) {
-    ReplyScan(ctx, 0, {});
-    return;
-  }
   ScanOptions options;
-  if (!ParseScanOptions(ctx, 3, /*allow_type=*/false, &options)) return;
+  Db::Node* node = StartKeyScan(ctx, ObjectType::kZset, &cursor, &options);
+  if (node == nullptr) return;
 
   const ZsetValue& zset = node->value.value.zset();
   std::vector<std::pair<std::string_view, double>> batch;

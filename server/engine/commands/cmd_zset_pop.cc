@@ -9,6 +9,7 @@
 #include "server/base/numbers.h"
 #include "server/command/command_table.h"
 #include "server/engine/commands/cmd_zset.h"
+#include "server/engine/commands/lookup.h"
 #include "server/engine/commands/mpop_args.h"
 
 namespace redlab::server::engine {
@@ -30,13 +31,7 @@ const std::string* Zpop(CommandContext& ctx, std::span<const std::string> keys, 
                         int64_t count, ZpopReply shape, size_t* len) {
   const std::string* key = nullptr;
   Db::Node* node = nullptr;
-  for (const std::string& k : keys) {
-    if (!ctx.LookupWrite(k, ObjectType::kZset, &node)) return nullptr;
-    if (node != nullptr) {
-      key = &k;
-      break;
-    }
-  }
+  if (!FirstExistingKey(ctx, keys, ObjectType::kZset, &key, &node)) return nullptr;
   resp::ReplyWriter& r = ctx.reply();
   if (node == nullptr) {
     if (shape.nil_when_empty) {
@@ -135,24 +130,17 @@ void BlockingZpop(CommandContext& ctx, std::span<const std::string> keys, bool m
                   size_t timeout_index, int64_t count) {
   int64_t deadline = 0;
   if (!ctx.TimeoutArg(timeout_index, /*seconds=*/true, &deadline)) return;
-  for (const std::string& key : keys) {
-    Db::Node* node = nullptr;
-    if (!ctx.LookupWrite(key, ObjectType::kZset, &node)) return;
-    if (node == nullptr) continue;
-    size_t len = 0;
-    Zpop(ctx, std::span<const std::string>(&key, 1), max, count, BlockingShape(count != -1), &len);
-    ctx.PropagateAs(PopEffect(max, key, count, len));
+  const std::string* key = nullptr;
+  Db::Node* node = nullptr;
+  if (!FirstExistingKey(ctx, keys, ObjectType::kZset, &key, &node)) return;
+  if (node == nullptr) {
+    ctx.engine().blocking().BlockPopOrReplyNull(ctx, Client::BlockKind::kZset, keys, deadline,
+                                                ServeZpop, count, max ? 1 : 0);
     return;
   }
-  if (!ctx.may_block()) {
-    ctx.reply().NullArray();
-    return;
-  }
-  Client::BlockState& block = ctx.client().block();
-  block.serve = ServeZpop;
-  block.count = count;
-  block.from = max ? 1 : 0;
-  ctx.engine().blocking().BlockForKeys(ctx, Client::BlockKind::kZset, keys, deadline);
+  size_t len = 0;
+  Zpop(ctx, std::span<const std::string>(key, 1), max, count, BlockingShape(count != -1), &len);
+  ctx.PropagateAs(PopEffect(max, *key, count, len));
 }
 
 void BzpopminCommand(CommandContext& ctx) {

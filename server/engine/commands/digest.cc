@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "server/base/hex.h"
+
 namespace redlab::server::engine {
 namespace {
 
@@ -91,16 +93,6 @@ void MixValue(Digest& digest, const DbEntry& entry) {
   if (entry.expire_ms != kNoExpire) XorDigest(digest, "!!expire!!");
 }
 
-std::string Hex(const Digest& d) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : d) {
-    out.push_back(kHex[c >> 4]);
-    out.push_back(kHex[c & 15]);
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string DatasetDigest(Keyspace& keyspace) {
@@ -117,13 +109,13 @@ std::string DatasetDigest(Keyspace& keyspace) {
       XorDigest(final_digest, Bytes(key_digest));
     });
   }
-  return Hex(final_digest);
+  return HexOf(final_digest);
 }
 
 std::string ValueDigest(const DbEntry& entry) {
   Digest digest{};
   MixValue(digest, entry);
-  return Hex(digest);
+  return HexOf(digest);
 }
 
 }  // namespace redlab::server::engine

@@ -2,6 +2,8 @@
 // reading or writing, with the reply a missing key gets sent by the lookup itself.
 #pragma once
 
+#include <span>
+#include <string>
 #include <string_view>
 
 #include "server/data/keyspace.h"
@@ -52,6 +54,21 @@ inline Db::Node* ReadOrReply(CommandContext& ctx, std::string_view key, ObjectTy
 inline Db::Node* WriteOrReply(CommandContext& ctx, std::string_view key, ObjectType type,
                               IfMissing missing) {
   return LookupOrReply(ctx, /*write=*/true, key, type, missing);
+}
+
+// The first of `keys` that exists, looked up for writing as `type` (LMPOP, BLPOP, BZPOPMIN...:
+// an emptied collection does not exist). False after replying WRONGTYPE for a key met before
+// it; *node stays nullptr when none exists.
+inline bool FirstExistingKey(CommandContext& ctx, std::span<const std::string> keys,
+                             ObjectType type, const std::string** key, Db::Node** node) {
+  for (const std::string& k : keys) {
+    if (!ctx.LookupWrite(k, type, node)) return false;
+    if (*node != nullptr) {
+      *key = &k;
+      return true;
+    }
+  }
+  return true;
 }
 
 }  // namespace redlab::server::engine

@@ -55,6 +55,19 @@ bool ParseScanOptions(CommandContext& ctx, size_t first, bool allow_type, ScanOp
   return true;
 }
 
+Db::Node* StartKeyScan(CommandContext& ctx, ObjectType type, uint64_t* cursor,
+                       ScanOptions* options) {
+  if (!ParseScanCursor(ctx, 2, cursor)) return nullptr;
+  Db::Node* node = nullptr;
+  if (!ctx.LookupRead(ctx.arg(1), type, &node)) return nullptr;
+  if (node == nullptr) {
+    ReplyScan(ctx, 0, {});
+    return nullptr;
+  }
+  if (!ParseScanOptions(ctx, 3, /*allow_type=*/false, options)) return nullptr;
+  return node;
+}
+
 void ReplyScan(CommandContext& ctx, uint64_t cursor,
                const std::vector<std::string_view>& elements) {
   resp::ReplyWriter& r = ctx.reply();

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "server/data/keyspace.h"
+
 namespace redlab::server::engine {
 
 class CommandContext;
@@ -24,6 +26,11 @@ struct ScanOptions {
 bool ParseScanCursor(CommandContext& ctx, size_t index, uint64_t* cursor);
 // Options from argument `first` on. TYPE is accepted only when `allow_type` (SCAN).
 bool ParseScanOptions(CommandContext& ctx, size_t first, bool allow_type, ScanOptions* options);
+// How HSCAN, SSCAN and ZSCAN start (scanGenericCommand's callers): the cursor first, then the key
+// (WRONGTYPE for another type; a missing key answers an empty scan before the options are
+// looked at), then the options from argument 3. The key's node, or nullptr once it has replied.
+Db::Node* StartKeyScan(CommandContext& ctx, ObjectType type, uint64_t* cursor,
+                       ScanOptions* options);
 // [cursor as a bulk string, [elements]].
 void ReplyScan(CommandContext& ctx, uint64_t cursor, const std::vector<std::string_view>& elements);
 

@@ -60,52 +60,23 @@ struct Param {
   // kString: "" stands for Redis's NULL (EMPTY_STRING_IS_NULL): CONFIG REWRITE leaves it out.
   bool empty_is_null = false;
 
-  // Modifiers for the table's one-line entries.
-  Param Alias(std::string_view a) const {
+  // Modifiers for the table's one-line entries: a copy with `field` set to `value`.
+  template <typename T, typename V>
+  Param With(T Param::*field, V value) const {
     Param p = *this;
-    p.alias = a;
+    p.*field = value;
     return p;
   }
-  Param Immutable() const {
-    Param p = *this;
-    p.immutable = true;
-    return p;
-  }
-  Param Protected() const {
-    Param p = *this;
-    p.protected_config = true;
-    return p;
-  }
-  Param Hidden() const {
-    Param p = *this;
-    p.hidden = true;
-    return p;
-  }
-  Param Sensitive() const {
-    Param p = *this;
-    p.sensitive = true;
-    return p;
-  }
-  Param Checked(Check c) const {
-    Param p = *this;
-    p.check = c;
-    return p;
-  }
-  Param Unsigned() const {
-    Param p = *this;
-    p.is_unsigned = true;
-    return p;
-  }
-  Param Tls() const {
-    Param p = *this;
-    p.tls = true;
-    return p;
-  }
+  Param Alias(std::string_view a) const { return With(&Param::alias, a); }
+  Param Immutable() const { return With(&Param::immutable, true); }
+  Param Protected() const { return With(&Param::protected_config, true); }
+  Param Hidden() const { return With(&Param::hidden, true); }
+  Param Sensitive() const { return With(&Param::sensitive, true); }
+  Param Checked(Check c) const { return With(&Param::check, c); }
+  Param Unsigned() const { return With(&Param::is_unsigned, true); }
+  Param Tls() const { return With(&Param::tls, true); }
   Param Clamp(int64_t lo, int64_t hi) const {
-    Param p = *this;
-    p.clamp_min = lo;
-    p.clamp_max = hi;
-    return p;
+    return With(&Param::clamp_min, lo).With(&Param::clamp_max, hi);
   }
 };
 

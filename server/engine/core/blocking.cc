@@ -4,24 +4,14 @@
 #include "server/engine/core/blocking.h"
 
 #include <algorithm>
-#include <chrono>
 #include <string_view>
 #include <unordered_set>
 
+#include "server/base/monotonic.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
 
 namespace redlab::server::engine {
-namespace {
-
-int64_t SteadyUs() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-}  // namespace
-
 Blocking::Blocking(Engine& engine) : engine_(engine), blocked_keys_(&engine.keyspace()) {}
 
 void Blocking::BlockClient(Client& client, Client::BlockKind kind, int64_t deadline_ms) {
@@ -50,6 +40,20 @@ void Blocking::BlockForKeys(CommandContext& ctx, Client::BlockKind kind,
   block.kind = kind;
   blocked_keys_.Add(&client);
   BlockClient(client, kind, deadline_ms);
+}
+
+void Blocking::BlockPopOrReplyNull(CommandContext& ctx, Client::BlockKind kind,
+                                   std::span<const std::string> keys, int64_t deadline_ms,
+                                   KeyServeProc serve, int64_t count, int from) {
+  if (!ctx.may_block()) {
+    ctx.reply().NullArray();
+    return;
+  }
+  Client::BlockState& block = ctx.client().block();
+  block.serve = serve;
+  block.count = count;
+  block.from = from;
+  BlockForKeys(ctx, kind, keys, deadline_ms);
 }
 
 Client::BlockState Blocking::ReleaseBlock(Client& client) {
@@ -227,14 +231,14 @@ void Blocking::ServeClient(Client& client, const std::string& key) {
   Stats& stats = engine_.stats();
   reply.set_error_listener(&stats);
   uint64_t errors_before = stats.error_replies();
-  int64_t start = SteadyUs();
+  int64_t start = MonotonicUs();
   CommandContext ctx(engine_, client, block.args, cmd, reply);
   // As a command: what it propagates (an expired destination's DEL too) leaves as one unit, and
   // it is the current client, whose own invalidations wait for its reply.
   engine_.RunAsCommand(client, [&] { block.serve(ctx, key); });
   // The call itself was counted when the client blocked (updateStatsOnUnblock); its latency is
   // that call's and this reply's.
-  int64_t reply_us = SteadyUs() - start;
+  int64_t reply_us = MonotonicUs() - start;
   stats.AddCommandTime(cmd, reply_us);
   if (engine_.config().latency_tracking) stats.RecordCommandLatency(cmd, block.call_us + reply_us);
   if (stats.error_replies() != errors_before) stats.CountFailedCall(cmd);

@@ -43,6 +43,12 @@ class Blocking {
   // (Redis's blockForKeys). The command sets block().serve and its options first.
   void BlockForKeys(CommandContext& ctx, Client::BlockKind kind, std::span<const std::string> keys,
                     int64_t deadline_ms);
+  // A blocking pop (BLPOP, BRPOP, BLMPOP, BZPOPMIN, BZPOPMAX, BZMPOP) that found every key
+  // empty: a null array where the client may not block (MULTI, a script), else BlockForKeys,
+  // to be served by `serve` popping `count` (-1: the single-element form) from `from`.
+  void BlockPopOrReplyNull(CommandContext& ctx, Client::BlockKind kind,
+                           std::span<const std::string> keys, int64_t deadline_ms,
+                           KeyServeProc serve, int64_t count, int from);
   // CLIENT UNBLOCK: unblocks client `id` as if it timed out, or with an UNBLOCKED error.
   // False when it is not blocked (or only postponed by CLIENT PAUSE, which it cannot leave).
   bool UnblockById(uint64_t id, bool with_error);

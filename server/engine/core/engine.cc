@@ -1,9 +1,9 @@
 #include "server/engine/core/engine.h"
 
 #include <algorithm>
-#include <chrono>
-#include <random>
 
+#include "server/base/hex.h"
+#include "server/base/monotonic.h"
 #include "server/engine/core/aof.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/errors.h"
@@ -11,24 +11,6 @@
 #include "server/engine/core/script_runner.h"
 
 namespace redlab::server::engine {
-namespace {
-
-int64_t SteadyUs() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-std::string RandomHex(size_t length) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::random_device rd;
-  std::mt19937_64 gen((static_cast<uint64_t>(rd()) << 32) ^ rd());
-  std::string out(length, '0');
-  for (char& c : out) c = kHex[gen() & 0xf];
-  return out;
-}
-
-}  // namespace
 
 Engine::Engine(ServerConfig config, EngineHost* host, ReplicationFactory make_replication)
     : config_(std::move(config)),
@@ -131,9 +113,9 @@ void Engine::Cron() {
   if (debug_settings_.pause_cron()) return;  // DEBUG PAUSE-CRON 1, as Redis's serverCron
   // Redis's slow expire cycle takes up to 25% of each cron period.
   int64_t budget_us = CronIntervalMs() * 1000 * 25 / 100;
-  int64_t expire_start = SteadyUs();
+  int64_t expire_start = MonotonicUs();
   keyspace_.ActiveExpireCycle(budget_us);
-  diagnostics_.RecordLatency("expire-cycle", (SteadyUs() - expire_start) / 1000);
+  diagnostics_.RecordLatency("expire-cycle", (MonotonicUs() - expire_start) / 1000);
   propagation_.Flush(EffectGrouping::kEach);
   // Keys made ready outside any command (a replica loading a snapshot) are served here, as in
   // Redis's beforeSleep.

@@ -2,8 +2,8 @@
 // (protected, auth, ACL, maxmemory, replication, subscribed state, stale data, busy script),
 // pauses and transactions, then the call with its statistics, propagation and side effects.
 #include <algorithm>
-#include <chrono>
 
+#include "server/base/monotonic.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/errors.h"
@@ -11,12 +11,6 @@
 
 namespace redlab::server::engine {
 namespace {
-
-int64_t SteadyUs() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 // Redis's printf("%.128s") stops at a NUL byte as well as at the precision.
 std::string_view CString(std::string_view s, size_t precision) {
@@ -345,7 +339,7 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
   uint64_t dirty_before = stats_.dirty();
   int64_t offset_before = replication_->master_repl_offset();
   int db = client.db();
-  int64_t start = SteadyUs();
+  int64_t start = MonotonicUs();
   CommandContext ctx(*this, client, args, cmd, reply);
   ++call_depth_;
   cmd.spec->proc(ctx);
@@ -356,7 +350,7 @@ void Engine::Call(Client& client, const Command& cmd, std::span<std::string> arg
     // The read-only script commands track through the commands their scripts run.
     if (!cmd.has(kCmdRunsScript)) messaging_.RememberTrackedKeys(client, cmd, args);
   }
-  int64_t duration = SteadyUs() - start;
+  int64_t duration = MonotonicUs() - start;
   // As Redis's call(): a command that changed the dataset is propagated, as called or as it
   // rewrote itself.
   // (SAVE and DEBUG RELOAD reset the counter: a decrease is no change.)

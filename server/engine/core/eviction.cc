@@ -2,20 +2,14 @@
 // best candidate by the policy (Redis's evict.c): the least recently used key for the LRU
 // policies, the least frequently used one (by its decayed LFU counter) for the LFU policies.
 #include <algorithm>
-#include <chrono>
 
 #include "server/base/memory.h"
+#include "server/base/monotonic.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/memory.h"
 
 namespace redlab::server::engine {
 namespace {
-
-int64_t SteadyMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 // Picks a key of `db` to evict under `policy`, or nullptr, the best of `samples` random keys.
 Db::Node* PickVictim(Keyspace& ks, Db& db, std::string_view policy, int64_t samples) {
@@ -70,10 +64,7 @@ bool Memory::EnforceMaxmemory() {
   // Before a command, its evictions' DELs leave first, each alone (performEvictions).
   if (!engine_.in_call()) engine_.propagation().Flush(EffectGrouping::kEach);
   // How long the node stays over maxmemory (INFO total/current_eviction_exceeded_time).
-  int64_t now_us = std::chrono::duration_cast<std::chrono::microseconds>(
-                       std::chrono::steady_clock::now().time_since_epoch())
-                       .count();
-  engine_.stats().TrackEvictionExceeded(under, now_us);
+  engine_.stats().TrackEvictionExceeded(under, MonotonicUs());
   return under;
 }
 
@@ -90,7 +81,7 @@ bool Memory::EvictUntilUnder() {
   }
   Diagnostics& diagnostics = engine_.diagnostics();
   // The latency monitor's eviction-cycle and eviction-del events, as Redis records them.
-  int64_t cycle_start = SteadyMs();
+  int64_t cycle_start = MonotonicMs();
   while (Used() > limit) {
     Db::Node* victim = nullptr;
     Db* victim_db = nullptr;
@@ -101,19 +92,19 @@ bool Memory::EvictUntilUnder() {
       victim_db = &db;
     }
     if (victim == nullptr) {
-      diagnostics.RecordLatency("eviction-cycle", SteadyMs() - cycle_start);
+      diagnostics.RecordLatency("eviction-cycle", MonotonicMs() - cycle_start);
       return false;
     }
     std::string key(victim->key());
-    int64_t del_start = SteadyMs();
+    int64_t del_start = MonotonicMs();
     victim_db->Delete(victim);
-    diagnostics.RecordLatency("eviction-del", SteadyMs() - del_start);
+    diagnostics.RecordLatency("eviction-del", MonotonicMs() - del_start);
     ++keyspace.stats().evicted_keys;
     engine_.signals().ModifiedKey(victim_db->id(), key);
     engine_.messaging().NotifyKeyspaceEvent(kNotifyEvicted, "evicted", key, victim_db->id());
     engine_.Propagate(victim_db->id(), {"DEL", std::move(key)});
   }
-  diagnostics.RecordLatency("eviction-cycle", SteadyMs() - cycle_start);
+  diagnostics.RecordLatency("eviction-cycle", MonotonicMs() - cycle_start);
   return true;
 }
 

@@ -1,7 +1,7 @@
 #include "server/engine/core/script_runner.h"
 
-#include <chrono>
 
+#include "server/base/monotonic.h"
 #include "server/base/text.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/errors.h"
@@ -18,13 +18,6 @@ constexpr std::string_view kNoScript = "-NOSCRIPT No matching script. Please use
 constexpr std::string_view kBusyEval = err::kBusyScript;
 constexpr std::string_view kBusyFunction =
     "-BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.";
-
-// Busy time is real elapsed time, as Redis measures it (monotonic), whatever the node's clock.
-int64_t SteadyUs() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 // Redis's server.script_oom: over maxmemory even after evicting what the policy allows.
 bool OutOfMemory(Engine& engine) {
@@ -270,7 +263,7 @@ bool ScriptRunner::Prepare(CommandContext& ctx, uint64_t flags, bool read_only, 
 void ScriptRunner::Execute(CommandContext& ctx, Run& run, scripting::Interpreter& interpreter,
                            scripting::Interpreter::Run& lua_run) {
   run.caller = ctx.args();
-  run.start_us = SteadyUs();
+  run.start_us = MonotonicUs();  // busy time is real elapsed time, whatever the node's clock
   client_.set_db(ctx.client().db());
   client_.set_protocol(2);
   // The script's commands run as the user that runs the script (Redis's scriptCall).
@@ -337,7 +330,7 @@ void ScriptRunner::Stats(CommandContext& ctx) {
     reply.ArrayHeader(run_->caller.size());
     for (const std::string& arg : run_->caller) reply.Bulk(arg);
     reply.Bulk("duration_ms");
-    reply.Integer((SteadyUs() - run_->start_us) / 1000);
+    reply.Integer((MonotonicUs() - run_->start_us) / 1000);
   }
   size_t functions = 0;
   for (const auto& [name, library] : functions_.libraries()) functions += library->functions.size();
@@ -409,7 +402,7 @@ bool ScriptRunner::Interrupt() {
     engine_.host()->ProcessEventsWhileBlocked();
     return run_->killed;
   }
-  int64_t elapsed_ms = (SteadyUs() - run_->start_us) / 1000;
+  int64_t elapsed_ms = (MonotonicUs() - run_->start_us) / 1000;
   if (elapsed_ms < engine_.config().busy_reply_threshold) return false;
   engine_.host()->Log(scripting::kLogWarning,
                       "Slow script detected: still in execution after " +

@@ -51,6 +51,13 @@ class KeyEventsTest : public ::testing::Test {
     ks_.set_key_event_listener(&recorder_);
   }
   Object Value() { return Object::FromString(std::string_view("v")); }
+  // Adds `key` with a TTL of `ttl_ms`, then moves the node's time to it: the key has expired,
+  // and nothing has removed it yet.
+  void AddExpired(Db& db, std::string_view key, int64_t ttl_ms) {
+    db.SetExpire(db.Add(key, Value()), ks_.now_ms() + ttl_ms);
+    clock_.Advance(ttl_ms);
+    ks_.SnapshotTime();
+  }
 
   Clock clock_;
   Keyspace ks_;
@@ -81,9 +88,7 @@ TEST_F(KeyEventsTest, NewKeysWhereverTheyComeFrom) {
 TEST_F(KeyEventsTest, SetOverAnExpiredKey) {
   ks_.set_report_new_keys(true);
   Db& db = ks_.db(0);
-  db.SetExpire(db.Add("a", Value()), ks_.now_ms() + 10);
-  clock_.Advance(10);
-  ks_.SnapshotTime();
+  AddExpired(db, "a", 10);
   db.Set("a", Value());
   EXPECT_EQ(recorder_.events, (std::vector<std::string>{"new@0 a", "expired a", "new@0 a"}));
   EXPECT_EQ(db.LookupRead("a")->value.expire_ms, kNoExpire);
@@ -92,9 +97,7 @@ TEST_F(KeyEventsTest, SetOverAnExpiredKey) {
 TEST_F(KeyEventsTest, MissesOfReadsOnly) {
   ks_.set_report_misses(true);
   Db& db = ks_.db(0);
-  db.SetExpire(db.Add("gone", Value()), ks_.now_ms() + 1);
-  clock_.Advance(1);
-  ks_.SnapshotTime();
+  AddExpired(db, "gone", 1);
   EXPECT_EQ(db.LookupRead("gone"), nullptr);
   EXPECT_EQ(db.LookupNoTouch("b"), nullptr);
   EXPECT_EQ(db.LookupNoTouchNoNotify("c"), nullptr);  // OBJECT

@@ -5,11 +5,11 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <set>
 
+#include "server/base/monotonic.h"
 #include "server/base/text.h"
 #include "server/engine/core/engine.h"
 #include "server/engine/core/help.h"
@@ -19,20 +19,6 @@
 
 namespace redlab::server::engine {
 namespace {
-
-// Sections in Redis's order; `in_default` marks those INFO prints with no argument.
-struct Section {
-  std::string_view name;
-  bool in_default;
-  bool in_all;
-};
-constexpr Section kSections[] = {
-    {"server", true, true},      {"clients", true, true},       {"memory", true, true},
-    {"persistence", true, true}, {"stats", true, true},         {"replication", true, true},
-    {"cpu", true, true},         {"modules", true, true},       {"commandstats", false, true},
-    {"errorstats", true, true},  {"latencystats", false, true}, {"cluster", true, true},
-    {"keyspace", true, true},
-};
 
 // bytesToHuman: B, K, M, G... with two decimals.
 std::string Human(uint64_t n) {
@@ -193,10 +179,7 @@ void StatsSection(Engine& e, std::string& out) {
   uint64_t current_exceeded_us =
       s.eviction_exceeded_since_us == 0
           ? 0
-          : static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
-                                      std::chrono::steady_clock::now().time_since_epoch())
-                                      .count() -
-                                  s.eviction_exceeded_since_us);
+          : static_cast<uint64_t>(MonotonicUs() - s.eviction_exceeded_since_us);
   out += fmt::format("total_eviction_exceeded_time:{}\r\ncurrent_eviction_exceeded_time:{}\r\n",
                      (s.eviction_exceeded_us + current_exceeded_us) / 1000,
                      current_exceeded_us / 1000);
@@ -236,7 +219,7 @@ void StatsSection(Engine& e, std::string& out) {
 
 void ReplicationSection(Engine& e, std::string& out) { e.replication().AppendInfo(&out); }
 
-void CpuSection(std::string& out) {
+void CpuSection(Engine&, std::string& out) {
   rusage self{}, children{};
   getrusage(RUSAGE_SELF, &self);
   getrusage(RUSAGE_CHILDREN, &children);
@@ -316,6 +299,28 @@ void KeyspaceSection(Engine& e, std::string& out) {
   }
 }
 
+void ModulesSection(Engine&, std::string& out) { out += "# Modules\r\n"; }
+
+void ClusterSection(Engine&, std::string& out) { out += "# Cluster\r\ncluster_enabled:0\r\n"; }
+
+// Sections in Redis's order; `in_default` marks those INFO prints with no argument.
+struct Section {
+  std::string_view name;
+  bool in_default;
+  bool in_all;
+  void (*write)(Engine& e, std::string& out);
+};
+constexpr Section kSections[] = {
+    {"server", true, true, ServerSection}, {"clients", true, true, ClientsSection},
+    {"memory", true, true, MemorySection}, {"persistence", true, true, PersistenceSection},
+    {"stats", true, true, StatsSection}, {"replication", true, true, ReplicationSection},
+    {"cpu", true, true, CpuSection}, {"modules", true, true, ModulesSection},
+    {"commandstats", false, true, CommandStatsSection},
+    {"errorstats", true, true, ErrorStatsSection},
+    {"latencystats", false, true, LatencyStatsSection}, {"cluster", true, true, ClusterSection},
+    {"keyspace", true, true, KeyspaceSection},
+};
+
 }  // namespace
 
 std::string GenerateInfo(Engine& engine, const std::vector<std::string_view>& requested) {
@@ -332,32 +337,7 @@ std::string GenerateInfo(Engine& engine, const std::vector<std::string_view>& re
     bool include = wanted.count(s.name) || (all && s.in_all) || (defaults && s.in_default);
     if (!include) continue;
     if (!out.empty()) out += "\r\n";
-    if (s.name == "server")
-      ServerSection(engine, out);
-    else if (s.name == "clients")
-      ClientsSection(engine, out);
-    else if (s.name == "memory")
-      MemorySection(engine, out);
-    else if (s.name == "persistence")
-      PersistenceSection(engine, out);
-    else if (s.name == "stats")
-      StatsSection(engine, out);
-    else if (s.name == "replication")
-      ReplicationSection(engine, out);
-    else if (s.name == "cpu")
-      CpuSection(out);
-    else if (s.name == "modules")
-      out += "# Modules\r\n";
-    else if (s.name == "commandstats")
-      CommandStatsSection(engine, out);
-    else if (s.name == "errorstats")
-      ErrorStatsSection(engine, out);
-    else if (s.name == "latencystats")
-      LatencyStatsSection(engine, out);
-    else if (s.name == "cluster")
-      out += "# Cluster\r\ncluster_enabled:0\r\n";
-    else if (s.name == "keyspace")
-      KeyspaceSection(engine, out);
+    s.write(engine, out);
   }
   return out;
 }
