@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 
 namespace redlab::lua {
@@ -75,6 +77,17 @@ TEST(LuaScriptsTest, TheSharedBlocksAreIncludedWhereTheyServe) {
     }
   }
   EXPECT_EQ(ScriptText("lock_acquire").find("local function"), std::string_view::npos);
+}
+
+// build/lua/whole/NAME.lua holds what the client sends, for tools that load a script file.
+TEST(LuaScriptsTest, EachScriptIsWrittenWholeForToolsThatLoadAFile) {
+  for (const ScriptSource& s : AllScripts()) {
+    std::ifstream in(std::string(REDLAB_LUA_WHOLE_DIR) + "/" + std::string(s.name) + ".lua");
+    ASSERT_TRUE(in.good()) << s.name;
+    std::ostringstream text;
+    text << in.rdbuf();
+    EXPECT_EQ(text.str(), s.text) << s.name;
+  }
 }
 
 }  // namespace
