@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "server/base/text.h"
 #include "server/resp/arg_list.h"
 #include "server/resp/parser.h"
 
@@ -18,18 +19,6 @@ bool ReadWholeFile(const std::string& path, std::string* out) {
   buffer << in.rdbuf();
   *out = buffer.str();
   return true;
-}
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string_view Trim(std::string_view s) {
-  constexpr std::string_view kSpace = " \t\r\n";
-  size_t start = s.find_first_not_of(kSpace);
-  if (start == std::string_view::npos) return {};
-  return s.substr(start, s.find_last_not_of(kSpace) - start + 1);
 }
 
 // Redis's multi-argument parameters whose setters accept no argument at all: a line naming one
@@ -60,7 +49,7 @@ std::variant<std::monostate, ConfigFileError> ParseInto(
     std::string_view raw = text.substr(pos, end - pos);
     pos = end + 1;
     ++line_no;
-    std::string_view line = Trim(raw);
+    std::string_view line = TrimSpace(raw);
     if (line.empty() || line[0] == '#') {
       if (end == text.size()) break;
       continue;
@@ -71,7 +60,7 @@ std::variant<std::monostate, ConfigFileError> ParseInto(
     }
     if (args.empty()) continue;
     ConfigDirective d;
-    d.name = Lower(args[0]);
+    d.name = ToLower(args[0]);
     for (size_t i = 1; i < args.size(); ++i) d.words.push_back(args[i]);
     if (d.name == "include" && d.words.size() == 1) {
       std::string included;

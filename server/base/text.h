@@ -49,6 +49,15 @@ inline std::string ToLower(std::string_view s) {
   return out;
 }
 
+// sdstrim(s, " \t\r\n"): `s` without its leading and trailing spaces, tabs, CRs and LFs (how
+// Redis trims a configuration line).
+inline std::string_view TrimSpace(std::string_view s) {
+  constexpr std::string_view kSpace = " \t\r\n";
+  size_t start = s.find_first_not_of(kSpace);
+  if (start == std::string_view::npos) return {};
+  return s.substr(start, s.find_last_not_of(kSpace) - start + 1);
+}
+
 // Redis's sdscatrepr: `s` in double quotes with C escapes, non-printable bytes as \xHH (MONITOR).
 inline void AppendRepr(std::string* out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";

@@ -213,7 +213,7 @@ class RewriteState {
 
  private:
   void ReadLine(std::string_view raw) {
-    std::string line(Trim(raw));
+    std::string line(TrimSpace(raw));
     if (line.empty() || line[0] == '#') {
       if (line == kSignature) needs_signature_ = false;
       lines_.push_back(std::move(line));
@@ -236,14 +236,6 @@ class RewriteState {
     if (param != nullptr) option = std::string(param->name);  // an alias stands for its name
     option_lines_[option].push_back(lines_.size());
     lines_.push_back(std::move(line));
-  }
-
-  // sdstrim(line, "\r\n\t ").
-  static std::string_view Trim(std::string_view s) {
-    constexpr std::string_view kSpace = "\r\n\t ";
-    size_t first = s.find_first_not_of(kSpace);
-    if (first == std::string_view::npos) return {};
-    return s.substr(first, s.find_last_not_of(kSpace) - first + 1);
   }
 
   bool force_all_;
