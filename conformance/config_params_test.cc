@@ -213,7 +213,8 @@ const std::map<std::string, const char*> kDefaults = {
 
 // HIDDEN_CONFIG: answered by name, never listed by a pattern.
 const char* const kHidden[] = {"use-exit-on-panic", "rdb-key-save-delay", "key-load-delay",
-                               "watchdog-period", "loading-process-events-interval-bytes"};
+                               "watchdog-period", "loading-process-events-interval-bytes",
+                               "lua-enable-deprecated-api"};
 
 // IMMUTABLE_CONFIG: settable at startup only.
 // clang-format off
@@ -224,7 +225,7 @@ const char* const kImmutable[] = {
     "bio_cpulist", "aof_rewrite_cpulist", "bgsave_cpulist", "logfile", "supervised",
     "syslog-facility", "enable-protected-configs", "enable-debug-command",
     "enable-module-command", "databases", "io-threads", "tcp-backlog", "cluster-port",
-    "unixsocketperm", "socket-mark-id", "replicaof", "slaveof"};
+    "unixsocketperm", "socket-mark-id", "replicaof", "slaveof", "lua-enable-deprecated-api"};
 // clang-format on
 
 class ConfigParamsTest : public ConformanceTest {

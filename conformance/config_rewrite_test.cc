@@ -42,22 +42,6 @@ void Shutdown(Client& c, ChildProcess& server) {
   EXPECT_EQ(server.Wait(), 0);
 }
 
-TEST(ConfigRewriteTest, WithoutAFileItIsRefused) {
-  for (const std::string& program : kPrograms) {
-    int port = FreePort();
-    ChildProcess server(program, {"--port", std::to_string(port), "--save", "",
-                                  "--enable-debug-command", "yes"});
-    std::optional<Client> c = ConnectWhenUp(port);
-    ASSERT_TRUE(c.has_value()) << program << ": " << server.Stderr();
-    EXPECT_EQ((*c)({"CONFIG", "REWRITE"}), Error("ERR The server is running without a config file"))
-        << program;
-    // DEBUG's variant has no such check: Redis's rewrite of no file fails as fopen(NULL) does.
-    EXPECT_EQ((*c)({"DEBUG", "CONFIG-REWRITE-FORCE-ALL"}),
-              Error("ERR CONFIG-REWRITE-FORCE-ALL failed: Bad address"))
-        << program;
-  }
-}
-
 // The lines both servers write in the same places, and the appended ones, compared as sets
 // (Redis appends in its dictionary's order).
 TEST(ConfigRewriteTest, RewritesTheFileInPlaceAndStartsAgainFromIt) {

@@ -72,6 +72,13 @@ class DebugTest : public ConformanceTest {
 };
 std::string DebugTest::dir_;
 
+// CONFIG REWRITE answers that there is no file; DEBUG's variant has no such check, and Redis's
+// rewrite of no file fails as fopen(NULL) does.
+TEST_F(DebugTest, ConfigRewriteForceAllWithoutAFileFails) {
+  EXPECT_EQ(c()({"DEBUG", "CONFIG-REWRITE-FORCE-ALL"}),
+            Error("ERR CONFIG-REWRITE-FORCE-ALL failed: Bad address"));
+}
+
 TEST_F(DebugTest, ObjectDescribesEncodingAndSerializedLength) {
   Populate();
   EXPECT_EQ(ObjectLine("s"), "refcount:1 encoding:embstr serializedlength:6");

@@ -130,6 +130,30 @@ TEST(StartupTest, ReadsTheConfigurationFromStandardInput) {
   }
 }
 
+// Debian's redis-server 7.0.15 (a backported security fix) hides getfenv, setfenv and newproxy
+// from scripts unless it starts with lua-enable-deprecated-api yes (immutable, hidden).
+TEST(StartupTest, LuaDeprecatedApiComesBackOnlyWhenStartedWithIt) {
+  for (const std::string& program : kPrograms) {
+    int port = FreePort();
+    ChildProcess server(program, {"--port", std::to_string(port), "--save", "",
+                                  "--lua-enable-deprecated-api", "yes"});
+    std::optional<Client> c = ConnectWhenUp(port);
+    ASSERT_TRUE(c.has_value()) << program << ": " << server.Stderr();
+    EXPECT_EQ((*c)({"CONFIG", "GET", "lua-enable-deprecated-api"}),
+              Array({Bulk("lua-enable-deprecated-api"), Bulk("yes")}))
+        << program;
+    EXPECT_EQ((*c)({"EVAL", "return {type(getfenv), type(setfenv), type(newproxy)}", "0"}),
+              Array({Bulk("function"), Bulk("function"), Bulk("function")}))
+        << program;
+    EXPECT_EQ((*c)({"FUNCTION", "LOAD",
+                    "#!lua name=old\nredis.register_function('f', function() return "
+                    "type(setfenv) end)"}),
+              Bulk("old"))
+        << program;
+    EXPECT_EQ((*c)({"FCALL", "f", "0"}), Bulk("function")) << program;
+  }
+}
+
 TEST(StartupTest, VersionFlagPrintsTheVersionLine) {
   for (const std::string& program : kPrograms) {
     for (const char* flag : {"-v", "--version"}) {

@@ -113,8 +113,8 @@ int Panic(lua_State* lua) {
 
 }  // namespace
 
-Interpreter::Interpreter(Mode mode, Rand48* rand)
-    : mode_(mode), rand_(rand != nullptr ? rand : &own_rand_) {
+Interpreter::Interpreter(Mode mode, Rand48* rand, bool deprecated_api)
+    : mode_(mode), deprecated_api_(deprecated_api), rand_(rand != nullptr ? rand : &own_rand_) {
   Open();
 }
 
@@ -124,7 +124,7 @@ void Interpreter::Open() {
   lua_ = lua_newstate(&LuaAllocator::Alloc, &allocator_);
   if (lua_ == nullptr) std::abort();
   lua_atpanic(lua_, Panic);
-  OpenSandboxLibraries(lua_);
+  OpenSandboxLibraries(lua_, deprecated_api_);
   BindRunSlot(lua_, &run_slot_);
   RegisterRedisApi(lua_, &run_slot_);
   InstallErrorHandler(lua_);

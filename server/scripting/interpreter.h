@@ -75,8 +75,9 @@ class Interpreter {
   };
 
   // `rand` is the PRNG of math.random, shared by a node's two states as Redis has one; nullptr
-  // gives the interpreter its own.
-  explicit Interpreter(Mode mode = Mode::kEval, Rand48* rand = nullptr);
+  // gives the interpreter its own. `deprecated_api`: lua-enable-deprecated-api (sandbox.h).
+  explicit Interpreter(Mode mode = Mode::kEval, Rand48* rand = nullptr,
+                       bool deprecated_api = false);
   ~Interpreter();
   Interpreter(const Interpreter&) = delete;
   Interpreter& operator=(const Interpreter&) = delete;
@@ -134,6 +135,7 @@ class Interpreter {
   void Finish(bool interrupt_hook, int base);
 
   Mode mode_;
+  bool deprecated_api_;
   LuaAllocator allocator_;  // outlives lua_, which Close() ends in the destructor's body
   lua_State* lua_ = nullptr;
   Rand48 own_rand_;

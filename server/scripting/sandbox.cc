@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "server/scripting/lua_cmsgpack.h"
 #include "server/scripting/lua_struct.h"
@@ -379,7 +380,7 @@ constexpr const char kErrorHandler[] =
 
 }  // namespace
 
-void OpenSandboxLibraries(lua_State* lua) {
+void OpenSandboxLibraries(lua_State* lua, bool deprecated_api) {
   LoadLibrary(lua, "", luaopen_base);
   LoadLibrary(lua, LUA_TABLIBNAME, luaopen_table);
   LoadLibrary(lua, LUA_STRLIBNAME, luaopen_string);
@@ -394,8 +395,11 @@ void OpenSandboxLibraries(lua_State* lua) {
   lua_setfield(lua, -2, "tohex");
   lua_pop(lua, 1);
 
-  // Redis 7.0's globals allow list leaves these out.
-  for (const char* name : {"dofile", "loadfile", "print", "getfenv", "setfenv", "newproxy"}) {
+  // Redis 7.0's globals allow list leaves these out; the deprecated ones stay with
+  // lua-enable-deprecated-api.
+  std::vector<const char*> removed = {"dofile", "loadfile", "print"};
+  if (!deprecated_api) removed.insert(removed.end(), {"getfenv", "setfenv", "newproxy"});
+  for (const char* name : removed) {
     lua_pushnil(lua);
     lua_setglobal(lua, name);
   }

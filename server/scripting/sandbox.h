@@ -16,8 +16,9 @@ struct lua_State;
 
 namespace redlab::server::scripting {
 
-// Loads the libraries and trims the globals (before the redis API is registered).
-void OpenSandboxLibraries(lua_State* lua);
+// Loads the libraries and trims the globals (before the redis API is registered); with
+// `deprecated_api` (lua-enable-deprecated-api) getfenv, setfenv and newproxy stay.
+void OpenSandboxLibraries(lua_State* lua, bool deprecated_api = false);
 
 // Defines __redis__err__handler and removes `debug` (after the redis API is registered).
 void InstallErrorHandler(lua_State* lua);

@@ -43,6 +43,9 @@ struct ServerConfig {
   int64_t proto_max_bulk_len = 512LL * 1024 * 1024;
   int64_t client_query_buffer_limit = 1024LL * 1024 * 1024;
   int64_t busy_reply_threshold = 5000;  // ms; alias lua-time-limit
+  // Debian's redis-server 7.0.15 (a backported security fix): scripts keep getfenv, setfenv and
+  // newproxy. Hidden, startup only.
+  bool lua_enable_deprecated_api = false;
   int64_t hash_max_listpack_entries = 512;
   int64_t hash_max_listpack_value = 64;
   int64_t set_max_intset_entries = 512;

@@ -527,6 +527,7 @@ const std::vector<Param>& Params() {
       Int("slowlog-max-len", &C::slowlog_max_len, 0, kLongMax).Unsigned(),
       Int("acllog-max-len", &C::acllog_max_len, 0, kLongMax).Unsigned(),
       Int("busy-reply-threshold", &C::busy_reply_threshold, 0, kLongMax).Alias("lua-time-limit"),
+      Bool("lua-enable-deprecated-api", &C::lua_enable_deprecated_api).Immutable().Hidden(),
       Int("cluster-node-timeout", &C::cluster_node_timeout, 0, kLongMax),
       Int("slowlog-log-slower-than", &C::slowlog_log_slower_than, -1, kLongMax),
       Int("latency-monitor-threshold", &C::latency_monitor_threshold, 0, kLongMax),

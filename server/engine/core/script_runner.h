@@ -93,9 +93,11 @@ class ScriptRunner final : private scripting::ScriptHost {
 
   Engine& engine_;
   scripting::Rand48 rand_;  // math.random's, shared by both interpreters as in Redis
-  scripting::Interpreter interpreter_{scripting::Interpreter::Mode::kEval, &rand_};
+  scripting::Interpreter interpreter_{scripting::Interpreter::Mode::kEval, &rand_,
+                                      engine_.config().lua_enable_deprecated_api};
   scripting::ScriptCache cache_{&interpreter_};
-  scripting::Interpreter function_interpreter_{scripting::Interpreter::Mode::kFunctions, &rand_};
+  scripting::Interpreter function_interpreter_{scripting::Interpreter::Mode::kFunctions, &rand_,
+                                               engine_.config().lua_enable_deprecated_api};
   scripting::FunctionLibraries functions_{&function_interpreter_};
   Client client_;  // not connected, not listed by CLIENT LIST
   Run* run_ = nullptr;
