@@ -206,6 +206,34 @@ TEST_F(ScriptingHostileTest, LibraryLimits) {
   });
 }
 
+// Numbers far outside an int where the scripting API keeps one (Redis's (int) casts, which
+// give INT_MIN on x86-64) are refused like any other bad value.
+TEST_F(ScriptingHostileTest, NumbersBeyondAnInt) {
+  Run({
+      Refused("redis.setresp(38888888888888888)", "ERR RESP version must be 2 or 3."),
+      Refused("redis.setresp(0/0)", "ERR RESP version must be 2 or 3."),
+      Refused("redis.setresp(-2^31 - 0.5)", "ERR RESP version must be 2 or 3."),
+      {"redis.setresp(3.9) return redis.setresp(2.5)", "$-1\r\n"},
+      Refused("redis.set_repl(2^40 + 3)",
+              "ERR Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or "
+              "REPL_NONE."),
+      Refused("redis.set_repl(math.huge)",
+              "ERR Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or "
+              "REPL_NONE."),
+      Refused("redis.log(2^32 + 3, 'x')", "ERR Invalid debug level."),
+      Refused("redis.log(-math.huge, 'x')", "ERR Invalid debug level."),
+      // A 'c0' length is (size_t) of the number before it: 1e30 comes out 0, NaN and -1 huge.
+      {"return struct.unpack('dc0', struct.pack('d', 1e30) .. 'x')", "$0\r\n\r\n"},
+      Refused("return struct.unpack('dc0', struct.pack('d', 0/0) .. 'x')",
+              "ERR user_script:1: bad argument #2 to 'unpack' (data string too short)"),
+      {"return struct.unpack('dc0', struct.pack('d', 1.9) .. 'xy')", "$1\r\nx\r\n"},
+      Refused("return struct.unpack('dc0', struct.pack('d', -1) .. 'x')",
+              "ERR user_script:1: bad argument #2 to 'unpack' (data string too short)"),
+      Refused("return struct.unpack('dc0', struct.pack('d', 2^63 + 2^11) .. 'xy')",
+              "ERR user_script:1: bad argument #2 to 'unpack' (data string too short)"),
+  });
+}
+
 TEST_F(ScriptingHostileTest, RepliesCannotInjectProtocol) {
   Run({
       {"return redis.status_reply('a\\r\\nb')", "+a  b\r\n"},

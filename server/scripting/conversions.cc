@@ -1,5 +1,6 @@
 #include "server/scripting/conversions.h"
 
+#include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -222,6 +223,19 @@ int64_t LuaNumberToInt64(double number) {
     return INT64_MIN;
   }
   return static_cast<int64_t>(number);
+}
+
+int LuaNumberToInt(double number) {
+  if (std::isnan(number) || number >= 2147483648.0 || number <= -2147483649.0) return INT_MIN;
+  return static_cast<int>(number);
+}
+
+uint64_t LuaNumberToUint64(double number) {
+  if (number < 9223372036854775808.0 || std::isnan(number)) {
+    return static_cast<uint64_t>(LuaNumberToInt64(number));
+  }
+  return static_cast<uint64_t>(LuaNumberToInt64(number - 9223372036854775808.0)) ^
+         0x8000000000000000ULL;
 }
 
 void PushReply(lua_State* lua, std::string_view reply) { ReplyParser(reply).Parse(lua); }

@@ -37,4 +37,11 @@ void WriteFormattedError(resp::ReplyWriter& out, std::string_view text, bool cou
 // toward zero, and INT64_MIN for NaN and values out of range.
 int64_t LuaNumberToInt64(double number);
 
+// (int)number the same way: INT_MIN for NaN and values out of range. Redis's scripting API
+// stores Lua numbers in ints this way (redis.setresp, redis.set_repl, redis.log).
+int LuaNumberToInt(double number);
+
+// (unsigned long)number as gcc compiles it for x86-64 (struct's sizes and unsigned fields).
+uint64_t LuaNumberToUint64(double number);
+
 }  // namespace redlab::server::scripting

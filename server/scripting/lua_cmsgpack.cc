@@ -99,12 +99,6 @@ void EncodeContainerHeader(std::string* out, uint64_t n, uint8_t fix, uint8_t b1
   }
 }
 
-// (int)n as x86-64 converts it: INT_MIN when out of range.
-int DoubleToInt(double n) {
-  if (std::isnan(n) || n >= 2147483648.0 || n <= -2147483649.0) return INT_MIN;
-  return static_cast<int>(n);
-}
-
 // Whether the table on top of the stack has exactly the keys 1..N.
 bool TableIsArray(lua_State* lua) {
   int count = 0;
@@ -116,11 +110,11 @@ bool TableIsArray(lua_State* lua) {
     lua_pop(lua, 1);
     lua_Number n;
     if (lua_type(lua, -1) != LUA_TNUMBER || (n = lua_tonumber(lua, -1)) <= 0 || std::isinf(n) ||
-        static_cast<double>(DoubleToInt(n)) != n) {
+        static_cast<double>(LuaNumberToInt(n)) != n) {
       lua_settop(lua, top);
       return false;
     }
-    int key = DoubleToInt(n);
+    int key = LuaNumberToInt(n);
     max = key > max ? key : max;
     ++count;
   }

@@ -103,15 +103,9 @@ void ControlOptions(lua_State* lua, int opt, const char** fmt, Header* h) {
   }
 }
 
-// (unsigned long)n as gcc compiles it for x86-64.
-uint64_t DoubleToUint64(double n) {
-  if (n < 9223372036854775808.0 || n != n) return static_cast<uint64_t>(LuaNumberToInt64(n));
-  return static_cast<uint64_t>(LuaNumberToInt64(n - 9223372036854775808.0)) ^ 0x8000000000000000ULL;
-}
-
 void PutInteger(lua_State* lua, std::string* out, int arg, int endian, int size) {
   lua_Number n = luaL_checknumber(lua, arg);
-  uint64_t value = n < 0 ? static_cast<uint64_t>(LuaNumberToInt64(n)) : DoubleToUint64(n);
+  uint64_t value = n < 0 ? static_cast<uint64_t>(LuaNumberToInt64(n)) : LuaNumberToUint64(n);
   char buff[kMaxIntSize];
   if (endian == kLittle) {
     for (int i = 0; i < size; ++i) {
@@ -272,7 +266,7 @@ int Unpack(lua_State* lua) {
           // The length is the number read just before.
           if (n == 0 || !lua_isnumber(lua, -1))
             luaL_error(lua, "format 'c0' needs a previous size");
-          size = static_cast<size_t>(lua_tonumber(lua, -1));
+          size = LuaNumberToUint64(lua_tonumber(lua, -1));
           lua_pop(lua, 1);
           --n;
           luaL_argcheck(lua, size <= ld && pos <= ld - size, 2, "data string too short");

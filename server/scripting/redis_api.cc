@@ -176,7 +176,7 @@ int StatusReplyCommand(lua_State* lua) {
 int SetReplCommand(lua_State* lua) {
   RunState* state = RequireRunState(lua, "redis.set_repl");
   if (lua_gettop(lua) != 1) RaiseErrorTable(lua, "redis.set_repl() requires two arguments.");
-  int flags = static_cast<int>(lua_tonumber(lua, -1));
+  int flags = LuaNumberToInt(lua_tonumber(lua, -1));
   if ((flags & ~kReplAll) != 0) {
     RaiseErrorTable(
         lua, "Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE.");
@@ -200,7 +200,7 @@ int LogCommand(lua_State* lua) {
   if (argc < 2) RaiseErrorTable(lua, "redis.log() requires two arguments or more.");
   if (!lua_isnumber(lua, -argc))
     RaiseErrorTable(lua, "First argument must be a number (log level).");
-  int level = static_cast<int>(lua_tonumber(lua, -argc));
+  int level = LuaNumberToInt(lua_tonumber(lua, -argc));
   if (level < kLogDebug || level > kLogWarning) RaiseErrorTable(lua, "Invalid debug level.");
   std::string text;
   for (int j = 1; j < argc; ++j) {
@@ -219,7 +219,7 @@ int SetRespCommand(lua_State* lua) {
   RunState* state = RequireRunState(lua, "redis.setresp");
   int argc = lua_gettop(lua);
   if (argc != 1) RaiseErrorTable(lua, "redis.setresp() requires one argument.");
-  int resp = static_cast<int>(lua_tonumber(lua, -argc));
+  int resp = LuaNumberToInt(lua_tonumber(lua, -argc));
   if (resp != 2 && resp != 3) RaiseErrorTable(lua, "RESP version must be 2 or 3.");
   state->resp = resp;
   return 0;
