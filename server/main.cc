@@ -33,10 +33,17 @@ struct Option {
   std::vector<std::string> words;
 };
 
+// The directives whose words stay apart (quoted, as a redis.conf line, when joined): a `user`'s
+// rules, and rename-command's names (the new one may be "").
+bool KeepsWordsApart(std::string_view name) {
+  return redlab::server::EqualsIgnoreCase(name, "user") ||
+         redlab::server::EqualsIgnoreCase(name, "rename-command");
+}
+
 void AddDirectives(const std::vector<redlab::server::ConfigDirective>& directives,
                    std::vector<Option>* out) {
   for (const auto& d : directives) {
-    if (d.name == "user") {  // a `user` directive keeps its words apart, as on the command line
+    if (KeepsWordsApart(d.name)) {  // as on the command line
       out->push_back({d.name, d.words});
       continue;
     }
@@ -118,12 +125,12 @@ std::optional<std::vector<std::string>> ExpandConfigFile(int argc, char** argv) 
 }
 
 // A parameter given again (in the file, then on the command line) takes the later value, as in
-// Redis; `user` (and a sentinel's `sentinel`) directives each add one, and `save` lines add
-// their points to one another.
+// Redis; `user`, `rename-command` (and a sentinel's `sentinel`) directives each add one, and
+// `save` lines add their points to one another.
 void AddSetting(std::vector<std::pair<std::string, std::string>>* settings, const std::string& name,
                 const std::string& value) {
   using redlab::server::EqualsIgnoreCase;
-  if (!EqualsIgnoreCase(name, "user") && !EqualsIgnoreCase(name, "sentinel")) {
+  if (!KeepsWordsApart(name) && !EqualsIgnoreCase(name, "sentinel")) {
     for (auto& [existing, old_value] : *settings) {
       if (!EqualsIgnoreCase(existing, name)) continue;
       if (EqualsIgnoreCase(name, "save") && !old_value.empty() && !value.empty()) {
@@ -282,7 +289,7 @@ int main(int raw_argc, char** raw_argv) {
     std::string value = words.size() == 1 ? words[0] : std::string();
     for (size_t w = 0; words.size() > 1 && w < words.size(); ++w) {
       if (w > 0) value += ' ';
-      if (name == "user") {
+      if (KeepsWordsApart(name)) {
         redlab::server::AppendRepr(&value, words[w]);
       } else {
         value += words[w];

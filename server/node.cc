@@ -52,6 +52,10 @@ class Node::Impl : public sentinel::SentinelHost,
         config_.users.push_back(value);
         continue;
       }
+      if (server::EqualsIgnoreCase(name, "rename-command")) {
+        config_.renamed_commands.push_back(value);
+        continue;
+      }
       // A sentinel's own directives go to the Sentinel once it exists.
       if (options.sentinel && server::EqualsIgnoreCase(name, "sentinel")) {
         std::vector<std::string> words;
@@ -382,24 +386,25 @@ class Node::Impl : public sentinel::SentinelHost,
     }
     replication::ReplicationOf(*engine_).set_host(this);
     listener_ = std::make_unique<net::Listener>(&loop_, engine_.get(), &reply_faults_);
-    std::optional<std::string> acl_error = engine_->auth().LoadAclAtStartup();
-    if (options_.sentinel && !acl_error) {
+    std::optional<std::string> startup_error = engine_->RenameCommandsAtStartup();
+    if (!startup_error) startup_error = engine_->auth().LoadAclAtStartup();
+    if (options_.sentinel && !startup_error) {
       sentinel_ = std::make_unique<sentinel::Sentinel>(engine_.get(), &loop_);
       sentinel_->config_file = options_.config_file;
       for (const std::vector<std::string>& words : sentinel_directives_) {
         if (auto error = sentinel_->Configure(words)) {
           std::string line = "sentinel";
           for (const std::string& w : words) line += " " + w;
-          acl_error =
+          startup_error =
               "*** FATAL CONFIG FILE ERROR (Redis 7.0.15) ***\n>>> '" + line + "'\n" + *error;
           break;
         }
       }
     }
-    int rc = acl_error ? 0
+    int rc = startup_error ? 0
                        : listener_->Listen(config_.bind, static_cast<int>(config_.port),
                                            static_cast<int>(config_.tcp_backlog));
-    std::optional<std::string> error = acl_error;
+    std::optional<std::string> error = startup_error;
     if (!error && rc != 0) {
       error = "Could not create server TCP listening socket " + config_.bind + ":" +
               std::to_string(config_.port) + ": " + uv_strerror(rc);

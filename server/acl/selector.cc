@@ -76,12 +76,13 @@ bool ChannelListAllows(std::span<const std::string> patterns, std::string_view c
   return false;
 }
 
+// By original names, as Redis's ACLLookupCommand looks in orig_commands (rename-command aside).
 const Command* LookupCommandForRule(const server::CommandTable& table, std::string_view name) {
   size_t bar = name.find('|');
-  if (bar == std::string_view::npos) return name.empty() ? nullptr : table.Find(name);
+  if (bar == std::string_view::npos) return name.empty() ? nullptr : table.FindOriginal(name);
   std::string_view sub = name.substr(bar + 1);
   if (sub.find('|') != std::string_view::npos) return nullptr;  // one level of subcommands only
-  const Command* base = table.Find(name.substr(0, bar));
+  const Command* base = table.FindOriginal(name.substr(0, bar));
   if (base == nullptr || base->subcommands.empty()) return nullptr;
   return base->FindSubcommand(sub);
 }
@@ -111,14 +112,14 @@ void Selector::ChangePermission(const Command& cmd, bool allow) {
 void Selector::SetCategory(uint32_t category, bool allow) {
   // A container in the category brings all its subcommands along, whatever their own
   // categories (CLIENT is @slow: +@slow allows CLIENT ID), as Redis does.
-  ForEachCommand(table_->all(), [&](const Command& cmd) {
+  ForEachCommand(table_->originals(), [&](const Command& cmd) {
     if (cmd.acl & category) ChangePermission(cmd, allow);
   });
 }
 
 void Selector::CountCategory(uint32_t category, size_t* on, size_t* off) const {
   *on = *off = 0;
-  ForEachCommand(table_->all(), [&](const Command& cmd) {
+  ForEachCommand(table_->originals(), [&](const Command& cmd) {
     if (!(cmd.acl & category)) return;
     if (Bit(cmd.id)) {
       ++*on;
@@ -332,7 +333,7 @@ std::string Selector::DescribeCommands() const {
     rules += ' ';
     applied[static_cast<size_t>(best)] = true;
   }
-  DescribeSingleCommands(fake, &rules, table_->all());
+  DescribeSingleCommands(fake, &rules, table_->originals());
   rules.pop_back();  // the trailing space
   return rules;
 }

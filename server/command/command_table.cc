@@ -126,11 +126,31 @@ std::unique_ptr<Command> CommandTable::Build(const CommandSpec* spec, const Comm
 void CommandTable::Add(CommandSpec spec) {
   specs_.push_back(std::make_unique<CommandSpec>(std::move(spec)));
   auto cmd = Build(specs_.back().get(), nullptr);
-  if (!index_.Insert(cmd->name(), cmd.get())) {
+  if (!original_index_.Insert(cmd->name(), cmd.get()) || !index_.Insert(cmd->name(), cmd.get())) {
     std::fprintf(stderr, "redlab: command '%s' is registered twice\n", cmd->full_name.c_str());
     std::abort();
   }
+  live_.push_back(cmd.get());
+  live_names_.push_back(ToLower(cmd->name()));
   commands_.push_back(std::move(cmd));
+}
+
+std::optional<std::string> CommandTable::Rename(std::string_view name, std::string_view new_name) {
+  const Command* cmd = index_.Find(name);
+  if (cmd == nullptr) return "No such command in rename-command";
+  // Redis removes the old name, then adds the new one (so a command may keep its own name).
+  const Command* owner = new_name.empty() ? nullptr : index_.Find(new_name);
+  if (owner != nullptr && owner != cmd) return "Target command name already exists";
+  size_t at = static_cast<size_t>(std::find(live_.begin(), live_.end(), cmd) - live_.begin());
+  if (new_name.empty()) {
+    live_.erase(live_.begin() + static_cast<std::ptrdiff_t>(at));
+    live_names_.erase(live_names_.begin() + static_cast<std::ptrdiff_t>(at));
+  } else {
+    live_names_[at] = ToLower(new_name);
+  }
+  index_ = NameIndex();
+  for (size_t i = 0; i < live_.size(); ++i) index_.Insert(live_names_[i], live_[i]);
+  return std::nullopt;
 }
 
 void CommandTable::AddHidden(CommandSpec spec) {
@@ -144,6 +164,10 @@ void CommandTable::AddHidden(CommandSpec spec) {
 }
 
 const Command* CommandTable::Find(std::string_view name) const { return index_.Find(name); }
+
+const Command* CommandTable::FindOriginal(std::string_view name) const {
+  return original_index_.Find(name);
+}
 
 const Command* CommandTable::ResolveHidden(std::span<const std::string> args) const {
   return args.empty() ? nullptr : hidden_index_.Find(args[0]);

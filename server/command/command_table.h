@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -92,8 +93,18 @@ class CommandTable {
   // scripts); only ResolveHidden finds it, for the engine to run a client's request.
   void AddHidden(CommandSpec spec);
 
-  // Case-insensitive lookup of a top-level command.
+  // rename-command (Redis's configuration, at startup only): the command registered or last
+  // renamed as `name` answers to `new_name` from now on, or is gone when it is empty. Find,
+  // Resolve and all() (COMMAND, INFO commandstats, scripts) see the new names; the command's
+  // full name (replies, statistics) stays, and so do ACL rules and categories, which use the
+  // original names as Redis's orig_commands does. Redis's error text when `name` is no command
+  // or `new_name` another's.
+  std::optional<std::string> Rename(std::string_view name, std::string_view new_name);
+
+  // Case-insensitive lookup of a top-level command by the name it answers to.
   const Command* Find(std::string_view name) const;
+  // The same by the name it was registered under, renamed or not (ACL rules).
+  const Command* FindOriginal(std::string_view name) const;
   // Resolves an invocation as Redis's lookupCommand: a command with subcommands called with
   // arguments resolves to the subcommand args[1] names (nullptr when none does); called alone it
   // resolves to itself (whose arity then refuses it).
@@ -101,16 +112,22 @@ class CommandTable {
   // The hidden command args[0] names, or nullptr.
   const Command* ResolveHidden(std::span<const std::string> args) const;
 
-  size_t size() const { return commands_.size(); }  // top-level commands
-  size_t total_ids() const { return next_id_; }     // commands and subcommands
-  const std::vector<std::unique_ptr<Command>>& all() const { return commands_; }
+  size_t size() const { return live_.size(); }   // top-level commands answering to a name
+  size_t total_ids() const { return next_id_; }  // commands and subcommands
+  // The top-level commands answering to a name, in registration order.
+  std::span<const Command* const> all() const { return live_; }
+  // Every top-level command registered, renamed away or not (ACL categories).
+  const std::vector<std::unique_ptr<Command>>& originals() const { return commands_; }
 
  private:
   std::unique_ptr<Command> Build(const CommandSpec* spec, const Command* parent);
 
   std::vector<std::unique_ptr<CommandSpec>> specs_;  // owned descriptions (stable addresses)
   std::vector<std::unique_ptr<Command>> commands_;   // in registration order
-  NameIndex index_;
+  NameIndex original_index_;                         // by registered name
+  std::vector<const Command*> live_;                 // the commands answering to a name...
+  std::vector<std::string> live_names_;              // ...and those names (lower case)
+  NameIndex index_;                                  // live_names_ -> live_
   std::vector<std::unique_ptr<Command>> hidden_;
   NameIndex hidden_index_;
   size_t next_id_ = 0;

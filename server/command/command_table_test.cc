@@ -1,5 +1,5 @@
 // The command table's own rules: lookups ignore case, subcommands resolve through their parent,
-// and a second command of one name is refused.
+// rename-command renames or removes, and a second command of one name is refused.
 #include "server/command/command_table.h"
 
 #include <gtest/gtest.h>
@@ -33,6 +33,46 @@ TEST(CommandTableTest, FindsCommandsAndSubcommandsInAnyCase) {
   const Command* sub = table.Resolve(args);
   ASSERT_NE(sub, nullptr);
   EXPECT_EQ(sub->full_name, "config|get");
+}
+
+// rename-command: the new name finds the command (and its subcommands), the old one nothing;
+// an empty name removes it from all(); the original names stay for FindOriginal (ACL rules).
+TEST(CommandTableTest, RenamedCommandsAnswerToTheirNewNamesOnly) {
+  CommandTable table(TwoCommands);
+  const Command* config = table.Find("config");
+  ASSERT_EQ(table.Rename("CONFIG", "Cfg-9F"), std::nullopt);
+  EXPECT_EQ(table.Find("config"), nullptr);
+  EXPECT_EQ(table.Find("cfg-9f"), config);
+  EXPECT_EQ(table.FindOriginal("config"), config);
+  EXPECT_EQ(table.FindOriginal("cfg-9f"), nullptr);
+  std::vector<std::string> args = {"cfg-9f", "get", "port"};
+  ASSERT_NE(table.Resolve(args), nullptr);
+  EXPECT_EQ(table.Resolve(args)->full_name, "config|get");
+  // Renamed again from its new name; a command may keep its own name.
+  ASSERT_EQ(table.Rename("cfg-9f", "c2"), std::nullopt);
+  EXPECT_EQ(table.Find("cfg-9f"), nullptr);
+  EXPECT_EQ(table.Find("c2"), config);
+  ASSERT_EQ(table.Rename("get", "GET"), std::nullopt);
+  EXPECT_EQ(table.size(), 2u);
+
+  ASSERT_EQ(table.Rename("get", ""), std::nullopt);
+  EXPECT_EQ(table.Find("get"), nullptr);
+  EXPECT_NE(table.FindOriginal("get"), nullptr);
+  ASSERT_EQ(table.all().size(), 1u);
+  EXPECT_EQ(table.all()[0], config);
+  EXPECT_EQ(table.size(), 1u);
+  EXPECT_EQ(table.originals().size(), 2u);
+}
+
+TEST(CommandTableTest, RenameRefusesAMissingCommandOrATakenName) {
+  CommandTable table(TwoCommands);
+  EXPECT_EQ(table.Rename("set", "x"), "No such command in rename-command");
+  EXPECT_EQ(table.Rename("get", "CONFIG"), "Target command name already exists");
+  ASSERT_EQ(table.Rename("get", ""), std::nullopt);
+  EXPECT_EQ(table.Rename("get", "get"), "No such command in rename-command");
+  // The refused renames changed nothing.
+  EXPECT_NE(table.Find("config"), nullptr);
+  EXPECT_EQ(table.size(), 1u);
 }
 
 void ManyCommands(CommandTable& table) {

@@ -163,7 +163,7 @@ void AclCatCommand(CommandContext& ctx) {
   }
   // Containers belong to categories too (CLIENT is @slow), and are listed as such.
   std::vector<std::string_view> names;
-  for (const auto& cmd : ctx.engine().commands().all()) {
+  for (const auto& cmd : ctx.engine().commands().originals()) {
     if (cmd->acl & category) names.push_back(cmd->full_name);
     for (const auto& sub : cmd->subcommands) {
       if (sub->acl & category) names.push_back(sub->full_name);

@@ -43,6 +43,7 @@ void RegisterCommands(CommandTable& table) {
   RegisterDebugCommands(table);
   RegisterMonitoringCommands(table);
   RegisterLolwutCommand(table);
+  RegisterModuleCommands(table);
   RegisterScriptingCommands(table);
   RegisterFunctionCommands(table);
   RegisterNodeControlCommands(table);

@@ -50,6 +50,7 @@ void RegisterReplicationCommands(CommandTable& table);
 void RegisterDebugCommands(CommandTable& table);
 void RegisterMonitoringCommands(CommandTable& table);
 void RegisterLolwutCommand(CommandTable& table);
+void RegisterModuleCommands(CommandTable& table);
 void RegisterScriptingCommands(CommandTable& table);
 void RegisterFunctionCommands(CommandTable& table);
 

@@ -33,6 +33,9 @@ struct ServerConfig {
   // `user` directives given at startup, each "<name> <rule> ..." as a redis.conf line; not a
   // CONFIG parameter.
   std::vector<std::string> users;
+  // `rename-command` directives, each "<command> <new name>" as a redis.conf line (an empty new
+  // name removes the command); applied once at startup, not a CONFIG parameter.
+  std::vector<std::string> renamed_commands;
   int64_t maxclients = 10000;
   int64_t timeout = 0;  // idle seconds before closing; 0 = never
   int64_t databases = 16;

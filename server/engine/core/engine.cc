@@ -7,8 +7,11 @@
 #include "server/engine/core/aof.h"
 #include "server/engine/core/context.h"
 #include "server/engine/core/errors.h"
+#include "server/engine/core/help.h"
 #include "server/engine/core/persistence.h"
 #include "server/engine/core/script_runner.h"
+#include "server/resp/arg_list.h"
+#include "server/resp/parser.h"
 
 namespace redlab::server::engine {
 
@@ -30,6 +33,23 @@ Engine::Engine(ServerConfig config, EngineHost* host, ReplicationFactory make_re
   persistence_ = std::make_unique<Persistence>(*this);
   aof_ = std::make_unique<Aof>(*this);
   ConfigChanged();
+}
+
+std::optional<std::string> Engine::RenameCommandsAtStartup() {
+  for (const std::string& line : config_.renamed_commands) {
+    resp::ArgList args;
+    std::optional<std::string> error;
+    if (!resp::SplitInlineArgs(line, &args) || args.size() != 2) {
+      error = "Bad directive or wrong number of arguments";
+    } else {
+      error = commands_.Rename(args[0], args[1]);
+    }
+    if (error) {
+      return "*** FATAL CONFIG FILE ERROR (Redis " + std::string(kRedisVersion) +
+             ") ***\n>>> 'rename-command " + line + "'\n" + *error;
+    }
+  }
+  return std::nullopt;
 }
 
 void Engine::ConfigChanged() {

@@ -161,6 +161,9 @@ class Engine {
   const ServerConfig& config() const { return config_; }
   ConfigRegistry& config_registry() { return config_registry_; }
   const CommandTable& commands() const { return commands_; }
+  // Applies the configuration's rename-command directives once, before the ACL users load (so
+  // they name commands as Redis's ACL does, by their original names); a startup error otherwise.
+  std::optional<std::string> RenameCommandsAtStartup();
   // The counters of INFO stats, commandstats and errorstats (read const; written by methods).
   Stats& stats() { return stats_; }
   const Stats& stats() const { return stats_; }
@@ -266,8 +269,9 @@ class Engine {
   const Memory& memory() const { return memory_; }
 
  private:
-  // Whether enable-debug-command lets `client` run a protected command (DEBUG).
-  bool AllowProtected(const Client& client) const;
+  // Why `client` may not run the protected command `cmd` (DEBUG, under enable-debug-command;
+  // MODULE's LOAD, LOADEX and UNLOAD, under enable-module-command), or nullopt when it may.
+  std::optional<std::string> ProtectedRefusal(const Command& cmd, const Client& client) const;
   void Reject(Client& client, const Command* cmd, std::span<std::string> args,
               resp::ReplyWriter& reply, std::string_view error);
   // Execute without CLIENT REPLY's handling of the reply.

@@ -73,10 +73,15 @@ bool IsLocalClient(const Client& client) {
 
 }  // namespace
 
-bool Engine::AllowProtected(const Client& client) const {
-  // Only DEBUG is protected in redlab (Redis also protects MODULE, which redlab lacks).
-  const std::string& setting = config_.enable_debug_command;
-  return setting == "yes" || (setting == "local" && IsLocalClient(client));
+std::optional<std::string> Engine::ProtectedRefusal(const Command& cmd,
+                                                    const Client& client) const {
+  bool debug = cmd.name() == "debug";  // otherwise one of MODULE's subcommands
+  const std::string& setting = debug ? config_.enable_debug_command : config_.enable_module_command;
+  if (setting == "yes" || (setting == "local" && IsLocalClient(client))) return std::nullopt;
+  std::string option = debug ? "enable-debug-command" : "enable-module-command";
+  return std::string(debug ? "DEBUG" : "MODULE") + " command not allowed. If the " + option +
+         " option is set to \"local\", you can run it from a local connection, otherwise you "
+         "need to set this option in the configuration file, and then restart the server.";
 }
 
 bool Engine::AllowProtectedConfig(const Client& client) const {
@@ -216,12 +221,11 @@ void Engine::ExecuteCommand(Client& client, std::span<std::string> args) {
   }
   const uint32_t flags = CommandFlags(*cmd, args);
   // Protected commands are refused unless configured, before authentication is even checked.
-  if (cmd->has(kCmdProtected) && !AllowProtected(client)) {
-    Reject(client, cmd, args, reply,
-           "DEBUG command not allowed. If the enable-debug-command option is set to \"local\", "
-           "you can run it from a local connection, otherwise you need to set this option in the "
-           "configuration file, and then restart the server.");
-    return;
+  if (cmd->has(kCmdProtected)) {
+    if (std::optional<std::string> refusal = ProtectedRefusal(*cmd, client)) {
+      Reject(client, cmd, args, reply, *refusal);
+      return;
+    }
   }
   if (!client.authenticated() && auth_.required() && !cmd->has(kCmdNoAuth)) {
     Reject(client, cmd, args, reply, err::kNoAuth);
