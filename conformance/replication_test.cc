@@ -474,5 +474,22 @@ TEST(ReplicaofTest, ReplicaOfAnUnreachableMasterAndBack) {
   server->Stop();
 }
 
+// bind-source-addr: a replica connects to its master from that address, which the master lists
+// as the replica's ip.
+TEST(ReplicaofTest, BindSourceAddrIsTheAddressTheReplicaConnectsFrom) {
+  // 127.0.0.2 is no loopback address to protected mode: the master lets it in.
+  std::unique_ptr<Server> master =
+      StartServer({.config = {{"protected-mode", "no"}, {"repl-diskless-sync-delay", "0"}}});
+  std::unique_ptr<Server> replica = StartServer({.config = {{"bind-source-addr", "127.0.0.2"}}});
+  Client m(master->port());
+  Client r(replica->port());
+  ASSERT_EQ(r({"REPLICAOF", "127.0.0.1", std::to_string(master->port())}), Status("OK"));
+  ASSERT_TRUE(Eventually([&] { return InfoField(r, "master_link_status") == "up"; },
+                         std::chrono::seconds(20)));
+  std::string slave0 = InfoField(m, "slave0");
+  EXPECT_EQ(slave0.rfind("ip=127.0.0.2,", 0), 0u) << slave0;
+  EXPECT_EQ(r({"REPLICAOF", "NO", "ONE"}), Status("OK"));
+}
+
 }  // namespace
 }  // namespace redlab::conformance

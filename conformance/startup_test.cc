@@ -1,8 +1,12 @@
 // What third-party test harnesses meet first, run the same way with redlab-server and
 // redis-server: the start-up log lines they wait for (server.c's main), a config file whose
 // directives the command line repeats, the configuration read from standard input (`-`),
-// `-v`; and, on the target, the answers of a node without cluster support (cluster.c) and
-// PUBSUB CHANNELS with the empty pattern.
+// `-v`, the default bind (every interface); and, on the target, the answers of a node without
+// cluster support (cluster.c) and PUBSUB CHANNELS with the empty pattern.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -163,6 +167,53 @@ TEST(StartupTest, VersionFlagPrintsTheVersionLine) {
       EXPECT_NE(line.find(" bits=64 build="), std::string::npos) << line;
       EXPECT_EQ(server.Wait(), 0) << program;
     }
+  }
+}
+
+// PING sent inline to [::1]:port: "+PONG", or what went wrong.
+std::string PingOverIpv6Loopback(int port) {
+  int fd = socket(AF_INET6, SOCK_STREAM, 0);
+  if (fd < 0) return "no IPv6 socket";
+  sockaddr_in6 addr{};
+  addr.sin6_family = AF_INET6;
+  addr.sin6_port = htons(static_cast<uint16_t>(port));
+  addr.sin6_addr = in6addr_loopback;
+  std::string out = "connection refused";
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0) {
+    timeval timeout{5, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
+    char buf[64];
+    ssize_t n = write(fd, "PING\r\n", 6) == 6 ? read(fd, buf, sizeof(buf)) : -1;
+    out = n > 0 ? std::string(buf, static_cast<size_t>(n)) : "no reply";
+    if (out.size() >= 2 && out.substr(out.size() - 2) == "\r\n") out.resize(out.size() - 2);
+  }
+  close(fd);
+  return out;
+}
+
+// Started with no `bind`, as client libraries' test suites start it, the server listens on
+// every interface, IPv6 too where the machine has it ("localhost" may resolve to ::1 first).
+TEST(StartupTest, WithoutBindItListensOnEveryInterface) {
+  std::string redlab_over_ipv6;  // kPrograms runs redlab-server first
+  for (const std::string& program : kPrograms) {
+    int port = FreePort();
+    ChildProcess server(program, {"--port", std::to_string(port), "--save", ""});
+    std::optional<Client> c = ConnectWhenUp(port);
+    ASSERT_TRUE(c.has_value()) << program << ": " << server.Stderr();
+    EXPECT_EQ((*c)({"CONFIG", "GET", "bind"}), Array({Bulk("bind"), Bulk("* -::*")})) << program;
+    std::string over_ipv6 = PingOverIpv6Loopback(port);
+    // Both servers answer over ::1 alike (or are both unreachable there without IPv6).
+    if (program == "redis-server") {
+      EXPECT_EQ(redlab_over_ipv6, over_ipv6) << "redlab-server's answer, then redis-server's";
+    } else {
+      redlab_over_ipv6 = over_ipv6;
+    }
+    try {
+      (*c)({"SHUTDOWN", "NOSAVE"});
+    } catch (const std::runtime_error&) {
+      // No reply: the server closes the connection as it exits.
+    }
+    EXPECT_EQ(server.Wait(), 0) << program;
   }
 }
 

@@ -22,6 +22,7 @@
 #include "server/config_file.h"
 #include "server/engine/core/help.h"
 #include "server/log.h"
+#include "server/net/listener.h"
 #include "server/node.h"
 #include "server/topology.h"
 
@@ -195,6 +196,9 @@ int main(int raw_argc, char** raw_argv) {
   int argc = static_cast<int>(arg_pointers.size());
   char** argv = arg_pointers.data();
   redlab::server::NodeOptions options;
+  // redis-server's default: every interface (protected mode refuses other machines' clients
+  // while the default user has no password).
+  options.bind = redlab::server::net::kDefaultBind;
   std::vector<std::string> replicaof;
   int replicas = 0;
   int masters = 1;
@@ -355,11 +359,13 @@ int main(int raw_argc, char** raw_argv) {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;
   }
+  // Where a client on this machine connects (loopback for the default, every interface).
+  const std::string address = redlab::server::net::LocalAddressOf(options.bind);
   for (redlab::server::Node* n : topology->nodes()) {
-    std::fprintf(stderr, "redlab-server listening on %s:%d\n", options.bind.c_str(), n->port());
+    std::fprintf(stderr, "redlab-server listening on %s:%d\n", address.c_str(), n->port());
   }
   for (size_t i = 0; i < topology->num_sentinels(); ++i) {
-    std::fprintf(stderr, "redlab-server sentinel listening on %s:%d\n", options.bind.c_str(),
+    std::fprintf(stderr, "redlab-server sentinel listening on %s:%d\n", address.c_str(),
                  topology->sentinel(i).port());
   }
   if (!port_file.empty() && !WritePortFile(port_file, *topology)) {

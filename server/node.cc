@@ -234,7 +234,8 @@ class Node::Impl : public sentinel::SentinelHost,
   // ---- ReplicationHost ----
   replication::LinkIo* ConnectToMaster(const std::string& host, int port,
                                        replication::LinkHandler* handler) override {
-    return net::OutboundLink::Start(&loop_, host, port, handler, port_.load());
+    return net::OutboundLink::Start(&loop_, host, port, handler, port_.load(),
+                                    engine_->config().bind_source_addr);
   }
   void ScheduleReplicationTimer(int64_t delay_ms) override {
     if (crashed_ || shutting_down_) return;

@@ -23,6 +23,8 @@ class Engine;
 class NodeRegistry;
 
 struct NodeOptions {
+  // Loopback for nodes started in a process (tests, the lab); redlab-server's own default is
+  // redis-server's "* -::*".
   std::string bind = "127.0.0.1";
   int port = 6379;          // 0 binds an ephemeral port; see Node::port()
   std::string requirepass;  // empty: no password

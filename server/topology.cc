@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "server/engine/core/engine.h"
+#include "server/net/listener.h"
 #include "server/replication/replication.h"
 
 namespace redlab::server {
@@ -25,8 +26,7 @@ std::unique_ptr<Topology> Topology::Start(const TopologyOptions& options) {
   };
   for (int i = 0; i < options.masters; ++i) t->masters_.push_back(Node::Start(node_options()));
   // Replicas reach the master on loopback when it listens on every interface.
-  std::string host =
-      options.base.bind == "0.0.0.0" || options.base.bind == "::" ? "127.0.0.1" : options.base.bind;
+  std::string host = net::LocalAddressOf(options.base.bind);
   for (int i = 0; i < options.replicas; ++i) {
     NodeOptions o = node_options();
     o.replicaof = host + " " + std::to_string(t->masters_[0]->port());

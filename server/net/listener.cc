@@ -63,6 +63,14 @@ Listener::Listener(uv_loop_t* loop, engine::Engine* engine, fault::ReplyFaults* 
 
 Listener::~Listener() = default;
 
+std::string LocalAddressOf(const std::string& bind) {
+  std::string first = bind.substr(0, bind.find(' '));
+  if (!first.empty() && first[0] == '-') first.erase(0, 1);
+  if (first.empty() || first == "*" || first == "0.0.0.0") return "127.0.0.1";
+  if (first == "::*" || first == "::") return "::1";
+  return first;
+}
+
 int Listener::Listen(const std::string& bind, int port, int backlog) {
   // An empty bind listens nowhere (connections come only through sockets adopted otherwise).
   std::vector<std::string> addresses;

@@ -17,6 +17,13 @@ namespace redlab::server::net {
 
 class Connection;
 
+// Redis's default `bind`: every IPv4 interface, and every IPv6 one where the machine has IPv6.
+inline constexpr char kDefaultBind[] = "* -::*";
+
+// The address a client on this machine reaches a node bound to `bind` at: its first address,
+// or loopback for a wildcard ("* -::*" -> 127.0.0.1, "::" -> ::1).
+std::string LocalAddressOf(const std::string& bind);
+
 class Listener {
  public:
   // `reply_faults` (may be null): the node's reply-path faults, given to every connection.

@@ -57,7 +57,8 @@ void OutboundLink::RecheckPartition(uv_loop_t* loop) {
 bool OutboundLink::PartitionedNow() const { return Partitioned(own_port_, peer_port_); }
 
 OutboundLink* OutboundLink::Start(uv_loop_t* loop, const std::string& host, int port,
-                              replication::LinkHandler* handler, int own_port) {
+                                  replication::LinkHandler* handler, int own_port,
+                                  const std::string& source_addr) {
   sockaddr_storage addr{};
   if (!Resolve(loop, host, port, &addr)) return nullptr;
   auto* link = new OutboundLink(handler);
@@ -76,6 +77,13 @@ OutboundLink* OutboundLink::Start(uv_loop_t* loop, const std::string& host, int 
     Links().emplace(loop, link);
   }
   uv_tcp_nodelay(&link->tcp_, 1);
+  sockaddr_storage source{};
+  if (!source_addr.empty() &&
+      (uv_ip4_addr(source_addr.c_str(), 0, reinterpret_cast<sockaddr_in*>(&source)) == 0 ||
+       uv_ip6_addr(source_addr.c_str(), 0, reinterpret_cast<sockaddr_in6*>(&source)) == 0) &&
+      source.ss_family == addr.ss_family) {
+    uv_tcp_bind(&link->tcp_, reinterpret_cast<sockaddr*>(&source), 0);  // best effort
+  }
   if (uv_tcp_connect(&link->connect_req_, &link->tcp_, reinterpret_cast<sockaddr*>(&addr),
                      OnConnect) != 0) {
     // The handle exists: it must be closed through libuv.

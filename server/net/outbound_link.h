@@ -22,9 +22,11 @@ class OutboundLink final : public replication::LinkIo {
  public:
   // Starts connecting; nullptr when the address cannot be resolved or the socket not made (the
   // handler then hears nothing). `own_port` is the port of the node making the link (0: none,
-  // no partition applies).
+  // no partition applies). A `source_addr` (bind-source-addr) is bound before connecting, best
+  // effort as Redis's anetTcpNonBlockBestEffortBindConnect: when it cannot be, the system picks.
   static OutboundLink* Start(uv_loop_t* loop, const std::string& host, int port,
-                             replication::LinkHandler* handler, int own_port);
+                             replication::LinkHandler* handler, int own_port,
+                             const std::string& source_addr = "");
   // FAULT PARTITION changed: every link of `loop` holds or releases its traffic (on the loop's
   // thread).
   static void RecheckPartition(uv_loop_t* loop);

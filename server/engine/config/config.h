@@ -23,7 +23,7 @@ struct ServerConfig {
   // The absolute path of the file the node was started with (INFO's config_file), which
   // CONFIG REWRITE rewrites; empty without one. Not a CONFIG parameter.
   std::string config_file;
-  std::string bind = "127.0.0.1";
+  std::string bind = "* -::*";  // Redis's default (every interface); see NodeOptions::bind
   int64_t port = 6379;
   std::string requirepass;  // empty: no password (the default user's password; see acl/acl.h)
   std::string aclfile;      // ACL LOAD/SAVE's file, relative to `dir`; empty: none (immutable)
