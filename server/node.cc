@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <deque>
 #include <mutex>
+#include <cstring>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -308,11 +309,17 @@ class Node::Impl : public sentinel::SentinelHost,
     auto listener = std::make_unique<net::Listener>(&loop_, engine_.get(), &reply_faults_);
     const std::string& bind = engine_->config().bind;
     int rc = listener->Listen(bind, port_.load(), static_cast<int>(config_.tcp_backlog));
+    std::optional<std::string> error;
     if (rc != 0) {
+      error = "Could not create server TCP listening socket " + bind + ":" +
+              std::to_string(port_.load()) + ": " + uv_strerror(rc);
+    } else {
+      error = ListenOnUnixSocket(*listener);
+    }
+    if (error) {
       listener->CloseAll([] {});
       retired_listeners_.push_back(std::move(listener));
-      return "Could not create server TCP listening socket " + bind + ":" +
-             std::to_string(port_.load()) + ": " + uv_strerror(rc);
+      return *error;
     }
     listener_ = std::move(listener);
     // A new process: no faults, real time, not paused; its data only if it persisted it.
@@ -369,6 +376,16 @@ class Node::Impl : public sentinel::SentinelHost,
     logger_.Warning("Server initialized");
   }
 
+  // unixsocket (with unixsocketperm) beside the TCP sockets: Redis's words when it cannot be.
+  std::optional<std::string> ListenOnUnixSocket(net::Listener& listener) {
+    const engine::ServerConfig& c = engine_->config();
+    if (c.unixsocket.empty()) return std::nullopt;
+    int rc = listener.ListenUnix(c.unixsocket, static_cast<int>(c.unixsocketperm),
+                                 static_cast<int>(c.tcp_backlog));
+    if (rc == 0) return std::nullopt;
+    return "Failed opening Unix socket: " + std::string(std::strerror(-rc));
+  }
+
   void Run(std::promise<std::string>& ready) {
     uv_loop_init(&loop_);
     // initServer's adjustOpenFilesLimit: its lines follow "Configuration loaded".
@@ -410,6 +427,7 @@ class Node::Impl : public sentinel::SentinelHost,
       error = "Could not create server TCP listening socket " + config_.bind + ":" +
               std::to_string(config_.port) + ": " + uv_strerror(rc);
     }
+    if (!error) error = ListenOnUnixSocket(*listener_);
     if (!error) {
       port_ = listener_->port();
       logger_.set_port(port_);
@@ -466,6 +484,10 @@ class Node::Impl : public sentinel::SentinelHost,
     keep_history_ = options_.keep_history && !options_.sentinel;
     if (keep_history_) history_.Restart(*engine_);
     logger_.Notice("Ready to accept connections");
+    if (!engine_->config().unixsocket.empty()) {
+      logger_.Notice("The server is now ready to accept connections at " +
+                     engine_->config().unixsocket);
+    }
     ready.set_value(std::string());
 
     uv_run(&loop_, UV_RUN_DEFAULT);

@@ -39,9 +39,10 @@ std::string FormatAddress(const sockaddr_storage& addr) {
 
 }  // namespace
 
-Connection::Connection(Listener* listener, engine::Engine* engine, fault::ReplyFaults* faults)
-    : listener_(listener), engine_(engine), faults_(faults) {
-  handle_.data = this;
+Connection::Connection(Listener* listener, engine::Engine* engine, fault::ReplyFaults* faults,
+                       std::string unix_path)
+    : listener_(listener), engine_(engine), faults_(faults), unix_path_(std::move(unix_path)) {
+  handle_.tcp.data = this;  // the handles' common header: the pipe's too
   write_req_.data = this;
   delay_timer_.data = this;
 }
@@ -56,28 +57,33 @@ size_t Connection::PendingOutputBytes() const {
 
 int Connection::Fd() const {
   uv_os_fd_t fd = -1;
-  uv_fileno(reinterpret_cast<const uv_handle_t*>(&handle_), &fd);
+  uv_fileno(reinterpret_cast<const uv_handle_t*>(&handle_.tcp), &fd);
   return fd;
 }
 
 void Connection::Start() {
-  sockaddr_storage addr{};
-  int len = sizeof(addr);
-  if (uv_tcp_getpeername(&handle_, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
-    peer_ = FormatAddress(addr);
+  if (unix_socket()) {
+    // genClientAddrString: a unix socket client's address is the socket's path, port 0.
+    peer_ = local_ = unix_path_ + ":0";
+  } else {
+    sockaddr_storage addr{};
+    int len = sizeof(addr);
+    if (uv_tcp_getpeername(&handle_.tcp, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
+      peer_ = FormatAddress(addr);
+    }
+    len = sizeof(addr);
+    if (uv_tcp_getsockname(&handle_.tcp, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
+      local_ = FormatAddress(addr);
+    }
+    uv_tcp_nodelay(&handle_.tcp, 1);
   }
-  len = sizeof(addr);
-  if (uv_tcp_getsockname(&handle_, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
-    local_ = FormatAddress(addr);
-  }
-  uv_tcp_nodelay(&handle_, 1);
   handles_open_ = 1;
-  if (faults_ != nullptr && uv_timer_init(handle_.loop, &delay_timer_) == 0) {
+  if (faults_ != nullptr && uv_timer_init(stream()->loop, &delay_timer_) == 0) {
     timer_open_ = true;
     ++handles_open_;
   }
   client_ = engine_->CreateClient(this);
-  reading_ = uv_read_start(reinterpret_cast<uv_stream_t*>(&handle_), OnAlloc, OnRead) == 0;
+  reading_ = uv_read_start(stream(), OnAlloc, OnRead) == 0;
   if (!reading_) {
     Close();
     return;
@@ -96,11 +102,11 @@ void Connection::RecheckPartition() {
   if (cut == partition_held_) return;
   partition_held_ = cut;
   if (cut) {
-    if (reading_) uv_read_stop(reinterpret_cast<uv_stream_t*>(&handle_));
+    if (reading_) uv_read_stop(stream());
     reading_ = false;
     return;
   }
-  reading_ = uv_read_start(reinterpret_cast<uv_stream_t*>(&handle_), OnAlloc, OnRead) == 0;
+  reading_ = uv_read_start(stream(), OnAlloc, OnRead) == 0;
   if (!reading_) {
     Close();
     return;
@@ -223,7 +229,7 @@ void Connection::Flush() {
     if (!out.empty()) {
       fault::ReplyRule* rule = Rule();
       uint64_t delay = rule != nullptr ? static_cast<uint64_t>(rule->delay_ms) : 0;
-      delayed_.push_back(DelayedReply{uv_now(handle_.loop) + delay, std::move(out)});
+      delayed_.push_back(DelayedReply{uv_now(stream()->loop) + delay, std::move(out)});
       out.clear();
     }
     ReleaseDueReplies();
@@ -252,7 +258,7 @@ bool Connection::ShapingReplies() const {
 }
 
 void Connection::ReleaseDueReplies() {
-  uint64_t now = uv_now(handle_.loop);
+  uint64_t now = uv_now(stream()->loop);
   while (!delayed_.empty() && delayed_.front().due_ms <= now) {
     ready_.append(delayed_.front().bytes);
     delayed_.pop_front();
@@ -296,7 +302,7 @@ void Connection::WriteOut(std::string& out) {
     return;
   }
   uv_buf_t buf = uv_buf_init(out.data(), static_cast<unsigned>(out.size()));
-  int written = uv_try_write(reinterpret_cast<uv_stream_t*>(&handle_), &buf, 1);
+  int written = uv_try_write(stream(), &buf, 1);
   if (written == UV_EAGAIN) written = 0;
   if (written < 0) {
     Close();
@@ -313,7 +319,7 @@ void Connection::WriteOut(std::string& out) {
   writing_.assign(out, static_cast<size_t>(written), std::string::npos);
   out.clear();
   buf = uv_buf_init(writing_.data(), static_cast<unsigned>(writing_.size()));
-  if (uv_write(&write_req_, reinterpret_cast<uv_stream_t*>(&handle_), &buf, 1, OnWrite) != 0) {
+  if (uv_write(&write_req_, stream(), &buf, 1, OnWrite) != 0) {
     Close();
     return;
   }
@@ -344,14 +350,14 @@ void Connection::Close() {
   if (closing_) return;
   closing_ = true;
   if (client_ != nullptr) engine_->ClientClosing(*client_);
-  if (reading_) uv_read_stop(reinterpret_cast<uv_stream_t*>(&handle_));
+  if (reading_) uv_read_stop(stream());
   listener_->Forget(this);
   // A write in flight is cancelled by uv_close; its callback runs before OnClose.
   if (timer_open_) {
     uv_timer_stop(&delay_timer_);
     uv_close(reinterpret_cast<uv_handle_t*>(&delay_timer_), OnTimerClosed);
   }
-  uv_close(reinterpret_cast<uv_handle_t*>(&handle_), OnClose);
+  uv_close(reinterpret_cast<uv_handle_t*>(stream()), OnClose);
 }
 
 void Connection::OnTimerClosed(uv_handle_t* handle) {

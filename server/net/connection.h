@@ -23,9 +23,12 @@ class Listener;
 class Connection final : public engine::ClientIo {
  public:
   // Takes an accepted socket; starts reading. `faults` (may be null) are the node's reply-path
-  // faults, applied to every reply but a replica's stream.
-  Connection(Listener* listener, engine::Engine* engine, fault::ReplyFaults* faults = nullptr);
-  uv_tcp_t* handle() { return &handle_; }
+  // faults, applied to every reply but a replica's stream. With a `unix_path` the connection
+  // came through that unix socket (pipe()), otherwise over TCP (tcp()).
+  Connection(Listener* listener, engine::Engine* engine, fault::ReplyFaults* faults = nullptr,
+             std::string unix_path = "");
+  uv_tcp_t* tcp() { return &handle_.tcp; }
+  uv_pipe_t* pipe() { return &handle_.pipe; }
   void Start();
 
   // Closes the socket and, once libuv is done with it, destroys the connection.
@@ -48,6 +51,7 @@ class Connection final : public engine::ClientIo {
   // ClientIo
   std::string_view PeerAddress() const override { return peer_; }
   std::string_view LocalAddress() const override { return local_; }
+  bool UnixSocket() const override { return unix_socket(); }
   int Fd() const override;
   void RequestFlush() override { Flush(); }
   void CloseAsap() override { Close(); }
@@ -60,6 +64,8 @@ class Connection final : public engine::ClientIo {
   size_t PendingOutputBytes() const override;
 
  private:
+  bool unix_socket() const { return !unix_path_.empty(); }
+  uv_stream_t* stream() { return reinterpret_cast<uv_stream_t*>(&handle_); }
   static void OnAlloc(uv_handle_t* handle, size_t suggested, uv_buf_t* buf);
   static void OnRead(uv_stream_t* stream, ssize_t nread, const uv_buf_t* buf);
   static void OnWrite(uv_write_t* req, int status);
@@ -94,7 +100,11 @@ class Connection final : public engine::ClientIo {
   bool timer_open_ = false;
   int handles_open_ = 0;  // the connection is freed when both handles are closed
   engine::Client* client_ = nullptr;
-  uv_tcp_t handle_;
+  union {
+    uv_tcp_t tcp;
+    uv_pipe_t pipe;
+  } handle_;
+  std::string unix_path_;  // the unix socket it came through; empty for TCP
   uv_write_t write_req_;
   QueryBuffer query_;
   size_t served_in_pass_ = 0;  // bytes parsed by the ProcessInput pass under way

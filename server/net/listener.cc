@@ -2,8 +2,10 @@
 
 #include <arpa/inet.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 #include <string_view>
 #include <vector>
@@ -146,6 +148,59 @@ void Listener::CloseSockets() {
   sockets_.clear();
 }
 
+int Listener::ListenUnix(const std::string& path, int perm, int backlog) {
+  unlink(path.c_str());  // don't care if this fails (Redis's initListeners)
+  auto* socket = new uv_pipe_t;
+  int rc = uv_pipe_init(loop_, socket, 0);
+  if (rc != 0) {
+    delete socket;
+    return rc;
+  }
+  socket->data = this;
+  rc = uv_pipe_bind(socket, path.c_str());
+  if (rc == 0 && perm != 0) rc = chmod(path.c_str(), static_cast<mode_t>(perm)) == 0 ? 0 : -errno;
+  if (rc == 0) rc = uv_listen(reinterpret_cast<uv_stream_t*>(socket), backlog, OnUnixConnection);
+  if (rc != 0) {
+    ++closing_sockets_;
+    uv_close(reinterpret_cast<uv_handle_t*>(socket), OnUnixSocketClosed);
+    return rc;
+  }
+  unix_socket_ = socket;
+  unix_path_ = path;
+  return 0;
+}
+
+bool Listener::RefusedAtClientLimit(uv_stream_t* stream) {
+  if (!engine_->AtClientLimit()) return false;
+  uv_buf_t buf = uv_buf_init(const_cast<char*>(kMaxClientsReply.data()),
+                             static_cast<unsigned>(kMaxClientsReply.size()));
+  uv_try_write(stream, &buf, 1);
+  engine_->stats().CountRejectedConnection();
+  return true;
+}
+
+void Listener::OnUnixConnection(uv_stream_t* server, int status) {
+  auto* self = static_cast<Listener*>(server->data);
+  if (status < 0 || self->closing_) return;
+  auto* conn = new Connection(self, self->engine_, self->reply_faults_, self->unix_path_);
+  uv_pipe_init(self->loop_, conn->pipe(), 0);
+  self->connections_.insert(conn);
+  // A unix socket's client is local: protected mode lets it in (islocalClient).
+  if (uv_accept(server, reinterpret_cast<uv_stream_t*>(conn->pipe())) != 0 ||
+      self->RefusedAtClientLimit(reinterpret_cast<uv_stream_t*>(conn->pipe()))) {
+    conn->Close();
+    return;
+  }
+  conn->Start();
+}
+
+void Listener::OnUnixSocketClosed(uv_handle_t* handle) {
+  auto* self = static_cast<Listener*>(handle->data);
+  delete reinterpret_cast<uv_pipe_t*>(handle);
+  --self->closing_sockets_;
+  self->MaybeDone();
+}
+
 void Listener::OnConnection(uv_stream_t* server, int status) {
   auto* self = static_cast<Listener*>(server->data);
   if (status < 0 || self->closing_) return;
@@ -153,23 +208,22 @@ void Listener::OnConnection(uv_stream_t* server, int status) {
     auto* tcp = new uv_tcp_t;
     uv_tcp_init(self->loop_, tcp);
     if (uv_accept(server, reinterpret_cast<uv_stream_t*>(tcp)) == 0) {
-      uv_buf_t buf = uv_buf_init(const_cast<char*>(kMaxClientsReply.data()),
-                                 static_cast<unsigned>(kMaxClientsReply.size()));
-      uv_try_write(reinterpret_cast<uv_stream_t*>(tcp), &buf, 1);
+      self->RefusedAtClientLimit(reinterpret_cast<uv_stream_t*>(tcp));
+    } else {
+      self->engine_->stats().CountRejectedConnection();
     }
-    self->engine_->stats().CountRejectedConnection();
     uv_close(reinterpret_cast<uv_handle_t*>(tcp), CloseAndFree);
     return;
   }
   auto* conn = new Connection(self, self->engine_, self->reply_faults_);
-  uv_tcp_init(self->loop_, conn->handle());
+  uv_tcp_init(self->loop_, conn->tcp());
   self->connections_.insert(conn);
-  if (uv_accept(server, reinterpret_cast<uv_stream_t*>(conn->handle())) != 0) {
+  if (uv_accept(server, reinterpret_cast<uv_stream_t*>(conn->tcp())) != 0) {
     conn->Close();
     return;
   }
   uv_os_fd_t fd = -1;
-  if (uv_fileno(reinterpret_cast<uv_handle_t*>(conn->handle()), &fd) == 0 &&
+  if (uv_fileno(reinterpret_cast<uv_handle_t*>(conn->tcp()), &fd) == 0 &&
       self->DeniedByProtectedMode(fd)) {
     conn->Close();
     return;
@@ -191,9 +245,9 @@ void Listener::AdoptSocket(int fd) {
     return;
   }
   auto* conn = new Connection(this, engine_, reply_faults_);
-  uv_tcp_init(loop_, conn->handle());
+  uv_tcp_init(loop_, conn->tcp());
   connections_.insert(conn);
-  if (uv_tcp_open(conn->handle(), fd) != 0) {
+  if (uv_tcp_open(conn->tcp(), fd) != 0) {
     close(fd);
     conn->Close();
     return;
@@ -273,6 +327,12 @@ void Listener::CloseAll(std::function<void()> done) {
   std::vector<Connection*> open(connections_.begin(), connections_.end());
   for (Connection* c : open) c->Close();
   CloseSockets();
+  if (unix_socket_ != nullptr) {
+    ++closing_sockets_;
+    uv_close(reinterpret_cast<uv_handle_t*>(unix_socket_), OnUnixSocketClosed);
+    unix_socket_ = nullptr;
+    unlink(unix_path_.c_str());  // closeListeningSockets: the file goes with the server
+  }
   MaybeDone();
 }
 

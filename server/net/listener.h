@@ -1,6 +1,6 @@
-// A node's listening sockets (one per `bind` address): accept connections (refusing them past
-// maxclients, and non-loopback ones in protected mode, as Redis does) and keep track of the live ones so the node can close them all on
-// shutdown or crash.
+// A node's listening sockets (one per `bind` address, and the `unixsocket`): accept connections
+// (refusing them past maxclients, and non-loopback ones in protected mode, as Redis does) and
+// keep track of the live ones so the node can close them all on shutdown or crash.
 #pragma once
 
 #include <uv.h>
@@ -39,6 +39,10 @@ class Listener {
   // Redis's changeBindAddr; port 0 listens nowhere. On failure nothing listens.
   int Rebind(const std::string& bind, int port, int backlog);
   int port() const { return port_; }
+  // unixsocket: listens on a unix socket at `path` too (a file left there is removed first, as
+  // Redis does), with the permissions `perm` when not 0 (unixsocketperm); a libuv error code.
+  // CloseAll removes the file.
+  int ListenUnix(const std::string& path, int perm, int backlog);
 
   // Stops accepting and closes every connection; `done` runs once all handles are closed.
   void CloseAll(std::function<void()> done);
@@ -63,6 +67,10 @@ class Listener {
 
  private:
   static void OnConnection(uv_stream_t* server, int status);
+  static void OnUnixConnection(uv_stream_t* server, int status);
+  static void OnUnixSocketClosed(uv_handle_t* handle);
+  // Past maxclients: sends Redis's error on `stream` and counts the refusal; true if refused.
+  bool RefusedAtClientLimit(uv_stream_t* stream);
   // Takes a socket accepted outside libuv (while the loop is blocked): refuses it past
   // maxclients, else starts a Connection on it.
   void AdoptSocket(int fd);
@@ -79,6 +87,8 @@ class Listener {
   engine::Engine* engine_;
   fault::ReplyFaults* reply_faults_;
   std::vector<uv_tcp_t*> sockets_;
+  uv_pipe_t* unix_socket_ = nullptr;  // listening at unix_path_, when configured
+  std::string unix_path_;
   int closing_sockets_ = 0;  // closed, their close callbacks not yet run
   int port_ = 0;
   std::unordered_set<Connection*> connections_;

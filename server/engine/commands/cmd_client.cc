@@ -50,6 +50,7 @@ std::string DescribeClient(Engine& engine, const Client& c) {
   if (c.tracking().bcast) flags += 'B';
   if (c.dirty_cas()) flags += 'd';
   if (c.close_after_reply()) flags += 'c';
+  if (io != nullptr && io->UnixSocket()) flags += 'U';
   if (c.no_evict()) flags += 'e';
   field("flags", flags.empty() ? "N" : flags);
   num("db", c.db());

@@ -48,6 +48,8 @@ class ClientIo {
   // "ip:port" of the peer and of the local end, as CLIENT LIST prints them.
   virtual std::string_view PeerAddress() const = 0;
   virtual std::string_view LocalAddress() const = 0;
+  // Whether the client came through the unix socket (flag U; always local to protected mode).
+  virtual bool UnixSocket() const { return false; }
   virtual int Fd() const = 0;
   // The engine wrote to the client's reply buffer outside the client's own request (a pub/sub
   // message, an unblocked command): send it when convenient.

@@ -62,10 +62,10 @@ bool CommandOrQueueHas(const Client& client, const Command& cmd, uint32_t flags,
                      [&](const Client::QueuedCommand& q) { return (q.flags & flag) != 0; });
 }
 
-// islocalClient: a loopback peer (redlab has no unix sockets). Clients without a connection
+// islocalClient: a unix socket client or a loopback peer. Clients without a connection
 // (scripts, internal callers) count as local.
 bool IsLocalClient(const Client& client) {
-  if (client.io() == nullptr) return true;
+  if (client.io() == nullptr || client.io()->UnixSocket()) return true;
   std::string_view peer = client.io()->PeerAddress();
   std::string_view ip = peer.substr(0, peer.rfind(':'));
   return ip == "127.0.0.1" || ip == "::1";
