@@ -101,5 +101,32 @@ TEST(UnixSocketTest, ServesClientsOnTheSocketFileUntilShutdown) {
   }
 }
 
+// Started with an empty bind, a server is reached through its unix socket only, and keeps its
+// port for a later CONFIG SET bind (Redis's networking test restarts a server so).
+TEST(UnixSocketTest, AnEmptyBindListensOnTheSocketAloneUntilConfigSetBind) {
+  for (const std::string& program : kPrograms) {
+    std::string path = ::testing::TempDir() + "redlab_unix_nobind." + std::to_string(getpid()) +
+                       ".sock";
+    int port = FreePort();
+    ChildProcess server(program, {"--port", std::to_string(port), "--bind", "", "--save", "",
+                                  "--unixsocket", path});
+    std::optional<UnixClient> unix_client;
+    ASSERT_TRUE(Eventually([&] {
+      unix_client.emplace(path);
+      return unix_client->connected() && (*unix_client)("PING") == Status("PONG");
+    })) << program << ": " << server.Stderr();
+    UnixClient& u = *unix_client;
+    EXPECT_THROW(Client{port}, std::runtime_error) << program << ": nothing listens on TCP";
+    EXPECT_EQ(u("CONFIG GET bind"), Array({Bulk("bind"), Bulk("")})) << program;
+    EXPECT_EQ(u("CONFIG GET port"), Array({Bulk("port"), Bulk(std::to_string(port))})) << program;
+    EXPECT_EQ(u("CONFIG SET bind 127.0.0.1"), Status("OK")) << program;
+    std::optional<Client> tcp = ConnectWhenUp(port);
+    ASSERT_TRUE(tcp.has_value()) << program;
+    EXPECT_EQ((*tcp)({"PING"}), Status("PONG")) << program;
+    EXPECT_EQ(u("SHUTDOWN NOSAVE"), Error("no reply")) << program;
+    EXPECT_EQ(server.Wait(), 0) << program;
+  }
+}
+
 }  // namespace
 }  // namespace redlab::conformance

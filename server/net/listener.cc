@@ -74,7 +74,9 @@ std::string LocalAddressOf(const std::string& bind) {
 }
 
 int Listener::Listen(const std::string& bind, int port, int backlog) {
-  // An empty bind listens nowhere (connections come only through sockets adopted otherwise).
+  // An empty bind listens nowhere (connections come only through sockets adopted otherwise, or
+  // the unix socket), and the port stays the one configured for a later CONFIG SET bind.
+  port_ = port;
   std::vector<std::string> addresses;
   for (size_t i = 0; !bind.empty() && i <= bind.size();) {
     size_t end = bind.find(' ', i);
