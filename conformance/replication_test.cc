@@ -491,5 +491,37 @@ TEST(ReplicaofTest, BindSourceAddrIsTheAddressTheReplicaConnectsFrom) {
   EXPECT_EQ(r({"REPLICAOF", "NO", "ONE"}), Status("OK"));
 }
 
+// CLIENT PAUSE WRITE on a replica holds its master's stream too: what arrives is read
+// (slave_read_repl_offset) but not applied (slave_repl_offset) until the pause ends.
+TEST(ReplicaofTest, APausedReplicaReadsItsMastersStreamButAppliesItAfterThePause) {
+  std::unique_ptr<Server> master = StartServer({.config = {{"repl-diskless-sync-delay", "0"}}});
+  std::unique_ptr<Server> replica = StartServer();
+  Client m(master->port());
+  Client r(replica->port());
+  ASSERT_EQ(m({"CONFIG", "SET", "repl-ping-replica-period", "3600"}), Status("OK"));
+  ASSERT_EQ(r({"REPLICAOF", "127.0.0.1", std::to_string(master->port())}), Status("OK"));
+  ASSERT_TRUE(Eventually([&] { return InfoField(r, "master_link_status") == "up"; },
+                         std::chrono::seconds(20)));
+  ASSERT_EQ(m({"SET", "foo", "bar"}), Status("OK"));
+  int64_t before = InfoNumber(m, "replication", "master_repl_offset");
+  ASSERT_TRUE(Eventually(
+      [&] { return InfoNumber(r, "replication", "slave_repl_offset") == before; }));
+
+  ASSERT_EQ(r({"CLIENT", "PAUSE", "100000", "WRITE"}), Status("OK"));
+  ASSERT_EQ(m({"SET", "foo2", "bar2"}), Status("OK"));
+  ASSERT_EQ(m({"SET", "foo3", "bar3"}), Status("OK"));
+  int64_t after = InfoNumber(m, "replication", "master_repl_offset");
+  ASSERT_TRUE(Eventually(
+      [&] { return InfoNumber(r, "replication", "slave_read_repl_offset") == after; }));
+  EXPECT_EQ(InfoNumber(r, "replication", "slave_repl_offset"), before);
+  EXPECT_EQ(r({"GET", "foo2"}), Nil());
+
+  ASSERT_EQ(r({"CLIENT", "UNPAUSE"}), Status("OK"));
+  EXPECT_TRUE(Eventually(
+      [&] { return InfoNumber(r, "replication", "slave_repl_offset") == after; }));
+  EXPECT_EQ(r({"GET", "foo3"}), Bulk("bar3"));
+  EXPECT_EQ(r({"REPLICAOF", "NO", "ONE"}), Status("OK"));
+}
+
 }  // namespace
 }  // namespace redlab::conformance

@@ -426,6 +426,10 @@ void Replication::ResumeMasterStream() {
 void Replication::ApplyStream() {
   if (applying_ || master_client_ == nullptr) return;
   applying_ = true;
+  if (postponed_bytes_ > 0 && !master_client_->blocked()) {
+    CommandApplied(postponed_bytes_);
+    postponed_bytes_ = 0;
+  }
   resp::ParseLimits limits;
   limits.proto_max_bulk_len = engine_.config().proto_max_bulk_len;
   while (master_client_ != nullptr && !master_client_->blocked() && link_pos_ < link_in_.size()) {
@@ -447,17 +451,12 @@ void Replication::ApplyStream() {
       engine_.Execute(*master_client_, args_.span());
       if (master_client_ == nullptr) break;
       master_client_->reply_buffer().clear();
+      if (master_client_->blocked()) {  // postponed by a pause: it has not run yet
+        postponed_bytes_ = bytes;
+        break;
+      }
     }
-    // The offset moves once a command is fully applied; a transaction's commands count at
-    // EXEC (Redis's commandProcessed).
-    pending_applied_ += bytes;
-    if (!master_client_->in_multi()) {
-      reploff_ += pending_applied_;
-      pending_applied_ = 0;
-      std::string_view applied(link_in_.data() + feed_pos_, link_pos_ - feed_pos_);
-      FeedReplicas(applied);
-      feed_pos_ = link_pos_;
-    }
+    CommandApplied(bytes);
   }
   read_reploff_ = reploff_ + static_cast<int64_t>(link_in_.size() - feed_pos_);
   if (feed_pos_ > 64 * 1024 || feed_pos_ == link_in_.size()) {
@@ -466,6 +465,18 @@ void Replication::ApplyStream() {
     feed_pos_ = 0;
   }
   applying_ = false;
+}
+
+void Replication::CommandApplied(int64_t bytes) {
+  // Redis's commandProcessed: the offset moves once a command is fully applied; a
+  // transaction's commands count at EXEC.
+  pending_applied_ += bytes;
+  if (master_client_->in_multi()) return;
+  reploff_ += pending_applied_;
+  pending_applied_ = 0;
+  // Everything parsed up to the command's end (the transaction's, at EXEC) goes on.
+  FeedReplicas(std::string_view(link_in_.data() + feed_pos_, link_pos_ - feed_pos_));
+  feed_pos_ = link_pos_;
 }
 
 void Replication::OnGetAck(engine::Client& client) {

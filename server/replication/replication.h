@@ -226,6 +226,9 @@ class Replication : public engine::ReplicationRole, private LinkHandler {
   void FinishFullSync(std::string_view rdb);
   void StartStreaming();
   void ApplyStream();
+  // A command of `bytes` of the stream has run: the applied offset moves (at EXEC for a
+  // transaction's) and it is passed on to this replica's own replicas.
+  void CommandApplied(int64_t bytes);
   void SendToMaster(std::string_view bytes);
   void SendAck();
   void CreateMasterClient();
@@ -304,6 +307,9 @@ class Replication : public engine::ReplicationRole, private LinkHandler {
   size_t link_pos_ = 0;          // link_in_ parsed up to here
   size_t feed_pos_ = 0;          // link_in_ applied and passed on up to here
   int64_t pending_applied_ = 0;  // bytes applied inside a MULTI not yet counted
+  // The bytes of a command the master client was made to wait with (CLIENT PAUSE on this
+  // replica): counted once it has run, when the stream resumes.
+  int64_t postponed_bytes_ = 0;
   bool applying_ = false;
   bool drop_link_pending_ = false;  // CLIENT KILL of the master client: drop the link soon
 
