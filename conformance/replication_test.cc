@@ -523,5 +523,25 @@ TEST(ReplicaofTest, APausedReplicaReadsItsMastersStreamButAppliesItAfterThePause
   EXPECT_EQ(r({"REPLICAOF", "NO", "ONE"}), Status("OK"));
 }
 
+// A writable replica expires the keys its own clients gave a TTL (no DEL of the master will
+// come for them), without anyone reading them: DBSIZE drops and expired_keys counts them.
+TEST(ReplicaofTest, AWritableReplicaExpiresTheKeysItsClientsGaveATtl) {
+  std::unique_ptr<Server> master = StartServer({.config = {{"repl-diskless-sync-delay", "0"}}});
+  std::unique_ptr<Server> replica = StartServer();
+  Client m(master->port());
+  Client r(replica->port());
+  ASSERT_EQ(r({"REPLICAOF", "127.0.0.1", std::to_string(master->port())}), Status("OK"));
+  ASSERT_TRUE(Eventually([&] { return InfoField(r, "master_link_status") == "up"; },
+                         std::chrono::seconds(20)));
+  ASSERT_EQ(r({"CONFIG", "SET", "replica-read-only", "no"}), Status("OK"));
+  int64_t expired_before = InfoNumber(r, "stats", "expired_keys");
+  ASSERT_EQ(r({"SET", "own", "v", "PX", "1"}), Status("OK"));
+  ASSERT_EQ(r({"SET", "kept", "v"}), Status("OK"));
+  EXPECT_TRUE(Eventually([&] { return r({"DBSIZE"}) == Int(1); }));
+  EXPECT_EQ(InfoNumber(r, "stats", "expired_keys"), expired_before + 1);
+  EXPECT_EQ(r({"GET", "kept"}), Bulk("v"));
+  EXPECT_EQ(r({"REPLICAOF", "NO", "ONE"}), Status("OK"));
+}
+
 }  // namespace
 }  // namespace redlab::conformance

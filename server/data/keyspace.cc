@@ -147,6 +147,10 @@ void Db::UntrackExpire(Node* node) {
 void Db::SetExpire(Node* node, int64_t when_ms) {
   if (node->value.expire_ms == kNoExpire) TrackExpire(node);
   node->value.expire_ms = when_ms;
+  // rememberSlaveKeyWithExpire (databases past 63 are not tracked, as in Redis).
+  if (owner_->replica() && owner_->client_command() && id_ < 64) {
+    owner_->replica_own_expires_[std::string(node->key())] |= uint64_t{1} << id_;
+  }
 }
 
 bool Db::RemoveExpire(Node* node) {
@@ -238,6 +242,44 @@ void Keyspace::ActiveExpireCycle(int64_t budget_us) {
     }
   }
   stats_.expire_cycle_cpu_us += static_cast<uint64_t>(MonotonicUs() - start);
+}
+
+void Keyspace::ExpireReplicaOwnKeys() {
+  if (replica_own_expires_.empty() || expiry_paused_) return;
+  SnapshotTime();
+  int64_t start = MonotonicUs();
+  // Redis samples the keys at random; here a walk from a random bucket, with its stop rules:
+  // more than three keys that cannot expire yet, or a millisecond spent.
+  size_t buckets = replica_own_expires_.bucket_count();
+  size_t bucket = std::uniform_int_distribution<size_t>(0, buckets - 1)(rng_);
+  int cycles = 0, noexpire = 0;
+  std::vector<std::string> done;  // keys no database holds with a TTL any more
+  for (size_t b = 0; b < buckets && noexpire <= 3; ++b) {
+    size_t at = (bucket + b) % buckets;
+    for (auto it = replica_own_expires_.begin(at); it != replica_own_expires_.end(at); ++it) {
+      uint64_t kept = 0;
+      for (int id = 0; id < num_dbs() && id < 64; ++id) {
+        if (!(it->second & (uint64_t{1} << id))) continue;
+        Db& db = *dbs_[static_cast<size_t>(id)];
+        Db::Node* node = db.FindWithoutExpiry(it->first);
+        if (node == nullptr || node->value.expire_ms == kNoExpire) continue;
+        if (node->value.expire_ms <= now_ms_) {
+          DeleteExpired(db, node);
+        } else {
+          ++noexpire;
+          kept |= uint64_t{1} << id;
+        }
+      }
+      if (kept != 0) {
+        it->second = kept;
+      } else {
+        done.push_back(it->first);
+      }
+      if ((++cycles % 64) == 0 && MonotonicUs() - start > 1000) noexpire = 4;
+      if (noexpire > 3) break;
+    }
+  }
+  for (const std::string& key : done) replica_own_expires_.erase(key);
 }
 
 void Keyspace::set_report_new_keys(bool on) {

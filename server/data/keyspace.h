@@ -104,6 +104,8 @@ class Db {
   void ForEachMatching(std::string_view key, Fn&& fn) const {
     if (const Node* n = dict_.Find(key)) fn(n);
   }
+  // The same for the keyspace's own expiry passes, which decide themselves what expired.
+  Node* FindWithoutExpiry(std::string_view key) { return dict_.Find(key); }
 
   // Adds a key that must not exist (after a lookup returned nullptr). This, Set of a new key
   // and Move are where a key comes into being: the KeyAddedListener hears of them while
@@ -203,7 +205,10 @@ class Keyspace {
 
   // A replica never expires keys itself: it hides them until the master's DEL arrives.
   bool replica() const { return replica_; }
-  void set_replica(bool replica) { replica_ = replica; }
+  void set_replica(bool replica) {
+    replica_ = replica;
+    if (!replica) replica_own_expires_.clear();  // a master's active expiry covers them all
+  }
   // replica-read-only no: a write on the replica deletes the expired key it meets first, as
   // Redis's LOOKUP_WRITE (EXPIRE_FORCE_DELETE_EXPIRED) does on writable replicas.
   bool replica_writable() const { return replica_writable_; }
@@ -216,6 +221,10 @@ class Keyspace {
   // (Redis's expireIfNeeded answers "not expired" to the master client): the master decides.
   bool master_view() const { return master_view_; }
   void set_master_view(bool on) { master_view_ = on; }
+  // Whether a client's own command runs (not the master's stream, nor a load): on a writable
+  // replica the keys it gives a TTL are remembered for ExpireReplicaOwnKeys.
+  bool client_command() const { return client_command_; }
+  void set_client_command(bool on) { client_command_ = on; }
   // While the node loads its AOF no key expires (Redis's keyIsExpired during loading).
   void set_loading(bool on) { loading_ = on; }
   // Whether lookups find logically expired keys: a replica running its master's stream, or
@@ -254,6 +263,10 @@ class Keyspace {
 
   // One run of the active expire cycle over every database, within `budget_us`.
   void ActiveExpireCycle(int64_t budget_us);
+  // A replica's own active expiry (Redis's expireSlaveKeys): the keys its clients gave a TTL on
+  // a writable replica, which no DEL of the master will ever remove, are deleted once expired.
+  void ExpireReplicaOwnKeys();
+  size_t replica_own_keys_with_ttl() const { return replica_own_expires_.size(); }
   void FlushAll();
 
  private:
@@ -268,6 +281,10 @@ class Keyspace {
   bool replica_ = false;
   bool replica_writable_ = false;
   bool master_view_ = false;
+  bool client_command_ = false;
+  // Redis's slaveKeysWithExpire: key -> the databases (bit per id below 64) where a client of
+  // this replica gave it a TTL.
+  std::unordered_map<std::string, uint64_t> replica_own_expires_;
   bool loading_ = false;
   bool active_expire_enabled_ = true;
   bool expiry_paused_ = false;

@@ -155,6 +155,36 @@ TEST_F(KeyspaceTest, ReplicaHidesExpiredKeysWithoutDeleting) {
   EXPECT_EQ(db.size(), 1u);
 }
 
+// expireSlaveKeys: the TTLs a replica's own clients set are remembered and their keys expired
+// by the replica; keys with the master's TTLs (set while its stream runs, or loaded) wait for
+// the master's DEL.
+TEST_F(KeyspaceTest, AReplicaExpiresOnlyTheKeysItsOwnClientsGaveATtl) {
+  ks_.set_replica(true);
+  Db& db0_ref = db0();
+  Db& db2 = ks_.db(2);
+  ks_.set_master_view(true);  // the master's stream
+  db0_ref.SetExpire(AddString(db0_ref, "from-master"), now() + 10);
+  ks_.set_master_view(false);
+  db0_ref.SetExpire(AddString(db0_ref, "loaded"), now() + 10);  // outside any command
+  ks_.set_client_command(true);
+  db0_ref.SetExpire(AddString(db0_ref, "own"), now() + 10);
+  db2.SetExpire(AddString(db2, "own"), now() + 1000);
+  db0_ref.SetExpire(AddString(db0_ref, "later"), now() + 1000);
+  ks_.set_client_command(false);
+  EXPECT_EQ(ks_.replica_own_keys_with_ttl(), 2u);  // "own" (databases 0 and 2) and "later"
+  Advance(10);
+  ks_.ExpireReplicaOwnKeys();
+  ASSERT_EQ(listener_.expired.size(), 1u);
+  EXPECT_EQ(listener_.expired[0], (std::pair<int, std::string>(0, "own")));
+  EXPECT_EQ(db0_ref.size(), 3u);  // from-master, loaded, later
+  EXPECT_EQ(db2.size(), 1u);
+  Advance(1000);
+  ks_.ExpireReplicaOwnKeys();
+  EXPECT_EQ(listener_.expired.size(), 3u);
+  EXPECT_EQ(ks_.replica_own_keys_with_ttl(), 0u);
+  EXPECT_EQ(db0_ref.size(), 2u);  // the master's keys stay until its DEL
+}
+
 TEST_F(KeyspaceTest, AWritableReplicaDeletesTheExpiredKeyItWrites) {
   ks_.set_replica(true);
   Db& db = db0();

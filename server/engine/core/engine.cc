@@ -134,7 +134,12 @@ void Engine::Cron() {
   // Redis's slow expire cycle takes up to 25% of each cron period.
   int64_t budget_us = CronIntervalMs() * 1000 * 25 / 100;
   int64_t expire_start = MonotonicUs();
-  keyspace_.ActiveExpireCycle(budget_us);
+  // databasesCron: a master's active expiry, or a replica's of its own clients' keys.
+  if (keyspace_.replica()) {
+    keyspace_.ExpireReplicaOwnKeys();
+  } else {
+    keyspace_.ActiveExpireCycle(budget_us);
+  }
   diagnostics_.RecordLatency("expire-cycle", (MonotonicUs() - expire_start) / 1000);
   propagation_.Flush(EffectGrouping::kEach);
   // Keys made ready outside any command (a replica loading a snapshot) are served here, as in

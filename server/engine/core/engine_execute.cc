@@ -40,17 +40,25 @@ std::string UnknownCommandError(const CommandTable& table, std::span<const std::
 }
 
 // While the master client of a replica runs a command, the keyspace shows it the keys the
-// master still has (logically expired ones included); restored afterwards, as calls nest.
+// master still has (logically expired ones included); while another client's runs, the TTLs it
+// sets on a writable replica are remembered. Restored afterwards, as calls nest.
 class MasterViewScope {
  public:
-  MasterViewScope(Keyspace& ks, const Client& client) : ks_(ks), saved_(ks.master_view()) {
-    ks_.set_master_view(client.repl_role() == Client::ReplRole::kMaster);
+  MasterViewScope(Keyspace& ks, const Client& client)
+      : ks_(ks), saved_(ks.master_view()), saved_client_(ks.client_command()) {
+    bool master = client.repl_role() == Client::ReplRole::kMaster;
+    ks_.set_master_view(master);
+    ks_.set_client_command(!master);
   }
-  ~MasterViewScope() { ks_.set_master_view(saved_); }
+  ~MasterViewScope() {
+    ks_.set_master_view(saved_);
+    ks_.set_client_command(saved_client_);
+  }
 
  private:
   Keyspace& ks_;
   bool saved_;
+  bool saved_client_;
 };
 
 // Whether the command (with this invocation's `flags`), or for EXEC the queued commands, have
