@@ -13,6 +13,17 @@
 namespace redlab::conformance {
 namespace {
 
+// REPLICAOF 127.0.0.1 `master_port` on `replica`, then waits (up to 20 s) for the link to be up.
+::testing::AssertionResult ReplicateFrom(Client& replica, int master_port) {
+  Reply ok = replica({"REPLICAOF", "127.0.0.1", std::to_string(master_port)});
+  if (!(ok == Status("OK"))) return ::testing::AssertionFailure() << "REPLICAOF: " << ok;
+  if (!Eventually([&] { return InfoField(replica, "master_link_status") == "up"; },
+                  std::chrono::seconds(20))) {
+    return ::testing::AssertionFailure() << "the link to " << master_port << " is not up";
+  }
+  return ::testing::AssertionSuccess();
+}
+
 // A key's type, content (in an order independent of encodings) and whether it has a TTL.
 std::string Describe(Client& c, const std::string& key) {
   std::string type = c({"TYPE", key}).str;
@@ -160,9 +171,7 @@ TEST_F(ReplicationTest, FullSyncCarriesEveryType) {
   // A fresh server of the same target becomes a replica: it loads the master's snapshot.
   auto fresh = StartServer();
   Client r(fresh->port());
-  ASSERT_EQ(r({"REPLICAOF", "127.0.0.1", std::to_string(topology_->master_port())}), Status("OK"));
-  ASSERT_TRUE(Eventually([&] { return InfoField(r, "master_link_status") == "up"; },
-                         std::chrono::seconds(20)));
+  ASSERT_TRUE(ReplicateFrom(r, topology_->master_port()));
   EXPECT_EQ(Dataset(r), expected);
   r({"REPLICAOF", "NO", "ONE"});
 }
@@ -483,9 +492,7 @@ TEST(ReplicaofTest, BindSourceAddrIsTheAddressTheReplicaConnectsFrom) {
   std::unique_ptr<Server> replica = StartServer({.config = {{"bind-source-addr", "127.0.0.2"}}});
   Client m(master->port());
   Client r(replica->port());
-  ASSERT_EQ(r({"REPLICAOF", "127.0.0.1", std::to_string(master->port())}), Status("OK"));
-  ASSERT_TRUE(Eventually([&] { return InfoField(r, "master_link_status") == "up"; },
-                         std::chrono::seconds(20)));
+  ASSERT_TRUE(ReplicateFrom(r, master->port()));
   std::string slave0 = InfoField(m, "slave0");
   EXPECT_EQ(slave0.rfind("ip=127.0.0.2,", 0), 0u) << slave0;
   EXPECT_EQ(r({"REPLICAOF", "NO", "ONE"}), Status("OK"));
@@ -499,9 +506,7 @@ TEST(ReplicaofTest, APausedReplicaReadsItsMastersStreamButAppliesItAfterThePause
   Client m(master->port());
   Client r(replica->port());
   ASSERT_EQ(m({"CONFIG", "SET", "repl-ping-replica-period", "3600"}), Status("OK"));
-  ASSERT_EQ(r({"REPLICAOF", "127.0.0.1", std::to_string(master->port())}), Status("OK"));
-  ASSERT_TRUE(Eventually([&] { return InfoField(r, "master_link_status") == "up"; },
-                         std::chrono::seconds(20)));
+  ASSERT_TRUE(ReplicateFrom(r, master->port()));
   ASSERT_EQ(m({"SET", "foo", "bar"}), Status("OK"));
   int64_t before = InfoNumber(m, "replication", "master_repl_offset");
   ASSERT_TRUE(Eventually(
@@ -530,9 +535,7 @@ TEST(ReplicaofTest, AWritableReplicaExpiresTheKeysItsClientsGaveATtl) {
   std::unique_ptr<Server> replica = StartServer();
   Client m(master->port());
   Client r(replica->port());
-  ASSERT_EQ(r({"REPLICAOF", "127.0.0.1", std::to_string(master->port())}), Status("OK"));
-  ASSERT_TRUE(Eventually([&] { return InfoField(r, "master_link_status") == "up"; },
-                         std::chrono::seconds(20)));
+  ASSERT_TRUE(ReplicateFrom(r, master->port()));
   ASSERT_EQ(r({"CONFIG", "SET", "replica-read-only", "no"}), Status("OK"));
   int64_t expired_before = InfoNumber(r, "stats", "expired_keys");
   ASSERT_EQ(r({"SET", "own", "v", "PX", "1"}), Status("OK"));
