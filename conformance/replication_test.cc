@@ -528,6 +528,36 @@ TEST(ReplicaofTest, APausedReplicaReadsItsMastersStreamButAppliesItAfterThePause
   EXPECT_EQ(r({"REPLICAOF", "NO", "ONE"}), Status("OK"));
 }
 
+// The master link drops while a paused replica holds a command of its stream: the command
+// dies with the master client, comes again from the master's backlog, and is applied once.
+TEST(ReplicaofTest, APostponedCommandOfALostLinkIsAppliedOnceAfterTheResync) {
+  std::unique_ptr<Server> master = StartServer({.config = {{"repl-diskless-sync-delay", "0"}}});
+  std::unique_ptr<Server> replica = StartServer();
+  Client m(master->port());
+  Client r(replica->port());
+  ASSERT_EQ(m({"CONFIG", "SET", "repl-ping-replica-period", "3600"}), Status("OK"));
+  ASSERT_TRUE(ReplicateFrom(r, master->port()));
+  ASSERT_EQ(r({"CLIENT", "PAUSE", "100000", "WRITE"}), Status("OK"));
+  ASSERT_EQ(m({"INCR", "n"}), Int(1));
+  int64_t offset = InfoNumber(m, "replication", "master_repl_offset");
+  ASSERT_TRUE(Eventually(
+      [&] { return InfoNumber(r, "replication", "slave_read_repl_offset") == offset; }));
+  EXPECT_EQ(r({"CLIENT", "KILL", "TYPE", "MASTER"}), Int(1));
+  ASSERT_TRUE(Eventually([&] {
+    return InfoField(r, "master_link_status") == "up" &&
+           InfoNumber(r, "replication", "slave_read_repl_offset") == offset;
+  }));
+  ASSERT_EQ(r({"CLIENT", "UNPAUSE"}), Status("OK"));
+  EXPECT_TRUE(Eventually(
+      [&] { return InfoNumber(r, "replication", "slave_repl_offset") == offset; }));
+  EXPECT_EQ(r({"GET", "n"}), Bulk("1"));
+  ASSERT_EQ(m({"INCR", "n"}), Int(2));
+  offset = InfoNumber(m, "replication", "master_repl_offset");
+  EXPECT_TRUE(Eventually([&] { return r({"GET", "n"}) == Bulk("2"); }));
+  EXPECT_EQ(InfoNumber(r, "replication", "slave_repl_offset"), offset);
+  EXPECT_EQ(r({"REPLICAOF", "NO", "ONE"}), Status("OK"));
+}
+
 // A writable replica expires the keys its own clients gave a TTL (no DEL of the master will
 // come for them), without anyone reading them: DBSIZE drops and expired_keys counts them.
 TEST(ReplicaofTest, AWritableReplicaExpiresTheKeysItsClientsGaveATtl) {

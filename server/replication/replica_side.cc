@@ -101,7 +101,7 @@ void Replication::DropLink(bool reconnect_later) {
   outbound_.Clear();
   link_in_.clear();
   link_pos_ = feed_pos_ = 0;
-  pending_applied_ = 0;
+  pending_applied_ = postponed_bytes_ = 0;  // a postponed command dies with its master client
   payload_.clear();
   payload_started_ = false;
   bool was_up = state_ == LinkState::kConnected;
@@ -393,7 +393,7 @@ void Replication::StartStreaming() {
   // Whatever followed the PSYNC reply or the snapshot is stream.
   link_in_.erase(0, link_pos_);
   link_pos_ = feed_pos_ = 0;
-  pending_applied_ = 0;
+  pending_applied_ = postponed_bytes_ = 0;
 }
 
 void Replication::CreateMasterClient() {
