@@ -1,7 +1,8 @@
 // `unixsocket` and `unixsocketperm`, as client libraries' test suites start redis-server with
 // them (hiredis's among them): redlab-server and redis-server listen on the socket file with its
 // permissions beside TCP, log where, list its clients with the path as their address and flag U,
-// count them as local (enable-debug-command local), and remove the file when they shut down.
+// count them as local (enable-debug-command local), and remove the file when they shut down,
+// logging the same lines on the way out.
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -96,7 +97,16 @@ TEST(UnixSocketTest, ServesClientsOnTheSocketFileUntilShutdown) {
     EXPECT_EQ(tcp({"PING"}), Status("PONG")) << program;
 
     EXPECT_EQ(u("SHUTDOWN NOSAVE"), Error("no reply")) << program;  // it closes as it exits
+    // The lines of its way out (prepareForShutdown, finishShutdown).
+    std::vector<std::string> last_lines;
+    for (std::string line = server.ReadLine(); !line.empty(); line = server.ReadLine()) {
+      last_lines.push_back(WithoutPrefix(line));
+    }
     EXPECT_EQ(server.Wait(), 0) << program;
+    EXPECT_EQ(last_lines, (std::vector<std::string>{"# User requested shutdown...",
+                                                    "* Removing the unix socket file.",
+                                                    "# Redis is now ready to exit, bye bye..."}))
+        << program;
     EXPECT_NE(stat(path.c_str(), &st), 0) << program << ": the socket file is still there";
   }
 }

@@ -577,7 +577,7 @@ class Node::Impl : public sentinel::SentinelHost,
       std::lock_guard lock(mu_);
       accepting_tasks_ = false;
     }
-    logger_.Notice("User requested shutdown...");
+    logger_.Warning("User requested shutdown...");
     // The link to a master is a handle of this loop too: it must close with the others.
     replication::ReplicationOf(*engine_).Crash();
     if (sentinel_) sentinel_->CloseLinks();
@@ -588,10 +588,14 @@ class Node::Impl : public sentinel::SentinelHost,
     }
     auto close_async = [this] { uv_close(reinterpret_cast<uv_handle_t*>(&async_), nullptr); };
     if (listener_) {
+      // closeListeningSockets: the unix socket's file goes with its socket.
+      if (!engine_->config().unixsocket.empty()) logger_.Notice("Removing the unix socket file.");
       listener_->CloseAll(close_async);
     } else {
       close_async();
     }
+    logger_.Warning(std::string(sentinel_ ? "Sentinel" : "Redis") +
+                    " is now ready to exit, bye bye...");
   }
 
   NodeOptions options_;
