@@ -498,15 +498,31 @@ TEST(ReplicaofTest, BindSourceAddrIsTheAddressTheReplicaConnectsFrom) {
   EXPECT_EQ(r({"REPLICAOF", "NO", "ONE"}), Status("OK"));
 }
 
+// A master (its snapshot sent at once, no PINGs in its stream) and a fresh server made its
+// replica, for the tests of one replica's behaviour; the replica lets go of it afterwards.
+class ReplicaPairTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    master_server_ = StartServer({.config = {{"repl-diskless-sync-delay", "0"}}});
+    replica_server_ = StartServer();
+    master_.emplace(master_server_->port());
+    replica_.emplace(replica_server_->port());
+    ASSERT_EQ(master()({"CONFIG", "SET", "repl-ping-replica-period", "3600"}), Status("OK"));
+    ASSERT_TRUE(ReplicateFrom(replica(), master_server_->port()));
+  }
+  Client& master() { return *master_; }
+  Client& replica() { return *replica_; }
+
+ private:
+  std::unique_ptr<Server> master_server_, replica_server_;
+  std::optional<Client> master_, replica_;
+};
+
 // CLIENT PAUSE WRITE on a replica holds its master's stream too: what arrives is read
 // (slave_read_repl_offset) but not applied (slave_repl_offset) until the pause ends.
-TEST(ReplicaofTest, APausedReplicaReadsItsMastersStreamButAppliesItAfterThePause) {
-  std::unique_ptr<Server> master = StartServer({.config = {{"repl-diskless-sync-delay", "0"}}});
-  std::unique_ptr<Server> replica = StartServer();
-  Client m(master->port());
-  Client r(replica->port());
-  ASSERT_EQ(m({"CONFIG", "SET", "repl-ping-replica-period", "3600"}), Status("OK"));
-  ASSERT_TRUE(ReplicateFrom(r, master->port()));
+TEST_F(ReplicaPairTest, APausedReplicaReadsItsMastersStreamButAppliesItAfterThePause) {
+  Client& m = master();
+  Client& r = replica();
   ASSERT_EQ(m({"SET", "foo", "bar"}), Status("OK"));
   int64_t before = InfoNumber(m, "replication", "master_repl_offset");
   ASSERT_TRUE(Eventually(
@@ -530,13 +546,9 @@ TEST(ReplicaofTest, APausedReplicaReadsItsMastersStreamButAppliesItAfterThePause
 
 // The master link drops while a paused replica holds a command of its stream: the command
 // dies with the master client, comes again from the master's backlog, and is applied once.
-TEST(ReplicaofTest, APostponedCommandOfALostLinkIsAppliedOnceAfterTheResync) {
-  std::unique_ptr<Server> master = StartServer({.config = {{"repl-diskless-sync-delay", "0"}}});
-  std::unique_ptr<Server> replica = StartServer();
-  Client m(master->port());
-  Client r(replica->port());
-  ASSERT_EQ(m({"CONFIG", "SET", "repl-ping-replica-period", "3600"}), Status("OK"));
-  ASSERT_TRUE(ReplicateFrom(r, master->port()));
+TEST_F(ReplicaPairTest, APostponedCommandOfALostLinkIsAppliedOnceAfterTheResync) {
+  Client& m = master();
+  Client& r = replica();
   ASSERT_EQ(r({"CLIENT", "PAUSE", "100000", "WRITE"}), Status("OK"));
   ASSERT_EQ(m({"INCR", "n"}), Int(1));
   int64_t offset = InfoNumber(m, "replication", "master_repl_offset");
@@ -560,12 +572,8 @@ TEST(ReplicaofTest, APostponedCommandOfALostLinkIsAppliedOnceAfterTheResync) {
 
 // A writable replica expires the keys its own clients gave a TTL (no DEL of the master will
 // come for them), without anyone reading them: DBSIZE drops and expired_keys counts them.
-TEST(ReplicaofTest, AWritableReplicaExpiresTheKeysItsClientsGaveATtl) {
-  std::unique_ptr<Server> master = StartServer({.config = {{"repl-diskless-sync-delay", "0"}}});
-  std::unique_ptr<Server> replica = StartServer();
-  Client m(master->port());
-  Client r(replica->port());
-  ASSERT_TRUE(ReplicateFrom(r, master->port()));
+TEST_F(ReplicaPairTest, AWritableReplicaExpiresTheKeysItsClientsGaveATtl) {
+  Client& r = replica();
   ASSERT_EQ(r({"CONFIG", "SET", "replica-read-only", "no"}), Status("OK"));
   int64_t expired_before = InfoNumber(r, "stats", "expired_keys");
   ASSERT_EQ(r({"SET", "own", "v", "PX", "1"}), Status("OK"));
