@@ -7,6 +7,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -214,6 +215,35 @@ TEST(StartupTest, WithoutBindItListensOnEveryInterface) {
       // No reply: the server closes the connection as it exits.
     }
     EXPECT_EQ(server.Wait(), 0) << program;
+  }
+}
+
+// `daemonize yes` with a pidfile, as harnesses pipe a configuration to `redis-server -`: the
+// command returns, the server runs on in the background with its pid in the file, and at
+// SHUTDOWN the file goes.
+TEST(StartupTest, DaemonizeRunsInTheBackgroundWithAPidFile) {
+  for (const std::string& program : kPrograms) {
+    std::string pidfile = TempConf("daemon") + ".pid";
+    int port = FreePort();
+    ChildProcess starter(program, {"-"});
+    ASSERT_TRUE(FeedStdin(starter, {"daemonize yes", "pidfile " + pidfile,
+                                    "port " + std::to_string(port), "save \"\""}));
+    EXPECT_EQ(starter.Wait(), 0) << program << ": " << starter.Stderr();
+    std::optional<Client> c = ConnectWhenUp(port);
+    ASSERT_TRUE(c.has_value()) << program;
+    std::ifstream in(pidfile);
+    int pid = 0;
+    in >> pid;
+    EXPECT_GT(pid, 0) << program;
+    EXPECT_NE(pid, starter.pid()) << program << ": the server is the forked child";
+    EXPECT_EQ((*c)({"CONFIG", "GET", "daemonize"}), Array({Bulk("daemonize"), Bulk("yes")}));
+    try {
+      (*c)({"SHUTDOWN", "NOSAVE"});
+    } catch (const std::runtime_error&) {
+      // No reply: the server closes the connection as it exits.
+    }
+    EXPECT_TRUE(Eventually([&] { return pid > 0 && kill(pid, 0) != 0; })) << program;
+    EXPECT_FALSE(std::ifstream(pidfile).good()) << program << ": the pid file is still there";
   }
 }
 

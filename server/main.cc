@@ -20,6 +20,7 @@
 
 #include "server/base/text.h"
 #include "server/config_file.h"
+#include "server/daemon.h"
 #include "server/engine/core/help.h"
 #include "server/log.h"
 #include "server/net/listener.h"
@@ -143,6 +144,15 @@ void AddSetting(std::vector<std::pair<std::string, std::string>>* settings, cons
     }
   }
   settings->emplace_back(name, value);
+}
+
+// The value `name` has among the settings (the last one given), or "".
+std::string SettingOf(const redlab::server::NodeOptions& options, std::string_view name) {
+  std::string value;
+  for (const auto& [setting, v] : options.settings) {
+    if (redlab::server::EqualsIgnoreCase(setting, name)) value = v;
+  }
+  return value;
 }
 
 // --port-file: the ports bound, one per line (masters, replicas, then sentinels), written to a
@@ -330,6 +340,18 @@ int main(int raw_argc, char** raw_argv) {
   }
   redlab::server::Logger::SetPortTags(replicas > 0 || masters > 1);
 
+  // daemonize and pidfile, as redis-server: in the background, the parent returning once the
+  // server listens (or with the reason it could not start); the pid written to the pidfile
+  // (/var/run/redis.pid by default when daemonized) and removed at exit.
+  const bool daemonize = redlab::server::EqualsIgnoreCase(SettingOf(options, "daemonize"), "yes");
+  std::string pidfile = SettingOf(options, "pidfile");
+  if (daemonize && pidfile.empty()) pidfile = "/var/run/redis.pid";
+  redlab::server::Daemon daemon(daemonize);
+  if (!redlab::server::WritePidFile(pidfile)) {
+    std::fprintf(stderr, "redlab-server: failed to write PID file %s\n", pidfile.c_str());
+    pidfile.clear();  // nothing of ours to remove at exit
+  }
+
   // SIGINT and SIGTERM are taken by a dedicated thread (blocked everywhere else, including the
   // node threads started below, which inherit this mask).
   sigset_t signals;
@@ -357,6 +379,8 @@ int main(int raw_argc, char** raw_argv) {
     topology = redlab::server::Topology::Start(t);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s\n", e.what());
+    daemon.Failed(e.what());
+    if (!pidfile.empty()) unlink(pidfile.c_str());
     return 1;
   }
   // Where a client on this machine connects (loopback for the default, every interface).
@@ -370,9 +394,12 @@ int main(int raw_argc, char** raw_argv) {
   }
   if (!port_file.empty() && !WritePortFile(port_file, *topology)) {
     std::fprintf(stderr, "redlab-server: cannot write the port file %s\n", port_file.c_str());
+    daemon.Failed("redlab-server: cannot write the port file " + port_file);
     topology->Stop();
+    if (!pidfile.empty()) unlink(pidfile.c_str());
     return 1;
   }
+  daemon.Ready();
   // FAULT CRASH of the last live node: nobody is left to run TOPOLOGY RESTART, so the process
   // dies too, as a crashed redis-server's would.
   std::atomic<bool> all_crashed{false};
@@ -394,6 +421,7 @@ int main(int raw_argc, char** raw_argv) {
   // follow it.
   topology->master().WaitUntilStopped();
   topology->Stop();
+  if (!pidfile.empty()) unlink(pidfile.c_str());
   if (all_crashed) {
     std::fprintf(stderr, "redlab-server: every node has crashed (FAULT CRASH); exiting\n");
     return 1;
