@@ -28,6 +28,7 @@
 #include "server/net/partition.h"
 #include "server/net/stall.h"
 #include "server/net/sync_link.h"
+#include "server/node_config.h"
 #include "server/replication/replication.h"
 #include "server/sentinel/sentinel.h"
 #include "server/topology.h"
@@ -40,62 +41,12 @@ class Node::Impl : public sentinel::SentinelHost,
                    public fault::FaultTarget {
  public:
   explicit Impl(const NodeOptions& options) : options_(options), logger_(options.loglevel) {
-    std::vector<std::pair<std::string_view, std::string_view>> settings;
-    for (const auto& [name, value] : options.settings) {
-      // replicaof is not a plain setting: it makes the node a replica at startup.
-      if (server::EqualsIgnoreCase(name, "replicaof") ||
-          server::EqualsIgnoreCase(name, "slaveof")) {
-        options_.replicaof = value;
-        continue;
-      }
-      // `user` directives may repeat; each is a whole redis.conf line after "user".
-      if (server::EqualsIgnoreCase(name, "user")) {
-        config_.users.push_back(value);
-        continue;
-      }
-      if (server::EqualsIgnoreCase(name, "rename-command")) {
-        config_.renamed_commands.push_back(value);
-        continue;
-      }
-      // A sentinel's own directives go to the Sentinel once it exists.
-      if (options.sentinel && server::EqualsIgnoreCase(name, "sentinel")) {
-        std::vector<std::string> words;
-        std::istringstream split(value);
-        for (std::string w; split >> w;) words.push_back(w);
-        sentinel_directives_.push_back(std::move(words));
-        continue;
-      }
-      settings.emplace_back(name, value);
-    }
-    // A Sentinel must be reachable: protected mode is off unless its configuration turns it on
-    // (initSentinelConfig).
-    if (options.sentinel) config_.protected_mode = false;
-    if (auto error = engine::ConfigRegistry(&config_).Set(settings, /*startup=*/true)) {
-      throw std::runtime_error(*error);
-    }
-    config_.bind = options.bind;
-    config_.port = options.port;
-    config_.requirepass = options.requirepass;
-    config_.loglevel = options.loglevel;
-    if (!options_.replicaof.empty()) {
-      size_t space = options_.replicaof.find(' ');
-      int64_t port = 0;
-      if (space == std::string::npos ||
-          !server::ParseInt64(options_.replicaof.substr(space + 1), &port) || port < 0 ||
-          port > 65535) {
-        throw std::runtime_error("Invalid replicaof: expected \"host port\", got \"" +
-                                 options_.replicaof + "\"");
-      }
-      replicaof_host_ = options_.replicaof.substr(0, space);
-      replicaof_port_ = static_cast<int>(port);
-    }
+    NodeConfig configured = ConfigureNode(options);
+    config_ = std::move(configured.config);
+    replicaof_host_ = std::move(configured.replicaof_host);
+    replicaof_port_ = configured.replicaof_port;
+    sentinel_directives_ = std::move(configured.sentinel_directives);
     registry_ = options.registry ? options.registry : std::make_shared<NodeRegistry>();
-    if (options.sentinel) {
-      config_.command_registrar = sentinel::RegisterSentinelCommands;
-      config_.sentinel_mode = true;
-    } else {
-      config_.config_file = options.config_file;  // a sentinel's file is its Sentinel's
-    }
   }
 
   ~Impl() override {
