@@ -1,4 +1,4 @@
-# The two commands a newcomer needs: `make run` (a redlab-server on 127.0.0.1:6379) and
+# The two commands a newcomer needs: `make run` (a redlab-server on port 6379) and
 # `make test` (install dependencies, build, run every test). Both install what they need.
 BUILD_DIR ?= build
 BUILD_TYPE ?= RelWithDebInfo
