@@ -247,6 +247,34 @@ TEST(StartupTest, DaemonizeRunsInTheBackgroundWithAPidFile) {
   }
 }
 
+// SIGTERM, as a harness stops a server: the signal handler's line, then the shutdown's, and a
+// clean exit.
+TEST(StartupTest, SigtermLogsRedissLinesAndExitsCleanly) {
+  for (const std::string& program : kPrograms) {
+    int port = FreePort();
+    ChildProcess server(program, {"--port", std::to_string(port), "--save", ""});
+    bool ready = false;
+    for (std::string line = server.ReadLine(); !line.empty(); line = server.ReadLine()) {
+      ready = WithoutPrefix(line).rfind("* Ready to accept connections", 0) == 0;
+      if (ready) break;
+    }
+    ASSERT_TRUE(ready) << program << ": " << server.Stderr();
+    ASSERT_EQ(kill(server.pid(), SIGTERM), 0);
+    std::vector<std::string> lines;
+    for (std::string line = server.ReadLine(); !line.empty(); line = server.ReadLine()) {
+      lines.push_back(line);
+    }
+    EXPECT_EQ(server.Wait(), 0) << program;
+    ASSERT_EQ(lines.size(), 3u) << program;
+    std::string handler = std::to_string(server.pid()) + ":signal-handler (";
+    EXPECT_EQ(lines[0].rfind(handler, 0), 0u) << program << ": " << lines[0];
+    EXPECT_NE(lines[0].find(") Received SIGTERM scheduling shutdown..."), std::string::npos)
+        << program << ": " << lines[0];
+    EXPECT_EQ(WithoutPrefix(lines[1]), "# User requested shutdown...") << program;
+    EXPECT_EQ(WithoutPrefix(lines[2]), "# Redis is now ready to exit, bye bye...") << program;
+  }
+}
+
 class NonClusterNodeTest : public ConformanceTest {};
 
 TEST_F(NonClusterNodeTest, ClusterCommandsSayClusterSupportIsDisabled) {

@@ -47,4 +47,17 @@ void Logger::Log(LogLevel level, std::string_view message) const {
   }
 }
 
+void Logger::LogFromSignalHandler(const std::string& file, std::string_view message) {
+  FILE* out = file.empty() ? stdout : std::fopen(file.c_str(), "a");
+  if (out == nullptr) return;
+  std::fprintf(out, "%d:signal-handler (%lld) %.*s\n", static_cast<int>(getpid()),
+               static_cast<long long>(time(nullptr)), static_cast<int>(message.size()),
+               message.data());
+  if (out == stdout) {
+    std::fflush(out);
+  } else {
+    std::fclose(out);
+  }
+}
+
 }  // namespace redlab::server

@@ -26,6 +26,9 @@ class Logger {
   static void SetPortTags(bool on);
 
   void Log(LogLevel level, std::string_view message) const;
+  // What redis-server's signal handlers log (serverLogFromHandler): "pid:signal-handler
+  // (unix time) message", on stdout or appended to `file`.
+  static void LogFromSignalHandler(const std::string& file, std::string_view message);
   void Notice(std::string_view message) const { Log(LogLevel::kNotice, message); }
   void Warning(std::string_view message) const { Log(LogLevel::kWarning, message); }
   void Verbose(std::string_view message) const { Log(LogLevel::kVerbose, message); }

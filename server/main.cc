@@ -408,11 +408,12 @@ int main(int raw_argc, char** raw_argv) {
     for (redlab::server::Node* n : topology->nodes()) n->RequestStop();
   });
 
-  std::thread([&topology, signals] {
+  std::thread([&topology, signals, logfile = SettingOf(options, "logfile")] {
     int sig = 0;
     sigwait(&signals, &sig);
-    std::fprintf(stderr, "Received %s scheduling shutdown...\n",
-                 sig == SIGINT ? "SIGINT" : "SIGTERM");
+    redlab::server::Logger::LogFromSignalHandler(
+        logfile, sig == SIGINT ? "Received SIGINT scheduling shutdown..."
+                               : "Received SIGTERM scheduling shutdown...");
     for (redlab::server::Node* n : topology->nodes()) n->RequestStop();
     for (size_t i = 0; i < topology->num_sentinels(); ++i) topology->sentinel(i).RequestStop();
   }).detach();
